@@ -1,0 +1,134 @@
+import { readFileSync, existsSync } from 'node:fs';
+import { dirname, isAbsolute, resolve } from 'node:path';
+import YAML from 'yaml';
+import { z } from 'zod';
+import { ConfigError } from './errors.js';
+
+export const REPO_NAME = /^[A-Za-z0-9][A-Za-z0-9_.-]{0,38}\/[A-Za-z0-9._-]{1,100}$/;
+
+export const RepoConfig = z
+  .object({
+    name: z.string().regex(REPO_NAME, 'must be owner/name'),
+    git_url: z.string().min(1).optional(),
+    default_branch: z.string().min(1).optional(),
+    test_command: z.string().min(1).optional(),
+    test_globs: z.array(z.string().min(1)).optional(),
+    release_branches: z.array(z.string().min(1)).optional(),
+  })
+  .strict();
+export type RepoConfig = z.infer<typeof RepoConfig>;
+
+export const Config = z
+  .object({
+    github: z
+      .object({
+        api_url: z.string().url().default('https://api.github.com'),
+        graphql_url: z.string().url().optional(),
+        token_env: z.string().regex(/^[A-Za-z_][A-Za-z0-9_]*$/, 'must be an environment variable name').default('GITHUB_TOKEN'),
+        discover_mode: z.enum(['search', 'sync']).default('sync'),
+        max_retries: z.number().int().min(0).max(10).default(3),
+      })
+      .strict()
+      .default({ api_url: 'https://api.github.com', token_env: 'GITHUB_TOKEN', discover_mode: 'sync', max_retries: 3 }),
+    data_dir: z.string().min(1).default('data'),
+    concurrency: z.number().int().min(1).max(64).default(2),
+    repos: z.array(RepoConfig).default([]),
+    pairs: z
+      .object({
+        window_days: z.number().int().min(0).default(14),
+        base: z.enum(['newer', 'older']).default('newer'),
+        repeats: z.number().int().min(2).default(2),
+      })
+      .strict()
+      .default({ window_days: 14, base: 'newer', repeats: 2 }),
+  })
+  .strict();
+export type Config = z.infer<typeof Config>;
+
+export const CONFIG_FILE = 'r2v.config.yaml';
+
+export interface LoadedConfig {
+  readonly config: Config;
+  /** Absolute path of the file, or null when none exists (defaults). */
+  readonly path: string | null;
+  /** Directory relative paths (data_dir) resolve against. */
+  readonly baseDir: string;
+}
+
+/** Finds and validates the config. `explicit` must exist; the default file may be absent. */
+export function loadConfig(explicit: string | undefined, cwd: string): LoadedConfig {
+  const path = explicit ? resolve(cwd, explicit) : resolve(cwd, CONFIG_FILE);
+  if (!existsSync(path)) {
+    if (explicit) throw new ConfigError(`${explicit}: config file not found`);
+    return { config: Config.parse({}), path: null, baseDir: cwd };
+  }
+  return { config: parseConfigText(readFileSync(path, 'utf8'), path), path, baseDir: dirname(path) };
+}
+
+export function parseConfigText(text: string, path: string): Config {
+  let raw: unknown;
+  try {
+    const doc = YAML.parseDocument(text, { uniqueKeys: true, prettyErrors: false });
+    if (doc.errors.length > 0) {
+      const e = doc.errors[0]!;
+      const pos = e.linePos?.[0];
+      throw new ConfigError(`${path}${pos ? `:${pos.line}:${pos.col}` : ''}: invalid YAML: ${e.message.split('\n')[0]}`);
+    }
+    raw = doc.toJS() ?? {};
+  } catch (error) {
+    if (error instanceof ConfigError) throw error;
+    throw new ConfigError(`${path}: invalid YAML: ${(error as Error).message.split('\n')[0]}`);
+  }
+  const parsed = Config.safeParse(raw);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0]!;
+    const field = issue.path.length > 0 ? issue.path.join('.') : '(root)';
+    throw new ConfigError(`${path}: ${field}: ${issue.message}`);
+  }
+  const seen = new Set<string>();
+  for (const [i, r] of parsed.data.repos.entries()) {
+    if (seen.has(r.name.toLowerCase())) throw new ConfigError(`${path}: repos.${i}.name: duplicate repository ${r.name}`);
+    seen.add(r.name.toLowerCase());
+  }
+  return parsed.data;
+}
+
+export function resolveDataDir(loaded: LoadedConfig): string {
+  const d = loaded.config.data_dir;
+  return isAbsolute(d) ? d : resolve(loaded.baseDir, d);
+}
+
+export function repoConfig(config: Config, name: string): RepoConfig | undefined {
+  return config.repos.find((r) => r.name.toLowerCase() === name.toLowerCase());
+}
+
+export const STARTER_CONFIG = `# r2v configuration. Every field is optional except where noted.
+#
+# GitHub API access. The token is read from the environment variable named here; it is never
+# written to the database, the logs or the exports.
+github:
+  api_url: https://api.github.com      # GitHub Enterprise: https://HOST/api/v3
+  token_env: GITHUB_TOKEN
+  discover_mode: sync                   # sync: every issue and comment, incrementally; search: bisect vocabulary only
+  max_retries: 3
+
+# Where the database (r2v.db) and the git mirrors live, relative to this file.
+data_dir: data
+
+# How many items a stage processes at once.
+concurrency: 2
+
+# The repositories to mine. Add them with: r2v repo add owner/name [--git-url URL]
+repos: []
+#  - name: owner/name
+#    git_url: https://github.com/owner/name.git   # or a local path / file:// URL
+#    default_branch: main                         # overrides the API's answer
+#    test_command: "npm test -- {tests}"          # coupled pairs: {tests} is replaced by test ids
+#    test_globs: ["test/**", "**/*.test.ts"]      # which changed files are tests
+
+# Coupled PR pairs.
+pairs:
+  window_days: 14     # also pair PRs merged within this many days of each other
+  base: newer         # which of the two base commits is the shared base
+  repeats: 2          # each test run is repeated; disagreement makes a pair flaky
+`;

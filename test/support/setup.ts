@@ -1,0 +1,2 @@
+process.env.TZ = 'UTC';
+process.env.LC_ALL = 'C';
