@@ -33,3 +33,8 @@ export type RegisterCommand = (program: Command, ctx: CliContext) => void;
 export function printJson(io: Io, value: unknown): void {
   io.stdout.write(`${JSON.stringify(value)}\n`);
 }
+
+/** Finds or creates a command group (e.g. `inspect`, `review`) so several modules can add subcommands. */
+export function groupCommand(program: Command, name: string, description: string): Command {
+  return program.commands.find((c) => c.name() === name) ?? program.command(name).description(description);
+}

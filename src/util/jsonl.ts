@@ -13,7 +13,7 @@ export async function* readJsonl(path: string): AsyncGenerator<JsonlLine> {
   const input = path === '-' ? process.stdin : createReadStream(path, { encoding: 'utf8' });
   const opened = new Promise<void>((resolve, reject) => {
     if (path === '-') return resolve();
-    input.once('error', (e) => reject(new UsageError(`${path}: cannot read: ${(e as NodeJS.ErrnoException).code ?? e.message}`)));
+    input.once('error', (e: Error) => reject(new UsageError(`${path}: cannot read: ${(e as NodeJS.ErrnoException).code ?? e.message}`)));
     input.once('readable', () => resolve());
   });
   await opened;

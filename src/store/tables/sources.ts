@@ -1,0 +1,226 @@
+import type { Database, Statement } from 'better-sqlite3';
+
+/** Raw GitHub data (threads, comments, pull requests, links, repositories): the inputs of every stage. */
+export interface ThreadRow {
+  repo: string;
+  number: number;
+  kind: 'issue' | 'pull';
+  title: string;
+  body: string;
+  author: string;
+  state: string | null;
+  createdAt: string;
+  updatedAt: string | null;
+  closedAt: string | null;
+  htmlUrl: string;
+  source: string;
+}
+
+export interface CommentRow {
+  repo: string;
+  number: number;
+  commentId: number;
+  author: string;
+  createdAt: string;
+  updatedAt: string | null;
+  body: string;
+  htmlUrl: string | null;
+}
+
+export interface PullRow {
+  repo: string;
+  number: number;
+  title: string;
+  body: string;
+  author: string;
+  state: string;
+  draft: boolean;
+  baseRef: string;
+  baseSha: string;
+  headRef: string | null;
+  headSha: string;
+  mergeCommitSha: string | null;
+  createdAt: string;
+  mergedAt: string | null;
+  htmlUrl: string;
+  commitShas: string[];
+  commitMessages: string[];
+  source: string;
+}
+
+export interface LinkRow {
+  repo: string;
+  issue: number;
+  pull: number;
+  /** closing-references | keyword-title | keyword-body | keyword-commit | timeline | import */
+  how: string;
+  evidence: string;
+}
+
+export interface RepoRow {
+  name: string;
+  defaultBranch: string | null;
+  isFork: boolean | null;
+  parent: string | null;
+  htmlUrl: string | null;
+  source: string;
+  updatedAt: string;
+}
+
+const b = (v: boolean | null): number | null => (v === null ? null : v ? 1 : 0);
+
+export class Sources {
+  private readonly s: Record<string, Statement>;
+  constructor(private readonly db: Database) {
+    this.s = {
+      upsertThread: db.prepare(`INSERT INTO threads (repo, number, kind, title, body, author, state, created_at, updated_at, closed_at, html_url, source)
+        VALUES (@repo, @number, @kind, @title, @body, @author, @state, @createdAt, @updatedAt, @closedAt, @htmlUrl, @source)
+        ON CONFLICT (repo, number) DO UPDATE SET kind=excluded.kind, title=excluded.title, body=excluded.body, author=excluded.author,
+          state=excluded.state, created_at=excluded.created_at, updated_at=excluded.updated_at, closed_at=excluded.closed_at,
+          html_url=excluded.html_url, source=excluded.source`),
+      upsertComment: db.prepare(`INSERT INTO comments (repo, number, comment_id, author, created_at, updated_at, body, html_url)
+        VALUES (@repo, @number, @commentId, @author, @createdAt, @updatedAt, @body, @htmlUrl)
+        ON CONFLICT (repo, comment_id) DO UPDATE SET number=excluded.number, author=excluded.author, created_at=excluded.created_at,
+          updated_at=excluded.updated_at, body=excluded.body, html_url=excluded.html_url`),
+      deleteComments: db.prepare('DELETE FROM comments WHERE repo = ? AND number = ?'),
+      upsertPull: db.prepare(`INSERT INTO pulls (repo, number, title, body, author, state, draft, base_ref, base_sha, head_ref, head_sha,
+          merge_commit_sha, created_at, merged_at, html_url, commit_shas, commit_messages, source)
+        VALUES (@repo, @number, @title, @body, @author, @state, @draft, @baseRef, @baseSha, @headRef, @headSha,
+          @mergeCommitSha, @createdAt, @mergedAt, @htmlUrl, @commitShas, @commitMessages, @source)
+        ON CONFLICT (repo, number) DO UPDATE SET title=excluded.title, body=excluded.body, author=excluded.author, state=excluded.state,
+          draft=excluded.draft, base_ref=excluded.base_ref, base_sha=excluded.base_sha, head_ref=excluded.head_ref, head_sha=excluded.head_sha,
+          merge_commit_sha=excluded.merge_commit_sha, created_at=excluded.created_at, merged_at=excluded.merged_at,
+          html_url=excluded.html_url, commit_shas=excluded.commit_shas, commit_messages=excluded.commit_messages, source=excluded.source`),
+      upsertLink: db.prepare(`INSERT INTO links (repo, issue, pull, how, evidence) VALUES (@repo, @issue, @pull, @how, @evidence)
+        ON CONFLICT (repo, issue, pull, how) DO UPDATE SET evidence=excluded.evidence`),
+      deleteLinksOfPull: db.prepare('DELETE FROM links WHERE repo = ? AND pull = ?'),
+      upsertRepo: db.prepare(`INSERT INTO repos (name, default_branch, is_fork, parent, html_url, source, updated_at)
+        VALUES (@name, @defaultBranch, @isFork, @parent, @htmlUrl, @source, @updatedAt)
+        ON CONFLICT (name) DO UPDATE SET default_branch=excluded.default_branch, is_fork=excluded.is_fork, parent=excluded.parent,
+          html_url=excluded.html_url, source=excluded.source, updated_at=excluded.updated_at`),
+      thread: db.prepare('SELECT * FROM threads WHERE repo = ? AND number = ?'),
+      threadsOfRepo: db.prepare('SELECT * FROM threads WHERE repo = ? ORDER BY number'),
+      comments: db.prepare('SELECT * FROM comments WHERE repo = ? AND number = ? ORDER BY created_at, comment_id'),
+      pull: db.prepare('SELECT * FROM pulls WHERE repo = ? AND number = ?'),
+      pullsOfRepo: db.prepare('SELECT * FROM pulls WHERE repo = ? ORDER BY number'),
+      linksOfRepo: db.prepare('SELECT * FROM links WHERE repo = ? ORDER BY issue, pull, how'),
+      repo: db.prepare('SELECT * FROM repos WHERE name = ?'),
+    };
+  }
+
+  upsertThread(row: ThreadRow): void {
+    this.s.upsertThread!.run(row);
+  }
+  /** Replaces the stored comments of a thread with `rows`. */
+  replaceComments(repo: string, number: number, rows: readonly CommentRow[]): void {
+    this.s.deleteComments!.run(repo, number);
+    for (const r of rows) this.s.upsertComment!.run(r);
+  }
+  upsertComment(row: CommentRow): void {
+    this.s.upsertComment!.run(row);
+  }
+  upsertPull(row: PullRow): void {
+    this.s.upsertPull!.run({
+      ...row,
+      draft: row.draft ? 1 : 0,
+      commitShas: JSON.stringify(row.commitShas),
+      commitMessages: JSON.stringify(row.commitMessages),
+    });
+  }
+  /** Replaces every link found for a pull request. */
+  replaceLinksOfPull(repo: string, pull: number, rows: readonly LinkRow[]): void {
+    this.s.deleteLinksOfPull!.run(repo, pull);
+    for (const r of rows) this.s.upsertLink!.run(r);
+  }
+  upsertLink(row: LinkRow): void {
+    this.s.upsertLink!.run(row);
+  }
+  upsertRepo(row: RepoRow): void {
+    this.s.upsertRepo!.run({ ...row, isFork: b(row.isFork) });
+  }
+
+  thread(repo: string, number: number): ThreadRow | undefined {
+    const r = this.s.thread!.get(repo, number) as Record<string, unknown> | undefined;
+    return r ? toThread(r) : undefined;
+  }
+  threads(repo: string): ThreadRow[] {
+    return (this.s.threadsOfRepo!.all(repo) as Record<string, unknown>[]).map(toThread);
+  }
+  comments(repo: string, number: number): CommentRow[] {
+    return (this.s.comments!.all(repo, number) as Record<string, unknown>[]).map(toComment);
+  }
+  pull(repo: string, number: number): PullRow | undefined {
+    const r = this.s.pull!.get(repo, number) as Record<string, unknown> | undefined;
+    return r ? toPull(r) : undefined;
+  }
+  pulls(repo: string): PullRow[] {
+    return (this.s.pullsOfRepo!.all(repo) as Record<string, unknown>[]).map(toPull);
+  }
+  links(repo: string): LinkRow[] {
+    return this.s.linksOfRepo!.all(repo) as LinkRow[];
+  }
+  repo(name: string): RepoRow | undefined {
+    const r = this.s.repo!.get(name) as Record<string, unknown> | undefined;
+    if (!r) return undefined;
+    return {
+      name: r.name as string,
+      defaultBranch: (r.default_branch as string | null) ?? null,
+      isFork: r.is_fork === null ? null : r.is_fork === 1,
+      parent: (r.parent as string | null) ?? null,
+      htmlUrl: (r.html_url as string | null) ?? null,
+      source: r.source as string,
+      updatedAt: r.updated_at as string,
+    };
+  }
+}
+
+function toThread(r: Record<string, unknown>): ThreadRow {
+  return {
+    repo: r.repo as string,
+    number: r.number as number,
+    kind: r.kind as 'issue' | 'pull',
+    title: r.title as string,
+    body: r.body as string,
+    author: r.author as string,
+    state: (r.state as string | null) ?? null,
+    createdAt: r.created_at as string,
+    updatedAt: (r.updated_at as string | null) ?? null,
+    closedAt: (r.closed_at as string | null) ?? null,
+    htmlUrl: r.html_url as string,
+    source: r.source as string,
+  };
+}
+function toComment(r: Record<string, unknown>): CommentRow {
+  return {
+    repo: r.repo as string,
+    number: r.number as number,
+    commentId: r.comment_id as number,
+    author: r.author as string,
+    createdAt: r.created_at as string,
+    updatedAt: (r.updated_at as string | null) ?? null,
+    body: r.body as string,
+    htmlUrl: (r.html_url as string | null) ?? null,
+  };
+}
+function toPull(r: Record<string, unknown>): PullRow {
+  return {
+    repo: r.repo as string,
+    number: r.number as number,
+    title: r.title as string,
+    body: r.body as string,
+    author: r.author as string,
+    state: r.state as string,
+    draft: r.draft === 1,
+    baseRef: r.base_ref as string,
+    baseSha: r.base_sha as string,
+    headRef: (r.head_ref as string | null) ?? null,
+    headSha: r.head_sha as string,
+    mergeCommitSha: (r.merge_commit_sha as string | null) ?? null,
+    createdAt: r.created_at as string,
+    mergedAt: (r.merged_at as string | null) ?? null,
+    htmlUrl: r.html_url as string,
+    commitShas: JSON.parse(r.commit_shas as string) as string[],
+    commitMessages: JSON.parse(r.commit_messages as string) as string[],
+    source: r.source as string,
+  };
+}
