@@ -68,11 +68,11 @@ export function loadConfig(explicit: string | undefined, cwd: string): LoadedCon
 export function parseConfigText(text: string, path: string): Config {
   let raw: unknown;
   try {
-    const doc = YAML.parseDocument(text, { uniqueKeys: true, prettyErrors: false });
+    const doc = YAML.parseDocument(text, { uniqueKeys: true, prettyErrors: true });
     if (doc.errors.length > 0) {
       const e = doc.errors[0]!;
       const pos = e.linePos?.[0];
-      throw new ConfigError(`${path}${pos ? `:${pos.line}:${pos.col}` : ''}: invalid YAML: ${e.message.split('\n')[0]}`);
+      throw new ConfigError(`${path}${pos ? `:${pos.line}:${pos.col}` : ''}: invalid YAML: ${e.message.split('\n')[0]!.replace(/ at line \d+, column \d+:?$/, '')}`);
     }
     raw = doc.toJS() ?? {};
   } catch (error) {

@@ -1,0 +1,229 @@
+import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { Command, InvalidArgumentError } from 'commander';
+import { openApp, dbPath, type App } from '../app.js';
+import { CONFIG_FILE, loadConfig, resolveDataDir, STARTER_CONFIG, REPO_NAME } from '../config.js';
+import { addRepo, removeRepo } from '../config-edit.js';
+import { UsageError, EXIT } from '../errors.js';
+import { createLogger } from '../log.js';
+import { createStageContext } from '../run/context.js';
+import { createProgress } from '../run/progress.js';
+import { runStages, type RunSummary } from '../run/runner.js';
+import { selectStages } from '../run/select.js';
+import { stages as registry } from '../stages/index.js';
+import type { Stage } from '../stages/types.js';
+import { Runs } from '../store/tables/runs.js';
+import { openStore } from '../store/db.js';
+import type { CliContext, GlobalOptions, Io, RegisterCommand } from './types.js';
+import { printJson } from './types.js';
+import { statusReport } from './status.js';
+
+export function parsePositiveInt(flag: string) {
+  return (value: string): number => {
+    if (!/^\d+$/.test(value) || Number(value) < 1) throw new InvalidArgumentError(`${flag} must be a positive integer, got "${value}"`);
+    return Number(value);
+  };
+}
+
+export function allStages(ctx: CliContext): readonly Stage<any>[] {
+  return [...registry, ...(ctx.extraStages ?? [])];
+}
+
+/** Repositories in scope: the configured ones plus those known to the database (imports). */
+export function reposInScope(app: App, only?: string): string[] {
+  const names = new Map<string, string>();
+  for (const r of app.loaded.config.repos) names.set(r.name.toLowerCase(), r.name);
+  for (const r of app.store.db.prepare('SELECT name FROM repos ORDER BY name').all() as { name: string }[]) {
+    if (!names.has(r.name.toLowerCase())) names.set(r.name.toLowerCase(), r.name);
+  }
+  const all = [...names.values()].sort();
+  if (only === undefined) return all;
+  const hit = names.get(only.toLowerCase());
+  if (!hit) throw new UsageError(`--repo ${only}: unknown repository (add it with: r2v repo add ${only})`);
+  return [hit];
+}
+
+function progressMode(globals: GlobalOptions, io: Io): 'tty' | 'lines' | 'quiet' {
+  if (globals.quiet) return 'quiet';
+  return io.isTTY ? 'tty' : 'lines';
+}
+
+export async function executeRun(
+  ctx: CliContext,
+  globals: GlobalOptions,
+  sel: { stage?: string; from?: string; until?: string; repo?: string; force?: boolean; concurrency?: number; onlyFailed?: { kind?: string } },
+  options: Record<string, unknown> = {},
+): Promise<RunSummary> {
+  const list = selectStages(allStages(ctx), sel);
+  const app = openApp(globals, ctx.io);
+  const secrets = [ctx.io.env[app.loaded.config.github.token_env] ?? ''].filter((s) => s.length > 0);
+  const log = createLogger({ stream: ctx.io.stderr, level: globals.quiet ? 'error' : 'info', secrets });
+  const stageCtx = createStageContext({
+    store: app.store,
+    config: app.loaded.config,
+    log,
+    signal: ctx.signal,
+    dataDir: app.dataDir,
+    env: ctx.io.env,
+    options,
+  });
+  const runs = new Runs(app.store.db);
+  const runId = runs.start(['run', ...Object.entries(sel).map(([k, v]) => `${k}=${JSON.stringify(v)}`)], new Date());
+  let outcome = 'error';
+  try {
+    const summary = await runStages(stageCtx, {
+      stages: list,
+      repos: reposInScope(app, sel.repo),
+      force: sel.force ?? false,
+      onlyFailed: sel.onlyFailed,
+      concurrency: sel.concurrency ?? app.loaded.config.concurrency,
+      progress: createProgress({ stream: ctx.io.stderr, mode: progressMode(globals, ctx.io) }),
+      runLogPath: join(app.dataDir, 'run-log.jsonl'),
+    });
+    outcome = summary.interrupted ? 'interrupted' : summary.failed > 0 ? 'items-failed' : 'ok';
+    if (summary.interrupted) ctx.setExitCode(EXIT.interrupted);
+    else if (summary.failed > 0) ctx.setExitCode(EXIT.itemsFailed);
+    return summary;
+  } finally {
+    runs.finish(runId, outcome, new Date());
+    try {
+      await stageCtx.services.close();
+    } finally {
+      app.close();
+    }
+  }
+}
+
+export const registerCore: RegisterCommand = (program: Command, ctx: CliContext) => {
+  const { io } = ctx;
+
+  program
+    .command('init')
+    .description('write a commented starting config (r2v.config.yaml) and create the database')
+    .option('--force', 'overwrite an existing config file')
+    .action((opts: { force?: boolean }, cmd: Command) => {
+      const globals = cmd.optsWithGlobals<GlobalOptions>();
+      const path = resolve(io.cwd, globals.config ?? CONFIG_FILE);
+      if (existsSync(path) && !opts.force) {
+        io.stderr.write(`r2v: ${path} already exists; keeping it (use --force to overwrite)\n`);
+      } else {
+        writeFileSync(path, STARTER_CONFIG);
+        io.stderr.write(`r2v: wrote ${path}\n`);
+      }
+      const loaded = loadConfig(path, io.cwd);
+      const db = dbPath(globals, loaded, io);
+      mkdirSync(resolveDataDir(loaded), { recursive: true });
+      openStore(db).close();
+      io.stderr.write(`r2v: database ready at ${db}\n`);
+    });
+
+  const repo = program.command('repo').description('manage the repositories to mine');
+  repo
+    .command('add')
+    .description('add a repository to the config')
+    .argument('<owner/name>', 'repository')
+    .option('--git-url <url>', 'git URL, local path or file:// URL of the repository (default: GitHub)')
+    .option('--default-branch <name>', 'override the default branch')
+    .action((name: string, opts: { gitUrl?: string; defaultBranch?: string }, cmd: Command) => {
+      const globals = cmd.optsWithGlobals<GlobalOptions>();
+      if (!REPO_NAME.test(name)) throw new UsageError(`${name}: not a repository name (expected owner/name)`);
+      const path = resolve(io.cwd, globals.config ?? CONFIG_FILE);
+      addRepo(path, { name, git_url: opts.gitUrl, default_branch: opts.defaultBranch });
+      io.stderr.write(`r2v: added ${name} to ${path}\n`);
+    });
+  repo
+    .command('list')
+    .description('list configured repositories (JSON lines)')
+    .action((_opts: unknown, cmd: Command) => {
+      const globals = cmd.optsWithGlobals<GlobalOptions>();
+      const loaded = loadConfig(globals.config, io.cwd);
+      for (const r of loaded.config.repos) printJson(io, r);
+    });
+  repo
+    .command('remove')
+    .description('remove a repository from the config (its data stays in the database)')
+    .argument('<owner/name>', 'repository')
+    .action((name: string, _opts: unknown, cmd: Command) => {
+      const globals = cmd.optsWithGlobals<GlobalOptions>();
+      const path = resolve(io.cwd, globals.config ?? CONFIG_FILE);
+      removeRepo(path, name);
+      io.stderr.write(`r2v: removed ${name} from ${path}\n`);
+    });
+
+  program
+    .command('run')
+    .description('run the pipeline (all stages, or a selection) over pending items')
+    .option('--stage <name>', 'run only this stage')
+    .option('--from <name>', 'start at this stage')
+    .option('--until <name>', 'stop after this stage')
+    .option('--repo <owner/name>', 'only this repository')
+    .option('--force', 'recompute every item in scope, not only pending ones')
+    .option('--concurrency <n>', 'items processed at once', parsePositiveInt('--concurrency'))
+    .option('--require-review', 'admission: require a human accept')
+    .option('--require-probe', 'admission: require a verified probe boundary')
+    .action(async (opts: { stage?: string; from?: string; until?: string; repo?: string; force?: boolean; concurrency?: number; requireReview?: boolean; requireProbe?: boolean }, cmd: Command) => {
+      const globals = cmd.optsWithGlobals<GlobalOptions>();
+      const summary = await executeRun(ctx, globals, opts, {
+        requireReview: opts.requireReview ?? false,
+        requireProbe: opts.requireProbe ?? false,
+      });
+      if (!globals.quiet) {
+        for (const s of summary.stages) {
+          io.stderr.write(`r2v: ${s.name}: ${s.done} done, ${s.rejected} rejected, ${s.failed} failed, ${s.upToDate} up to date\n`);
+        }
+        if (summary.interrupted) io.stderr.write('r2v: interrupted; run the same command again to resume\n');
+      }
+    });
+
+  program
+    .command('status')
+    .description('per stage: done / rejected / failed / pending, and the failures')
+    .option('--repo <owner/name>', 'only this repository')
+    .option('--json', 'machine-readable output (documented in the README)')
+    .option('--failed', 'list every failed item with its error')
+    .action(async (opts: { repo?: string; json?: boolean; failed?: boolean }, cmd: Command) => {
+      const globals = cmd.optsWithGlobals<GlobalOptions>();
+      const app = openApp(globals, io);
+      try {
+        const report = await statusReport(app, allStages(ctx), reposInScope(app, opts.repo), ctx);
+        if (opts.json) {
+          printJson(io, report);
+          return;
+        }
+        io.stdout.write(`database ${report.db}\n`);
+        io.stdout.write(`${'stage'.padEnd(16)}${'done'.padStart(8)}${'rejected'.padStart(10)}${'failed'.padStart(8)}${'pending'.padStart(9)}\n`);
+        for (const s of report.stages) {
+          io.stdout.write(`${s.name.padEnd(16)}${String(s.done).padStart(8)}${String(s.rejected).padStart(10)}${String(s.failed).padStart(8)}${String(s.pending).padStart(9)}\n`);
+        }
+        if (report.failures.length > 0) {
+          const byKind = new Map<string, number>();
+          for (const f of report.failures) byKind.set(`${f.stage}/${f.kind}`, (byKind.get(`${f.stage}/${f.kind}`) ?? 0) + 1);
+          io.stdout.write(`failures: ${[...byKind].map(([k, n]) => `${k} ${n}`).join(', ')}\n`);
+          if (opts.failed) for (const f of report.failures) io.stdout.write(`  ${f.stage} ${f.key} [${f.kind}] ${f.message}\n`);
+        }
+        if (report.rejections.length > 0) {
+          io.stdout.write('top rejection reasons:\n');
+          for (const r of report.rejections.slice(0, 10)) io.stdout.write(`  ${r.stage} ${r.reason} ${r.count}\n`);
+        }
+        for (const b of report.budget) {
+          io.stdout.write(`budget ${b.stage} ${b.repo}: ${b.requests} requests, ${b.notModified} not modified, ${b.retries} retries, ${b.waitedMs} ms waited\n`);
+        }
+      } finally {
+        app.close();
+      }
+    });
+
+  program
+    .command('retry')
+    .description('run the failed items of a stage again')
+    .requiredOption('--stage <name>', 'stage whose failed items to retry')
+    .option('--kind <kind>', 'only failures of this error kind')
+    .option('--repo <owner/name>', 'only this repository')
+    .action(async (opts: { stage: string; kind?: string; repo?: string }, cmd: Command) => {
+      const globals = cmd.optsWithGlobals<GlobalOptions>();
+      const summary = await executeRun(ctx, globals, { stage: opts.stage, repo: opts.repo, onlyFailed: { kind: opts.kind } });
+      const s = summary.stages[0];
+      if (s && !globals.quiet) io.stderr.write(`r2v: ${s.name}: retried ${s.processed}: ${s.done} done, ${s.rejected} rejected, ${s.failed} failed\n`);
+    });
+
+};

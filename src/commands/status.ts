@@ -1,0 +1,81 @@
+import type { App } from '../app.js';
+import { silentLogger } from '../log.js';
+import { createStageContext } from '../run/context.js';
+import { pendingReason } from '../run/runner.js';
+import type { Stage } from '../stages/types.js';
+import { StatusQueries, type BudgetRow } from '../store/tables/status.js';
+import { WorkItems } from '../store/tables/work-items.js';
+import type { CliContext } from './types.js';
+
+export interface StatusReport {
+  db: string;
+  repos: string[];
+  stages: { name: string; version: number; total: number; done: number; rejected: number; failed: number; pending: number; planError?: string }[];
+  failures: { stage: string; key: string; repo: string; kind: string; message: string; attempts: number }[];
+  rejections: { stage: string; reason: string; count: number }[];
+  budget: BudgetRow[];
+}
+
+/** Counts per stage over the repositories in scope. Pending = planned items whose ledger row is missing, failed or stale. */
+export async function statusReport(app: App, stages: readonly Stage<any>[], repos: readonly string[], cli: CliContext): Promise<StatusReport> {
+  const ledger = new WorkItems(app.store.db);
+  const ctx = createStageContext({
+    store: app.store,
+    config: app.loaded.config,
+    log: silentLogger,
+    signal: cli.signal,
+    dataDir: app.dataDir,
+    env: cli.io.env,
+  });
+  const scope = new Set(repos);
+  const report: StatusReport = { db: app.store.path, repos: [...repos], stages: [], failures: [], rejections: [], budget: [] };
+  const rejections = new Map<string, { stage: string; reason: string; count: number }>();
+  try {
+    for (const stage of stages) {
+      const rows = ledger.ofStage(stage.name);
+      const entry = { name: stage.name, version: stage.version, total: 0, done: 0, rejected: 0, failed: 0, pending: 0 } as StatusReport['stages'][number];
+      let planned: { key: string; repo: string; inputDigest: string }[] | null = null;
+      try {
+        planned = (await stage.plan(ctx, repos)) as { key: string; repo: string; inputDigest: string; input: unknown }[];
+      } catch (error) {
+        entry.planError = (error as Error).message.split('\n')[0];
+      }
+      for (const row of rows.values()) {
+        if (!scope.has(row.repo)) continue;
+        if (row.status === 'failed') {
+          report.failures.push({ stage: row.stage, key: row.key, repo: row.repo, kind: row.errorKind ?? 'internal', message: row.errorMessage ?? '', attempts: row.attempts });
+        }
+      }
+      if (planned) {
+        entry.total = planned.length;
+        for (const item of planned) {
+          const row = rows.get(item.key);
+          const why = pendingReason({ ...item, input: null }, stage, row);
+          if (why === 'failed') entry.failed += 1;
+          else if (why !== null) entry.pending += 1;
+          else if (row!.status === 'done') entry.done += 1;
+          else {
+            entry.rejected += 1;
+            const k = `${stage.name}\u0000${row!.reason ?? ''}`;
+            const r = rejections.get(k) ?? { stage: stage.name, reason: row!.reason ?? '', count: 0 };
+            r.count += 1;
+            rejections.set(k, r);
+          }
+        }
+      } else {
+        for (const row of rows.values()) {
+          if (!scope.has(row.repo)) continue;
+          entry.total += 1;
+          entry[row.status] += 1;
+        }
+      }
+      report.stages.push(entry);
+    }
+  } finally {
+    await ctx.services.close();
+  }
+  report.failures.sort((a, b) => a.stage.localeCompare(b.stage) || a.key.localeCompare(b.key));
+  report.rejections = [...rejections.values()].sort((a, b) => b.count - a.count || a.stage.localeCompare(b.stage) || a.reason.localeCompare(b.reason));
+  report.budget = new StatusQueries(app.store.db).budget(repos);
+  return report;
+}

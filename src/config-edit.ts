@@ -1,0 +1,57 @@
+import { existsSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import YAML, { isSeq, YAMLSeq } from 'yaml';
+import { ConfigError, UsageError } from './errors.js';
+import { parseConfigText, REPO_NAME, STARTER_CONFIG, type RepoConfig } from './config.js';
+
+/** Writes a file atomically: a temp file in the same directory, then rename. */
+export function writeFileAtomic(path: string, text: string): void {
+  const tmp = `${path}.tmp-${process.pid}`;
+  writeFileSync(tmp, text);
+  renameSync(tmp, path);
+}
+
+function load(path: string): YAML.Document {
+  const text = existsSync(path) ? readFileSync(path, 'utf8') : STARTER_CONFIG;
+  parseConfigText(text, path); // refuse to edit a broken config
+  return YAML.parseDocument(text);
+}
+
+function save(path: string, doc: YAML.Document): void {
+  const text = doc.toString();
+  parseConfigText(text, path); // never write a config that would not load
+  writeFileAtomic(path, text);
+}
+
+function reposSeq(doc: YAML.Document): YAMLSeq {
+  const node = doc.get('repos', true);
+  if (isSeq(node)) {
+    node.flow = false;
+    return node;
+  }
+  const seq = new YAMLSeq();
+  doc.set('repos', seq);
+  return seq;
+}
+
+export function addRepo(path: string, repo: RepoConfig): void {
+  if (!REPO_NAME.test(repo.name)) throw new UsageError(`${repo.name}: not a repository name (expected owner/name)`);
+  const doc = load(path);
+  const seq = reposSeq(doc);
+  const exists = seq.items.some((item) => String((item as YAML.YAMLMap).get?.('name') ?? '').toLowerCase() === repo.name.toLowerCase());
+  if (exists) throw new UsageError(`${repo.name}: already in ${path}`);
+  const entry: Record<string, string> = { name: repo.name };
+  if (repo.git_url) entry.git_url = repo.git_url;
+  if (repo.default_branch) entry.default_branch = repo.default_branch;
+  seq.items.push(doc.createNode(entry));
+  save(path, doc);
+}
+
+export function removeRepo(path: string, name: string): void {
+  if (!existsSync(path)) throw new ConfigError(`${path}: config file not found`);
+  const doc = load(path);
+  const seq = reposSeq(doc);
+  const before = seq.items.length;
+  seq.items = seq.items.filter((item) => String((item as YAML.YAMLMap).get?.('name') ?? '').toLowerCase() !== name.toLowerCase());
+  if (seq.items.length === before) throw new UsageError(`${name}: not in ${path}`);
+  save(path, doc);
+}

@@ -1,0 +1,201 @@
+/**
+ * The agent-visible issue of a Forward case: title, body and the comments written before the
+ * fixing pull request was opened, with every reference to that pull request and its commits
+ * deleted (deletion only, through applyDeletions). Paths the issue names are left alone.
+ */
+import { applyDeletions, type Span } from '../sanitize/delete.js';
+
+export interface IssuePost {
+  readonly author: string;
+  readonly createdAt: string;
+  readonly body: string;
+  readonly id: number | null;
+}
+
+export interface FixingPull {
+  /** owner/name */
+  readonly repo: string;
+  readonly number: number;
+  readonly createdAt: string;
+  /** SHAs of the PR's commits, its head and its merge commit (any may be absent). */
+  readonly commitShas: readonly string[];
+}
+
+export interface IssueInput {
+  readonly title: string;
+  readonly body: string;
+  readonly createdAt: string;
+  /** Comments in time order. */
+  readonly comments: readonly IssuePost[];
+}
+
+export interface LoggedDeletion extends Span {
+  /** The deleted characters, for the audit trail. */
+  readonly text: string;
+}
+
+export interface IssueText {
+  /** The composed original (title, body, kept comments with separators). */
+  readonly original: string;
+  /** `original` with `deletions` removed. */
+  readonly text: string;
+  readonly deletions: LoggedDeletion[];
+  /** Comments left out because they were written when or after the fixing PR was opened. */
+  readonly excludedComments: { readonly id: number | null; readonly createdAt: string }[];
+}
+
+/** Shortest hex prefix that counts as a commit reference (DESIGN.md §3: 7+ hex characters). */
+export const MIN_SHA_PREFIX = 7;
+
+/** Words that make a sentence around a reference a "fixed by …" statement (deleted whole). */
+const FIX_WORDS =
+  /\b(fix|fixes|fixed|fixing|resolve|resolves|resolved|close|closes|closed|address|addresses|addressed|land|landed|merge|merged|implement|implements|implemented|patch|patched|solve|solves|solved|pr|pull request)\b/i;
+
+/**
+ * Builds the agent-visible text. Only comments created strictly before `pull.createdAt` are kept.
+ * Times are ISO-8601 strings; they are compared as instants.
+ */
+export function buildIssueText(issue: IssueInput, pull: FixingPull): IssueText {
+  const cutoff = Date.parse(pull.createdAt);
+  const kept = issue.comments.filter((c) => Date.parse(c.createdAt) < cutoff);
+  const excludedComments = issue.comments
+    .filter((c) => !(Date.parse(c.createdAt) < cutoff))
+    .map((c) => ({ id: c.id, createdAt: c.createdAt }));
+
+  // Compose the original with fixed separators; detectors run only inside the authored parts.
+  const parts: { start: number; end: number }[] = [];
+  let original = '';
+  const add = (header: string, text: string): void => {
+    original += header;
+    parts.push({ start: original.length, end: original.length + text.length });
+    original += text;
+  };
+  add('', issue.title);
+  add('\n\n', issue.body);
+  for (const c of kept) add(`\n\n--- comment by @${c.author} at ${c.createdAt} ---\n\n`, c.body);
+
+  const spans: Span[] = [];
+  for (const p of parts) {
+    for (const s of referenceSpans(original.slice(p.start, p.end), pull)) {
+      spans.push({ start: s.start + p.start, end: s.end + p.start, detector: s.detector });
+    }
+  }
+  const result = applyDeletions(original, spans);
+  return {
+    original,
+    text: result.text,
+    deletions: result.deletions.map((d) => ({ ...d, text: original.slice(d.start, d.end) })),
+    excludedComments,
+  };
+}
+
+/** Spans (in `text`) that refer to the fixing PR or its commits, widened to whole fix sentences. */
+export function referenceSpans(text: string, pull: FixingPull): Span[] {
+  const refs = findReferences(text, pull);
+  const spans: Span[] = [];
+  for (const r of refs) {
+    const sentence = sentenceAround(text, r.start, r.end);
+    const rest = text.slice(sentence.start, r.start) + text.slice(r.end, sentence.end);
+    if (!FIX_WORDS.test(rest)) {
+      spans.push(r);
+      continue;
+    }
+    // The whole "fixed by …" sentence goes, except the paths it names (they belong to the issue).
+    let at = sentence.start;
+    for (const p of pathTokens(text, sentence.start, sentence.end)) {
+      if (refs.some((x) => x.start < p.end && x.end > p.start)) continue;
+      spans.push({ start: at, end: p.start, detector: 'fix-sentence' });
+      at = p.end;
+    }
+    spans.push({ start: at, end: sentence.end, detector: 'fix-sentence' });
+  }
+  return spans.filter((s) => s.end > s.start);
+}
+
+const FILE_EXT = 'c|cc|cpp|cs|css|go|h|hpp|html|java|js|json|jsx|kt|md|mjs|cjs|py|rb|rs|scss|sh|sql|swift|toml|ts|tsx|txt|vue|xml|ya?ml';
+const PATH_TOKEN = new RegExp(`(?<![\\w:/.@-])(?:(?:\\.?[\\w-]+/)+[\\w.-]*[\\w]|[\\w-]+(?:\\.[\\w-]+)*\\.(?:${FILE_EXT}))(?![\\w/])`, 'g');
+
+/** File paths named in text[start, end): tokens with a `/` or a common file extension. */
+export function pathTokens(text: string, start: number, end: number): { start: number; end: number }[] {
+  const out: { start: number; end: number }[] = [];
+  for (const m of text.slice(start, end).matchAll(PATH_TOKEN)) {
+    out.push({ start: start + m.index, end: start + m.index + m[0].length });
+  }
+  return out;
+}
+
+/** Bare references: PR URLs and refs, commit URLs and SHAs of the PR's commits, markdown links to them. */
+export function findReferences(text: string, pull: FixingPull): Span[] {
+  const [owner, name] = pull.repo.split('/') as [string, string];
+  const repoRe = `${escapeRe(owner)}/${escapeRe(name)}`;
+  const n = pull.number;
+  const shas = pull.commitShas.map((s) => s.toLowerCase()).filter((s) => /^[0-9a-f]{40}$/.test(s));
+  const isFixSha = (hex: string): boolean => {
+    const h = hex.toLowerCase();
+    return h.length >= MIN_SHA_PREFIX && shas.some((s) => s.startsWith(h));
+  };
+  const spans: Span[] = [];
+  const scan = (re: RegExp, detector: string, accept: (m: RegExpExecArray) => boolean = () => true): void => {
+    for (const m of text.matchAll(re)) {
+      if (accept(m)) spans.push({ start: m.index, end: m.index + m[0].length, detector });
+    }
+  };
+  // https://host/owner/name/pull/N[/files|/commits[/sha]][#anchor] (also /pulls/ and api URLs)
+  scan(
+    new RegExp(`https?://[^\\s/]+/(?:repos/)?${repoRe}/pulls?/${n}(?![0-9])(?:/[A-Za-z0-9._/-]*)?(?:[?#][^\\s)\\]>]*)?`, 'gi'),
+    'pr-url',
+  );
+  // https://host/owner/name/commit/<sha>, only for the PR's commits
+  scan(
+    new RegExp(`https?://[^\\s/]+/(?:repos/)?${repoRe}/commits?/([0-9a-fA-F]{7,40})(?![0-9A-Za-z])(?:[?#][^\\s)\\]>]*)?`, 'g'),
+    'commit-url',
+    (m) => isFixSha(m[1]!),
+  );
+  // owner/name#N, #N, GH-N
+  scan(new RegExp(`(?<![\\w/])${repoRe}#${n}(?![0-9])`, 'gi'), 'pr-ref');
+  scan(new RegExp(`(?<![\\w&/#])#${n}(?![0-9A-Za-z_])`, 'g'), 'pr-ref');
+  scan(new RegExp(`(?<![\\w-])GH-${n}(?![0-9])`, 'gi'), 'pr-ref');
+  // owner/name@sha and bare SHAs of the PR's commits
+  scan(/(?<![0-9A-Za-z])[0-9a-fA-F]{7,40}(?![0-9A-Za-z])/g, 'sha', (m) => isFixSha(m[0]));
+  // A markdown link whose target is one of the references goes as a whole.
+  for (const m of text.matchAll(/!?\[[^\]\n]*\]\(([^)\s]+)(?:\s+"[^"\n]*")?\)/g)) {
+    const targetStart = m.index + m[0].indexOf('(') + 1;
+    const targetEnd = targetStart + m[1]!.length;
+    if (spans.some((s) => s.start < targetEnd && s.end > targetStart)) {
+      spans.push({ start: m.index, end: m.index + m[0].length, detector: 'pr-link' });
+    }
+  }
+  return spans;
+}
+
+/** The sentence (or list item / line) holding [start, end): bounded by `. `, `!`, `?` or a line break. */
+export function sentenceAround(text: string, start: number, end: number): { start: number; end: number } {
+  let s = start;
+  while (s > 0) {
+    const c = text[s - 1]!;
+    if (c === '\n') break;
+    if ((c === ' ' || c === '\t') && /[.!?]/.test(text[s - 2] ?? '') && !isUrlDot(text, s - 2)) break;
+    s -= 1;
+  }
+  while (s < start && (text[s] === ' ' || text[s] === '\t')) s += 1;
+  let e = end;
+  while (e < text.length) {
+    const c = text[e]!;
+    if (c === '\n') break;
+    if (/[.!?]/.test(c) && (e + 1 === text.length || /\s/.test(text[e + 1]!))) {
+      e += 1;
+      break;
+    }
+    e += 1;
+  }
+  return { start: s, end: e };
+}
+
+function isUrlDot(text: string, at: number): boolean {
+  // A dot inside a token such as "v1.2" or a file name is not a sentence end (only ". " is).
+  return /[A-Za-z0-9]/.test(text[at + 1] ?? '');
+}
+
+function escapeRe(s: string): string {
+  return s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+}

@@ -1,0 +1,55 @@
+/**
+ * The repository prior and the case labels. Pure.
+ */
+
+export interface Prior {
+  /** The most frequent activated set when each tracked path is routed as its own one-path change. */
+  readonly workflows: readonly string[];
+  /** How many of the paths produced that set. */
+  readonly count: number;
+  /** How many paths were routed. */
+  readonly paths: number;
+  /** How many distinct sets occurred. */
+  readonly sets: number;
+}
+
+/**
+ * Routes every path as a one-path change and returns the most frequent workflow set. Ties go to
+ * the set whose canonical key (sorted paths joined by newlines) sorts first, so the answer is
+ * deterministic.
+ */
+export function repositoryPrior(tree: readonly string[], activatedFor: (paths: readonly string[]) => readonly string[]): Prior {
+  const counts = new Map<string, { workflows: string[]; n: number }>();
+  for (const path of tree) {
+    const set = [...activatedFor([path])].sort();
+    const key = set.join('\n');
+    const c = counts.get(key);
+    if (c) c.n += 1;
+    else counts.set(key, { workflows: set, n: 1 });
+  }
+  let best: { key: string; workflows: string[]; n: number } | null = null;
+  for (const [key, c] of counts) {
+    if (!best || c.n > best.n || (c.n === best.n && key < best.key)) best = { key, ...c };
+  }
+  return { workflows: best?.workflows ?? [], count: best?.n ?? 0, paths: tree.length, sets: counts.size };
+}
+
+export interface Labels {
+  /** Local: Δ* within one top-level directory (root files count as one directory, ""); Cross: several. */
+  readonly scope: 'local' | 'cross';
+  readonly top_level: readonly string[];
+  readonly changed_paths: number;
+  /** Workflow files present at base. */
+  readonly workflows: number;
+}
+
+export function labelsOf(changed: readonly string[], workflowCount: number): Labels {
+  const tops = [...new Set(changed.map((p) => (p.includes('/') ? p.slice(0, p.indexOf('/')) : '')))].sort();
+  return { scope: tops.length <= 1 ? 'local' : 'cross', top_level: tops, changed_paths: changed.length, workflows: workflowCount };
+}
+
+export function sameSet(a: readonly string[], b: readonly string[]): boolean {
+  if (a.length !== b.length) return false;
+  const s = new Set(a);
+  return b.every((x) => s.has(x));
+}

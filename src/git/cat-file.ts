@@ -1,0 +1,172 @@
+import { execa, type ResultPromise } from 'execa';
+import { GitError } from './errors.js';
+import { GIT_ENV } from './runner.js';
+
+/** One answer of `cat-file --batch-check` (content null) or `--batch`. */
+export interface CatFileAnswer {
+  readonly name: string;
+  /** 'missing', 'ambiguous', or an object type. */
+  readonly kind: 'missing' | 'ambiguous' | 'object';
+  readonly sha: string | null;
+  readonly type: string | null;
+  readonly size: number;
+  readonly content: Buffer | null;
+}
+
+interface Waiter {
+  readonly name: string;
+  resolve(answer: CatFileAnswer): void;
+  reject(error: unknown): void;
+}
+
+/** Children alive in this process, killed by one process 'exit' listener. */
+const liveChildren = new Set<ResultPromise>();
+
+function killAllOnExit(): void {
+  for (const child of liveChildren) child.kill('SIGKILL');
+}
+
+function track(child: ResultPromise): void {
+  if (liveChildren.size === 0) process.on('exit', killAllOnExit);
+  liveChildren.add(child);
+}
+
+function untrack(child: ResultPromise): void {
+  liveChildren.delete(child);
+  if (liveChildren.size === 0) process.off('exit', killAllOnExit);
+}
+
+/** Number of cat-file children this process has open (for tests and diagnostics). */
+export function openCatFileCount(): number {
+  return liveChildren.size;
+}
+
+/**
+ * A long-lived `git cat-file --batch-check` or `--batch` process. Requests are written to its
+ * stdin as they come; answers arrive in the same order and settle the FIFO of waiters.
+ */
+export class CatFileProcess {
+  private readonly child: ResultPromise;
+  private readonly waiters: Waiter[] = [];
+  private head = 0;
+  private buf: Buffer = Buffer.alloc(0);
+  private stderr = '';
+  private failure: GitError | null = null;
+  private closed = false;
+  readonly pid: number | undefined;
+
+  constructor(
+    readonly gitDir: string,
+    readonly mode: 'check' | 'batch',
+  ) {
+    const args = ['cat-file', mode === 'check' ? '--batch-check' : '--batch'];
+    this.child = execa('git', [`--git-dir=${gitDir}`, ...args], {
+      env: GIT_ENV,
+      extendEnv: true,
+      stdin: 'pipe',
+      stdout: 'pipe',
+      stderr: 'pipe',
+      buffer: false,
+      reject: false,
+      encoding: 'buffer',
+      cleanup: true,
+    });
+    this.pid = this.child.pid;
+    track(this.child);
+    this.child.stdout!.on('data', (chunk: Buffer) => this.onData(chunk));
+    this.child.stderr!.on('data', (chunk: Buffer) => {
+      this.stderr = (this.stderr + chunk.toString('utf8')).slice(-4000);
+    });
+    this.child.stdin!.on('error', () => undefined);
+    void this.child.then((r) => {
+      untrack(this.child);
+      const exitCode = typeof r.exitCode === 'number' ? r.exitCode : null;
+      this.fail(new GitError(args, exitCode, this.stderr, { message: this.closed ? 'closed' : `exited unexpectedly (code ${exitCode ?? r.signal ?? 'none'})` }));
+    });
+  }
+
+  /** Sends one request per name; resolves with one answer per name, in order. */
+  request(names: readonly string[]): Promise<CatFileAnswer[]> {
+    if (this.failure) return Promise.reject(this.failure);
+    for (const n of names) {
+      if (/[\n\r\0]/.test(n)) return Promise.reject(new GitError(['cat-file'], null, '', { message: `object name contains a line break: ${JSON.stringify(n)}` }));
+    }
+    if (names.length === 0) return Promise.resolve([]);
+    const promises = names.map(
+      (name) => new Promise<CatFileAnswer>((resolve, reject) => this.waiters.push({ name, resolve, reject })),
+    );
+    this.child.stdin!.write(names.map((n) => `${n}\n`).join(''));
+    return Promise.all(promises);
+  }
+
+  private onData(chunk: Buffer): void {
+    try {
+      this.consume(chunk);
+    } catch (error) {
+      this.fail(error instanceof GitError ? error : new GitError(['cat-file'], null, this.stderr, { cause: error, message: String(error) }));
+      this.child.kill('SIGKILL');
+    }
+  }
+
+  private consume(chunk: Buffer): void {
+    this.buf = this.buf.length === 0 ? chunk : Buffer.concat([this.buf, chunk]);
+    let pos = 0;
+    while (this.head < this.waiters.length) {
+      const nl = this.buf.indexOf(10, pos);
+      if (nl < 0) break;
+      const line = this.buf.toString('utf8', pos, nl);
+      const waiter = this.waiters[this.head]!;
+      const parsed = parseHeader(line, waiter.name);
+      if (parsed.kind === 'object' && this.mode === 'batch') {
+        const end = nl + 1 + parsed.size;
+        if (this.buf.length < end + 1) break; // content and its trailing newline not all here yet
+        waiter.resolve({ ...parsed, content: Buffer.from(this.buf.subarray(nl + 1, end)) });
+        pos = end + 1;
+      } else {
+        waiter.resolve(parsed);
+        pos = nl + 1;
+      }
+      this.head += 1;
+    }
+    this.buf = pos === 0 ? this.buf : this.buf.subarray(pos);
+    if (this.head === this.waiters.length) {
+      this.waiters.length = 0;
+      this.head = 0;
+    } else if (this.head > 4096) {
+      this.waiters.splice(0, this.head);
+      this.head = 0;
+    }
+  }
+
+  private fail(error: GitError): void {
+    if (!this.failure) this.failure = error;
+    for (let i = this.head; i < this.waiters.length; i++) this.waiters[i]!.reject(error);
+    this.waiters.length = 0;
+    this.head = 0;
+  }
+
+  /** Ends stdin (git exits at EOF) and kills the child if it lingers. Idempotent. */
+  async close(): Promise<void> {
+    if (this.closed) return;
+    this.closed = true;
+    this.child.stdin!.end();
+    const timer = setTimeout(() => this.child.kill('SIGKILL'), 2000);
+    try {
+      await this.child;
+    } finally {
+      clearTimeout(timer);
+      untrack(this.child);
+    }
+  }
+}
+
+/** Parses `<sha> <type> <size>`, `<name> missing` or `<name> ambiguous`. */
+export function parseHeader(line: string, name: string): CatFileAnswer {
+  if (line.endsWith(' missing')) return { name, kind: 'missing', sha: null, type: null, size: 0, content: null };
+  if (line.endsWith(' ambiguous')) return { name, kind: 'ambiguous', sha: null, type: null, size: 0, content: null };
+  const parts = line.split(' ');
+  if (parts.length !== 3 || !/^[0-9a-f]{40,64}$/.test(parts[0]!)) {
+    throw new GitError(['cat-file'], null, '', { message: `unexpected answer for ${JSON.stringify(name)}: ${JSON.stringify(line)}` });
+  }
+  return { name, kind: 'object', sha: parts[0]!, type: parts[1]!, size: Number(parts[2]), content: null };
+}

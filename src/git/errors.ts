@@ -1,0 +1,63 @@
+import { MinerError } from '../errors.js';
+
+/** stderr substrings that mean the network or the remote failed for now (retry), not for good. */
+const TRANSIENT_STDERR: readonly string[] = [
+  'could not resolve host',
+  'connection timed out',
+  'connection reset',
+  'connection refused',
+  'operation timed out',
+  'failed to connect',
+  'early eof',
+  'the remote end hung up unexpectedly',
+  'rpc failed',
+  'unexpected disconnect',
+  'temporary failure in name resolution',
+  'http/2 stream',
+  'gnutls_handshake',
+  'ssl_connect',
+  'returned error: 429',
+  'returned error: 500',
+  'returned error: 502',
+  'returned error: 503',
+  'returned error: 504',
+];
+
+export function isTransientGitStderr(stderr: string): boolean {
+  const s = stderr.toLowerCase();
+  return TRANSIENT_STDERR.some((t) => s.includes(t));
+}
+
+/** Last non-empty lines of stderr, joined on one line, for messages. */
+export function stderrTail(stderr: string, lines = 3): string {
+  return stderr
+    .split('\n')
+    .map((l) => l.trim())
+    .filter((l) => l.length > 0)
+    .slice(-lines)
+    .join(' | ');
+}
+
+/**
+ * A git command that failed. Kind `git` (fails the item), or `transient` when stderr says the
+ * network failed, or `timeout` when it ran out of time.
+ */
+export class GitError extends MinerError {
+  readonly args: readonly string[];
+  readonly exitCode: number | null;
+  readonly stderrTail: string;
+  constructor(
+    args: readonly string[],
+    exitCode: number | null,
+    stderr: string,
+    options?: { cause?: unknown; timedOut?: boolean; message?: string },
+  ) {
+    const tail = stderrTail(stderr);
+    const kind = options?.timedOut ? 'timeout' : isTransientGitStderr(stderr) ? 'transient' : 'git';
+    const what = options?.message ?? (options?.timedOut ? 'timed out' : `exited with code ${exitCode ?? 'none'}`);
+    super(kind, `git ${args.slice(0, 3).join(' ')}: ${what}${tail ? `: ${tail}` : ''}`, options);
+    this.args = [...args];
+    this.exitCode = exitCode;
+    this.stderrTail = tail;
+  }
+}

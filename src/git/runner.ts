@@ -1,0 +1,85 @@
+import { execa, type ExecaError } from 'execa';
+import { GitError } from './errors.js';
+
+export { GitError } from './errors.js';
+
+/** Environment for every git process: fixed locale (parsers match), never prompt. */
+export const GIT_ENV: Readonly<Record<string, string>> = {
+  LC_ALL: 'C',
+  GIT_TERMINAL_PROMPT: '0',
+};
+
+export const DEFAULT_GIT_TIMEOUT_MS = 120_000;
+
+export interface GitResult {
+  stdout: string;
+  stderr: string;
+  exitCode: number;
+}
+
+export interface RunGitOptions {
+  input?: string;
+  timeoutMs?: number;
+  /** Exit codes other than 0 that are data, not failure (e.g. 1 for `merge-base --is-ancestor`). */
+  allowExit?: readonly number[];
+  signal?: AbortSignal;
+}
+
+/**
+ * Runs `git --git-dir=<gitDir> <args>` with an argument array (never a shell), LC_ALL=C and
+ * GIT_TERMINAL_PROMPT=0. Throws GitError on a non-allowed exit code, a timeout or a spawn error.
+ * Pass gitDir '' to run git without a repository (clone).
+ */
+export async function runGit(gitDir: string, args: readonly string[], opts: RunGitOptions = {}): Promise<GitResult> {
+  const r = await spawnGit(gitDir, args, opts);
+  return { stdout: r.stdout.toString('utf8'), stderr: r.stderr, exitCode: r.exitCode };
+}
+
+/** Like runGit, but stdout as raw bytes (object contents whose sizes are byte counts). */
+export async function runGitBuffer(
+  gitDir: string,
+  args: readonly string[],
+  opts: RunGitOptions = {},
+): Promise<{ stdout: Buffer; stderr: string; exitCode: number }> {
+  return spawnGit(gitDir, args, opts);
+}
+
+async function spawnGit(
+  gitDir: string,
+  args: readonly string[],
+  opts: RunGitOptions,
+): Promise<{ stdout: Buffer; stderr: string; exitCode: number }> {
+  const argv = gitDir ? [`--git-dir=${gitDir}`, ...args] : [...args];
+  try {
+    const r = await execa('git', argv, {
+      env: GIT_ENV,
+      extendEnv: true,
+      input: opts.input,
+      stdin: opts.input === undefined ? 'ignore' : undefined,
+      timeout: opts.timeoutMs ?? DEFAULT_GIT_TIMEOUT_MS,
+      cancelSignal: opts.signal,
+      reject: false,
+      stripFinalNewline: false,
+      maxBuffer: 1024 * 1024 * 1024,
+      encoding: 'buffer',
+    });
+    const stderr = Buffer.from(r.stderr ?? new Uint8Array()).toString('utf8');
+    const stdout = Buffer.from(r.stdout ?? new Uint8Array());
+    if (r.timedOut) throw new GitError(args, null, stderr, { timedOut: true });
+    if (r.isCanceled) throw new GitError(args, null, stderr, { message: 'canceled' });
+    if (r.failed && r.exitCode === undefined) {
+      throw new GitError(args, null, stderr, { cause: r.cause, message: `could not run git: ${(r.cause as Error | undefined)?.message ?? r.shortMessage}` });
+    }
+    const exitCode = r.exitCode ?? 0;
+    if (exitCode !== 0 && !(opts.allowExit ?? []).includes(exitCode)) {
+      throw new GitError(args, exitCode, stderr);
+    }
+    return { stdout, stderr, exitCode };
+  } catch (error) {
+    if (error instanceof GitError) throw error;
+    const e = error as ExecaError;
+    const stderr = e.stderr instanceof Uint8Array ? Buffer.from(e.stderr).toString('utf8') : String(e.stderr ?? '');
+    const exitCode = typeof e.exitCode === 'number' ? e.exitCode : null;
+    throw new GitError(args, exitCode, stderr, { cause: error, message: e.shortMessage ?? String(error) });
+  }
+}

@@ -1,0 +1,187 @@
+/**
+ * Object-level git work for one pair, against a bare mirror, without touching it: every index is
+ * a temporary file (GIT_INDEX_FILE) and every object we create (patched trees, commits, merge
+ * results) goes to a scratch object directory that borrows the mirror's objects as an alternate.
+ * A killed run leaves only a temp directory behind; the mirror never sees our objects.
+ *
+ * Runs git through execa with argument arrays. `src/git/runner.ts` cannot pass an environment,
+ * and GIT_INDEX_FILE / GIT_OBJECT_DIRECTORY are what make this work, so the spawn is here.
+ */
+import { execa } from 'execa';
+import { mkdir, mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { GitError } from '../git/errors.js';
+
+const FIXED_IDENT: Readonly<Record<string, string>> = {
+  GIT_AUTHOR_NAME: 'r2v',
+  GIT_AUTHOR_EMAIL: 'r2v@localhost',
+  GIT_COMMITTER_NAME: 'r2v',
+  GIT_COMMITTER_EMAIL: 'r2v@localhost',
+  GIT_AUTHOR_DATE: '0 +0000',
+  GIT_COMMITTER_DATE: '0 +0000',
+};
+
+export interface ChangedFile {
+  readonly status: 'A' | 'M' | 'D' | 'T';
+  readonly path: string;
+}
+
+export type ApplyResult = { readonly ok: true; readonly tree: string } | { readonly ok: false; readonly patch: number; readonly stderr: string };
+export type MergeResult = { readonly clean: true; readonly tree: string } | { readonly clean: false; readonly conflicts: readonly string[] };
+
+const literal = (p: string): string => `:(literal)${p}`;
+
+export class PairGit {
+  private indexCount = 0;
+  private constructor(
+    readonly gitDir: string,
+    private readonly scratch: string,
+    private readonly timeoutMs: number,
+  ) {}
+
+  /** Opens a scratch area over a bare (or non-bare `.git`) repository. Call close() when done. */
+  static async open(gitDir: string, options: { timeoutMs?: number } = {}): Promise<PairGit> {
+    const scratch = await mkdtemp(join(tmpdir(), 'r2v-pairs-'));
+    await mkdir(join(scratch, 'objects', 'pack'), { recursive: true });
+    return new PairGit(resolve(gitDir), scratch, options.timeoutMs ?? 120_000);
+  }
+
+  async close(): Promise<void> {
+    await rm(this.scratch, { recursive: true, force: true });
+  }
+
+  /** A fresh temporary directory inside the scratch area. */
+  async tempDir(prefix: string): Promise<string> {
+    return mkdtemp(join(this.scratch, `${prefix}-`));
+  }
+
+  private async run(
+    args: readonly string[],
+    opts: { input?: Buffer | string; index?: string; allowExit?: readonly number[]; workTree?: string } = {},
+  ): Promise<{ stdout: Buffer; stderr: string; exitCode: number }> {
+    const env: Record<string, string> = {
+      LC_ALL: 'C',
+      GIT_TERMINAL_PROMPT: '0',
+      GIT_DIR: this.gitDir,
+      GIT_OBJECT_DIRECTORY: join(this.scratch, 'objects'),
+      GIT_ALTERNATE_OBJECT_DIRECTORIES: join(this.gitDir, 'objects'),
+      GIT_INDEX_FILE: opts.index ?? join(this.scratch, 'unused-index'),
+      ...FIXED_IDENT,
+    };
+    if (opts.workTree) env.GIT_WORK_TREE = opts.workTree;
+    const r = await execa('git', [...args], {
+      env,
+      cwd: opts.workTree,
+      extendEnv: true,
+      input: opts.input,
+      stdin: opts.input === undefined ? 'ignore' : undefined,
+      timeout: this.timeoutMs,
+      reject: false,
+      stripFinalNewline: false,
+      encoding: 'buffer',
+      maxBuffer: 1024 * 1024 * 1024,
+    });
+    const stderr = Buffer.from(r.stderr ?? new Uint8Array()).toString('utf8');
+    if (r.timedOut) throw new GitError(args, null, stderr, { timedOut: true });
+    if (r.exitCode === undefined) {
+      throw new GitError(args, null, stderr, { cause: r.cause, message: `could not run git: ${r.shortMessage}` });
+    }
+    if (r.exitCode !== 0 && !(opts.allowExit ?? []).includes(r.exitCode)) throw new GitError(args, r.exitCode, stderr);
+    return { stdout: Buffer.from(r.stdout ?? new Uint8Array()), stderr, exitCode: r.exitCode };
+  }
+
+  private async text(args: readonly string[]): Promise<string> {
+    return (await this.run(args)).stdout.toString('utf8').trim();
+  }
+
+  private newIndex(): string {
+    this.indexCount += 1;
+    return join(this.scratch, `index-${this.indexCount}`);
+  }
+
+  /** True when `rev` names a commit present in the repository. */
+  async hasCommit(rev: string): Promise<boolean> {
+    const r = await this.run(['cat-file', '-e', `${rev}^{commit}`], { allowExit: [1, 128] });
+    return r.exitCode === 0;
+  }
+
+  async mergeBase(a: string, b: string): Promise<string | null> {
+    const r = await this.run(['merge-base', a, b], { allowExit: [1] });
+    return r.exitCode === 0 ? r.stdout.toString('utf8').trim() : null;
+  }
+
+  async isAncestor(a: string, b: string): Promise<boolean> {
+    return (await this.run(['merge-base', '--is-ancestor', a, b], { allowExit: [1] })).exitCode === 0;
+  }
+
+  async commitTime(sha: string): Promise<number> {
+    return Number(await this.text(['show', '-s', '--format=%ct', sha]));
+  }
+
+  async treeOf(commit: string): Promise<string> {
+    return this.text(['rev-parse', '--verify', `${commit}^{tree}`]);
+  }
+
+  /** Files changed from the merge base of `base` and `head` to `head` (renames as delete + add). */
+  async changedFiles(base: string, head: string): Promise<ChangedFile[]> {
+    const out = (await this.run(['diff', '--name-status', '--no-renames', '-z', `${base}...${head}`])).stdout.toString('utf8');
+    const parts = out.split('\0');
+    const files: ChangedFile[] = [];
+    for (let i = 0; i + 1 < parts.length; i += 2) {
+      const status = parts[i]!.charAt(0);
+      if (status === 'A' || status === 'M' || status === 'D' || status === 'T') files.push({ status, path: parts[i + 1]! });
+    }
+    return files.sort((x, y) => (x.path < y.path ? -1 : x.path > y.path ? 1 : 0));
+  }
+
+  /** The binary-safe patch of `base...head` restricted to `paths` (empty buffer when none). */
+  async diff(base: string, head: string, paths: readonly string[]): Promise<Buffer> {
+    if (paths.length === 0) return Buffer.alloc(0);
+    const args = ['diff', '--binary', '--full-index', '--no-renames', '--no-color', '--no-ext-diff', `${base}...${head}`, '--', ...paths.map(literal)];
+    return (await this.run(args)).stdout;
+  }
+
+  /** Content of `path` at `rev`, or null when absent. */
+  async readFile(rev: string, path: string): Promise<string | null> {
+    const r = await this.run(['cat-file', 'blob', `${rev}:${path}`], { allowExit: [128] });
+    return r.exitCode === 0 ? r.stdout.toString('utf8') : null;
+  }
+
+  /** Applies each patch in order to the tree of `commit` (index only); the resulting tree, or which patch failed. */
+  async applyToTree(commit: string, patches: readonly Buffer[]): Promise<ApplyResult> {
+    const index = this.newIndex();
+    await this.run(['read-tree', commit], { index });
+    for (const [i, patch] of patches.entries()) {
+      if (patch.length === 0) continue;
+      const r = await this.run(['apply', '--cached', '--whitespace=nowarn', '-'], { index, input: patch, allowExit: [1, 128] });
+      if (r.exitCode !== 0) return { ok: false, patch: i, stderr: r.stderr.trim() };
+    }
+    const tree = (await this.run(['write-tree'], { index })).stdout.toString('utf8').trim();
+    await rm(index, { force: true });
+    return { ok: true, tree };
+  }
+
+  /** A commit of `tree` with one parent (fixed identity and date, so the same inputs give the same SHA). */
+  async commitTree(tree: string, parent: string, message: string): Promise<string> {
+    return this.text(['commit-tree', tree, '-p', parent, '-m', message]);
+  }
+
+  /** Three-way merge of two commits without a worktree; conflicts list the conflicted paths. */
+  async mergeCommits(a: string, b: string): Promise<MergeResult> {
+    const r = await this.run(['merge-tree', '--write-tree', '--name-only', '--no-messages', a, b], { allowExit: [1] });
+    const lines = r.stdout.toString('utf8').split('\n').filter((l) => l.length > 0);
+    if (r.exitCode === 0) return { clean: true, tree: lines[0]! };
+    // Exit 1 with no tree id means an unusable input, not a conflict.
+    if (lines.length === 0) throw new GitError(['merge-tree', a, b], 1, r.stderr);
+    return { clean: false, conflicts: [...new Set(lines.slice(1))].sort() };
+  }
+
+  /** Writes the files of `tree` into the empty directory `dir`. */
+  async checkout(tree: string, dir: string): Promise<void> {
+    const index = this.newIndex();
+    await this.run(['read-tree', tree], { index });
+    await this.run(['checkout-index', '-a', '-f'], { index, workTree: dir });
+    await rm(index, { force: true });
+  }
+}

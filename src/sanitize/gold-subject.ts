@@ -1,0 +1,24 @@
+import type { Span } from './delete.js';
+import { escapeRegExp, matchesOf } from './text.js';
+
+export const GOLD_SUBJECT_DETECTOR = 'gold-subject';
+
+/** Subjects shorter than this are too generic ("Fix typo") to delete or flag on sight. */
+export const MIN_SUBJECT_LENGTH = 10;
+
+/** The normalised subject to look for, or null when it is too short to be distinctive. */
+export function distinctiveSubject(subject: string | null | undefined): string | null {
+  const s = (subject ?? '').trim();
+  return s.length >= MIN_SUBJECT_LENGTH ? s : null;
+}
+
+/** Places where the gold commit's subject line is quoted (case-insensitive). */
+export function findSubject(text: string, subject: string | null | undefined): { start: number; end: number }[] {
+  const s = distinctiveSubject(subject);
+  if (!s) return [];
+  return matchesOf(text, new RegExp(escapeRegExp(s), 'gi'));
+}
+
+export function detectGoldSubject(text: string, subject: string | null | undefined): Span[] {
+  return findSubject(text, subject).map((m) => ({ start: m.start, end: m.end, detector: GOLD_SUBJECT_DETECTOR }));
+}

@@ -1,0 +1,60 @@
+import type { Attribution, Thread } from '../backward/types.js';
+import { applyDeletions, type Span } from './delete.js';
+import { detectAttributionSentences } from './attribution-sentences.js';
+import { detectBisectOutcome, detectBisectTranscript } from './bisect.js';
+import { detectGoldSubject } from './gold-subject.js';
+import { detectPrRefs } from './pr-refs.js';
+import { detectRepoUrls } from './repo-urls.js';
+import { buildReport, type Report } from './report.js';
+import { detectShas } from './sha.js';
+
+export { auditLeaks, type LeakAudit, type LeakFinding, type LeakCode, type AuditTarget } from './audit.js';
+export { buildReport, toReportSpan, type Report, type Segment } from './report.js';
+
+export interface SanitizeOptions {
+  /** owner/name of the repository the report belongs to. */
+  readonly repo: string;
+  /** True when a lowercase hex run (7–39 chars) names a commit of the repository. */
+  readonly isCommitPrefix: (hex: string) => boolean;
+  /** The culprit's and the fix's pull-request numbers. */
+  readonly prNumbers?: readonly number[];
+  /** The gold commit's subject line, when known. */
+  readonly goldSubject?: string | null;
+}
+
+export interface SanitizedReport {
+  /** The report before sanitization (title, body, early comments). */
+  readonly original: string;
+  readonly text: string;
+  /** Merged, sorted spans of `original` that were removed, each naming its detector. */
+  readonly deletions: Span[];
+}
+
+interface RuleInput {
+  readonly report: Report;
+  readonly attributions: readonly Attribution[];
+  readonly options: SanitizeOptions;
+}
+
+/** The sanitize rules, in order; the first rule of a merged deletion names it. */
+export const sanitizeRules: readonly { readonly detector: string; detect(input: RuleInput): Span[] }[] = [
+  { detector: 'bisect-transcript', detect: ({ report }) => detectBisectTranscript(report.text) },
+  { detector: 'attribution-sentence', detect: ({ report, attributions }) => detectAttributionSentences(report, attributions) },
+  { detector: 'bisect-outcome', detect: ({ report }) => detectBisectOutcome(report.text) },
+  { detector: 'repo-url', detect: ({ report, options }) => detectRepoUrls(report.text, options.repo) },
+  { detector: 'pr-ref', detect: ({ report, options }) => detectPrRefs(report.text, options.repo, options.prNumbers ?? []) },
+  { detector: 'gold-subject', detect: ({ report, options }) => detectGoldSubject(report.text, options.goldSubject) },
+  { detector: 'sha', detect: ({ report, options }) => detectShas(report.text, options.isCommitPrefix) },
+];
+
+/** Deletes the answer-bearing spans of a built report. Never rewrites: see applyDeletions. */
+export function sanitizeBuiltReport(report: Report, attributions: readonly Attribution[], options: SanitizeOptions): SanitizedReport {
+  const spans = sanitizeRules.flatMap((r) => r.detect({ report, attributions, options }));
+  const { text, deletions } = applyDeletions(report.text, spans);
+  return { original: report.text, text, deletions };
+}
+
+/** buildReport + sanitizeBuiltReport. */
+export function sanitizeReport(thread: Thread, attributions: readonly Attribution[], options: SanitizeOptions): SanitizedReport {
+  return sanitizeBuiltReport(buildReport(thread, attributions), attributions, options);
+}

@@ -1,0 +1,67 @@
+/** Small text helpers shared by the sanitize detectors (pure). */
+
+/** Escapes a string for use inside a RegExp. */
+export function escapeRegExp(text: string): string {
+  return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+}
+
+/** Maximal hex runs of 7–40 characters not glued to another word character. */
+export const HEX_RUN = /(?<![0-9A-Za-z_])[0-9a-fA-F]{7,40}(?![0-9A-Za-z_])/g;
+
+export interface Match {
+  readonly start: number;
+  readonly end: number;
+  readonly text: string;
+}
+
+/** All matches of a global regular expression (a fresh copy, so the caller's lastIndex is untouched). */
+export function matchesOf(text: string, pattern: RegExp): Match[] {
+  const flags = pattern.flags.includes('g') ? pattern.flags : `${pattern.flags}g`;
+  const re = new RegExp(pattern.source, flags);
+  const out: Match[] = [];
+  for (const m of text.matchAll(re)) {
+    if (m[0].length === 0) continue;
+    out.push({ start: m.index, end: m.index + m[0].length, text: m[0] });
+  }
+  return out;
+}
+
+/**
+ * The sentence around `[start, end)`: from the previous sentence end (`.`, `!` or `?` followed by
+ * white space) or line break, to the next one (the closing punctuation included, the line break
+ * not). Leading white space is left out.
+ */
+export function sentenceAround(text: string, start: number, end: number): { start: number; end: number } {
+  let s = start;
+  while (s > 0) {
+    const prev = text[s - 1]!;
+    if (prev === '\n') break;
+    if (/\s/.test(prev) && s >= 2 && /[.!?]/.test(text[s - 2]!)) break;
+    s -= 1;
+  }
+  while (s < start && /[ \t]/.test(text[s]!)) s += 1;
+  let e = Math.max(end, s);
+  while (e < text.length) {
+    const c = text[e]!;
+    if (c === '\n' || c === '\r') break;
+    if (/[.!?]/.test(c) && (e + 1 === text.length || /\s/.test(text[e + 1]!))) {
+      e += 1;
+      break;
+    }
+    e += 1;
+  }
+  return { start: s, end: e };
+}
+
+/** Line boundaries: [start, end) of each line, `end` including its line break. */
+export function linesOf(text: string): { start: number; end: number; content: string }[] {
+  const out: { start: number; end: number; content: string }[] = [];
+  let at = 0;
+  while (at < text.length) {
+    const nl = text.indexOf('\n', at);
+    const end = nl === -1 ? text.length : nl + 1;
+    out.push({ start: at, end, content: text.slice(at, nl === -1 ? text.length : nl).replace(/\r$/, '') });
+    at = end;
+  }
+  return out;
+}

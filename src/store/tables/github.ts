@@ -1,0 +1,137 @@
+import type { Database, Statement } from 'better-sqlite3';
+import { sha256 } from '../../util/canonical.js';
+
+/** A stored answer to a GET, with what is needed to ask for it conditionally next time. */
+export interface CachedResponse {
+  readonly key: string;
+  readonly url: string;
+  readonly etag: string | null;
+  readonly lastModified: string | null;
+  readonly link: string | null;
+  readonly status: number;
+  readonly body: string;
+  readonly fetchedAt: string;
+}
+
+export interface RawResponse {
+  readonly stage: string;
+  readonly repo: string;
+  readonly request: string;
+  readonly status: number;
+  readonly body: string;
+  readonly fetchedAt: string;
+}
+
+export interface BudgetDelta {
+  readonly requests?: number;
+  readonly notModified?: number;
+  readonly retries?: number;
+  readonly waitedMs?: number;
+}
+
+export interface BudgetEntry {
+  readonly stage: string;
+  readonly repo: string;
+  readonly requests: number;
+  readonly notModified: number;
+  readonly retries: number;
+  readonly waitedMs: number;
+}
+
+/** HTTP cache, raw responses, sync cursors and the request budget of the GitHub edge. */
+export class GitHubTables {
+  private readonly s: Record<string, Statement>;
+  constructor(private readonly db: Database) {
+    this.s = {
+      cached: db.prepare('SELECT * FROM http_cache WHERE key = ?'),
+      putCache: db.prepare(`INSERT INTO http_cache (key, url, etag, last_modified, link, status, body, fetched_at)
+        VALUES (@key, @url, @etag, @lastModified, @link, @status, @body, @fetchedAt)
+        ON CONFLICT (key) DO UPDATE SET url=excluded.url, etag=excluded.etag, last_modified=excluded.last_modified,
+          link=excluded.link, status=excluded.status, body=excluded.body, fetched_at=excluded.fetched_at`),
+      putRaw: db.prepare(`INSERT OR IGNORE INTO raw_responses (stage, repo, request, status, body, body_digest, fetched_at)
+        VALUES (@stage, @repo, @request, @status, @body, @bodyDigest, @fetchedAt)`),
+      cursor: db.prepare('SELECT since FROM sync_cursors WHERE repo = ? AND resource = ?'),
+      putCursor: db.prepare(`INSERT INTO sync_cursors (repo, resource, since) VALUES (?, ?, ?)
+        ON CONFLICT (repo, resource) DO UPDATE SET since=excluded.since`),
+      deleteCursor: db.prepare('DELETE FROM sync_cursors WHERE repo = ? AND resource = ?'),
+      count: db.prepare(`INSERT INTO budget (stage, repo, requests, not_modified, retries, waited_ms)
+        VALUES (@stage, @repo, @requests, @notModified, @retries, @waitedMs)
+        ON CONFLICT (stage, repo) DO UPDATE SET requests = requests + excluded.requests,
+          not_modified = not_modified + excluded.not_modified, retries = retries + excluded.retries,
+          waited_ms = waited_ms + excluded.waited_ms`),
+    };
+  }
+
+  cached(key: string): CachedResponse | undefined {
+    const r = this.s.cached!.get(key) as Record<string, unknown> | undefined;
+    if (!r) return undefined;
+    return {
+      key: r.key as string,
+      url: r.url as string,
+      etag: (r.etag as string | null) ?? null,
+      lastModified: (r.last_modified as string | null) ?? null,
+      link: (r.link as string | null) ?? null,
+      status: r.status as number,
+      body: r.body as string,
+      fetchedAt: r.fetched_at as string,
+    };
+  }
+
+  putCached(entry: CachedResponse): void {
+    this.s.putCache!.run(entry);
+  }
+
+  /** Stores a raw body once per (stage, repo, request, body): an unchanged answer adds nothing. */
+  putRaw(raw: RawResponse): void {
+    this.s.putRaw!.run({ ...raw, bodyDigest: sha256(raw.body) });
+  }
+
+  cursor(repo: string, resource: string): string | null {
+    const r = this.s.cursor!.get(repo, resource) as { since: string } | undefined;
+    return r?.since ?? null;
+  }
+
+  /** Sets (or, with null, clears) a sync cursor. */
+  setCursor(repo: string, resource: string, since: string | null): void {
+    if (since === null) this.s.deleteCursor!.run(repo, resource);
+    else this.s.putCursor!.run(repo, resource, since);
+  }
+
+  count(stage: string, repo: string, delta: BudgetDelta): void {
+    this.s.count!.run({
+      stage,
+      repo,
+      requests: delta.requests ?? 0,
+      notModified: delta.notModified ?? 0,
+      retries: delta.retries ?? 0,
+      waitedMs: Math.round(delta.waitedMs ?? 0),
+    });
+  }
+}
+
+/** Request budget per stage and repository, sorted, plus a total row (`repo: '*'`, `stage: '*'`). */
+export function budgetSummary(db: Database): BudgetEntry[] {
+  const rows = (db
+    .prepare('SELECT stage, repo, requests, not_modified, retries, waited_ms FROM budget ORDER BY stage, repo')
+    .all() as Record<string, number | string>[]).map((r) => ({
+    stage: r.stage as string,
+    repo: r.repo as string,
+    requests: r.requests as number,
+    notModified: r.not_modified as number,
+    retries: r.retries as number,
+    waitedMs: r.waited_ms as number,
+  }));
+  if (rows.length === 0) return [];
+  const total = rows.reduce(
+    (t, r) => ({
+      stage: '*',
+      repo: '*',
+      requests: t.requests + r.requests,
+      notModified: t.notModified + r.notModified,
+      retries: t.retries + r.retries,
+      waitedMs: t.waitedMs + r.waitedMs,
+    }),
+    { stage: '*', repo: '*', requests: 0, notModified: 0, retries: 0, waitedMs: 0 },
+  );
+  return [...rows, total];
+}

@@ -1,0 +1,82 @@
+import type { Database, Statement } from 'better-sqlite3';
+
+export type ItemStatus = 'done' | 'rejected' | 'failed';
+
+export interface WorkItemRow {
+  stage: string;
+  key: string;
+  repo: string;
+  status: ItemStatus;
+  reason: string | null;
+  attempts: number;
+  errorKind: string | null;
+  errorMessage: string | null;
+  stageVersion: number;
+  inputDigest: string;
+  updatedAt: string;
+}
+
+export interface StageCounts {
+  stage: string;
+  done: number;
+  rejected: number;
+  failed: number;
+}
+
+/** The resume ledger: one row per (stage, item key). */
+export class WorkItems {
+  private readonly s: Record<string, Statement>;
+  constructor(db: Database) {
+    this.s = {
+      get: db.prepare('SELECT * FROM work_items WHERE stage = ? AND key = ?'),
+      ofStage: db.prepare('SELECT * FROM work_items WHERE stage = ?'),
+      upsert: db.prepare(`INSERT INTO work_items (stage, key, repo, status, reason, attempts, error_kind, error_message, stage_version, input_digest, updated_at)
+        VALUES (@stage, @key, @repo, @status, @reason, @attempts, @errorKind, @errorMessage, @stageVersion, @inputDigest, @updatedAt)
+        ON CONFLICT (stage, key) DO UPDATE SET repo=excluded.repo, status=excluded.status, reason=excluded.reason, attempts=excluded.attempts,
+          error_kind=excluded.error_kind, error_message=excluded.error_message, stage_version=excluded.stage_version,
+          input_digest=excluded.input_digest, updated_at=excluded.updated_at`),
+      failures: db.prepare(`SELECT * FROM work_items WHERE status = 'failed' ORDER BY stage, key`),
+      rejectionsByReason: db.prepare(`SELECT stage, reason, COUNT(*) AS n FROM work_items WHERE status = 'rejected'
+        GROUP BY stage, reason ORDER BY n DESC, stage, reason`),
+    };
+  }
+
+  get(stage: string, key: string): WorkItemRow | undefined {
+    const r = this.s.get!.get(stage, key) as Record<string, unknown> | undefined;
+    return r ? toRow(r) : undefined;
+  }
+
+  ofStage(stage: string): Map<string, WorkItemRow> {
+    const out = new Map<string, WorkItemRow>();
+    for (const r of this.s.ofStage!.all(stage) as Record<string, unknown>[]) out.set(r.key as string, toRow(r));
+    return out;
+  }
+
+  record(row: Omit<WorkItemRow, 'attempts'>, previous: WorkItemRow | undefined): void {
+    this.s.upsert!.run({ ...row, attempts: (previous?.attempts ?? 0) + 1 });
+  }
+
+  failures(): WorkItemRow[] {
+    return (this.s.failures!.all() as Record<string, unknown>[]).map(toRow);
+  }
+
+  rejectionsByReason(): { stage: string; reason: string | null; n: number }[] {
+    return this.s.rejectionsByReason!.all() as { stage: string; reason: string | null; n: number }[];
+  }
+}
+
+function toRow(r: Record<string, unknown>): WorkItemRow {
+  return {
+    stage: r.stage as string,
+    key: r.key as string,
+    repo: r.repo as string,
+    status: r.status as ItemStatus,
+    reason: (r.reason as string | null) ?? null,
+    attempts: r.attempts as number,
+    errorKind: (r.error_kind as string | null) ?? null,
+    errorMessage: (r.error_message as string | null) ?? null,
+    stageVersion: r.stage_version as number,
+    inputDigest: r.input_digest as string,
+    updatedAt: r.updated_at as string,
+  };
+}

@@ -1,0 +1,167 @@
+import { createHash } from 'node:crypto';
+import { readFileSync, readdirSync, existsSync } from 'node:fs';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { ValidationError } from '../../../src/errors.js';
+import { networkIsolationAvailable, runIsolated } from '../../../src/probe/exec.js';
+import { tempDir } from '../../support/make-repo.js';
+
+const sha = (s: string): string => createHash('sha256').update(s).digest('hex');
+
+/** True when the pid no longer exists or is a zombie waiting to be reaped. */
+function isDead(pid: number): boolean {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    return stat.slice(stat.lastIndexOf(')') + 2).startsWith('Z');
+  } catch {
+    return true;
+  }
+}
+
+async function waitDead(pid: number, ms = 2000): Promise<boolean> {
+  const until = Date.now() + ms;
+  while (Date.now() < until) {
+    if (isDead(pid)) return true;
+    await new Promise((r) => setTimeout(r, 25));
+  }
+  return isDead(pid);
+}
+
+describe('runIsolated', () => {
+  it('reports exit code, output and full-stream digests', async () => {
+    const cwd = await tempDir();
+    const r = await runIsolated({ command: 'printf "hello\\n"; printf "oops\\n" >&2; exit 7', cwd, timeoutMs: 5000 });
+    expect(r.exitCode).toBe(7);
+    expect(r.signal).toBeNull();
+    expect(r.timedOut).toBe(false);
+    expect(r.stdout).toBe('hello\n');
+    expect(r.stderr).toBe('oops\n');
+    expect(r.stdoutTail).toBe('hello\n');
+    expect(r.stdoutDigest).toBe(sha('hello\n'));
+    expect(r.stderrDigest).toBe(sha('oops\n'));
+    expect(r.durationMs).toBeGreaterThanOrEqual(0);
+  });
+
+  it('runs with a minimal environment: nothing inherited but PATH, plus the given variables', async () => {
+    const cwd = await tempDir();
+    process.env.R2V_SHOULD_NOT_LEAK = 'leaked-value';
+    try {
+      const r = await runIsolated({ command: 'env', cwd, timeoutMs: 5000, env: { EXTRA_VAR: 'x1' } });
+      const names = r.stdout.trim().split('\n').map((l) => l.split('=')[0]).sort();
+      expect(names.filter((n) => !['PWD', 'SHLVL', '_', 'OLDPWD'].includes(n!))).toEqual(['EXTRA_VAR', 'HOME', 'LANG', 'LC_ALL', 'PATH', 'TZ']);
+      expect(r.stdout).toContain('TZ=UTC\n');
+      expect(r.stdout).toContain('LANG=C\n');
+      expect(r.stdout).not.toContain('leaked-value');
+      const home = /^HOME=(.*)$/m.exec(r.stdout)![1]!;
+      expect(home).toMatch(/r2v-home-/);
+      expect(existsSync(home)).toBe(false); // its own HOME is removed afterwards
+    } finally {
+      delete process.env.R2V_SHOULD_NOT_LEAK;
+    }
+  });
+
+  it('kills the whole process group on timeout, grandchildren included', async () => {
+    const cwd = await tempDir();
+    // The child shell starts a sleeping grandchild, records its pid, and waits forever.
+    const r = await runIsolated({
+      command: 'sh -c \'sleep 30 & echo $! > grandchild.pid; wait\' ; echo never',
+      cwd,
+      timeoutMs: 700,
+      killGraceMs: 200,
+    });
+    expect(r.timedOut).toBe(true);
+    expect(r.exitCode).toBeNull();
+    expect(r.signal).toBe('SIGTERM');
+    expect(r.stdout).not.toContain('never');
+    const pid = Number(readFileSync(join(cwd, 'grandchild.pid'), 'utf8'));
+    expect(pid).toBeGreaterThan(1);
+    expect(await waitDead(pid)).toBe(true);
+  });
+
+  it('kills a trap-ignoring group with SIGKILL after the grace period', async () => {
+    const cwd = await tempDir();
+    const r = await runIsolated({ command: "trap '' TERM; while :; do sleep 0.05; done", cwd, timeoutMs: 300, killGraceMs: 200 });
+    expect(r.timedOut).toBe(true);
+    expect(r.signal).toBe('SIGKILL');
+  });
+
+  it('kills background processes left behind by a command that exited', async () => {
+    const cwd = await tempDir();
+    const r = await runIsolated({ command: 'sleep 30 > /dev/null 2>&1 & echo $! > bg.pid; echo started', cwd, timeoutMs: 5000 });
+    expect(r.exitCode).toBe(0);
+    expect(r.timedOut).toBe(false);
+    const pid = Number(readFileSync(join(cwd, 'bg.pid'), 'utf8'));
+    expect(await waitDead(pid)).toBe(true);
+  });
+
+  it('does not hang when a background child keeps the output pipe open', async () => {
+    const cwd = await tempDir();
+    const started = Date.now();
+    const r = await runIsolated({ command: '(sleep 30; echo late) & echo early', cwd, timeoutMs: 20_000 });
+    expect(r.stdout).toBe('early\n');
+    expect(r.timedOut).toBe(false);
+    expect(Date.now() - started).toBeLessThan(15_000);
+  });
+
+  it('caps captured output but digests and logs the full stream', async () => {
+    const cwd = await tempDir();
+    const logDir = join(await tempDir(), 'logs');
+    const r = await runIsolated({
+      command: 'i=0; while [ $i -lt 2000 ]; do echo "line $i"; i=$((i+1)); done',
+      cwd,
+      timeoutMs: 10_000,
+      maxCaptureBytes: 100,
+      tailBytes: 20,
+      logDir,
+    });
+    let full = '';
+    for (let i = 0; i < 2000; i += 1) full += `line ${i}\n`;
+    expect(r.stdoutBytes).toBe(full.length);
+    expect(r.stdoutDigest).toBe(sha(full));
+    expect(r.stdout.startsWith(full.slice(0, 100))).toBe(true);
+    expect(r.stdout.endsWith(full.slice(-20))).toBe(true);
+    expect(r.stdout).toContain(`[... ${full.length - 120} bytes omitted ...]`);
+    expect(r.stdoutTail).toBe(full.slice(-20));
+    expect(readFileSync(join(logDir, `${sha(full)}.log`), 'utf8')).toBe(full);
+    expect(readdirSync(logDir).sort()).toEqual([`${sha('')}.log`, `${sha(full)}.log`].sort());
+  });
+
+  it('has no network when isolation is available, and records whether it was in force', async () => {
+    const server = createServer((_req, res) => res.setHeader('connection', 'close').end('ok'));
+    await new Promise<void>((r) => server.listen(0, '127.0.0.1', () => r()));
+    const port = (server.address() as AddressInfo).port;
+    try {
+      const cwd = await tempDir();
+      const probe = `node -e "require('http').get('http://127.0.0.1:${port}/', (r) => console.log('status', r.statusCode)).on('error', () => console.log('unreachable'))"`;
+      const available = await networkIsolationAvailable();
+      const closed = await runIsolated({ command: probe, cwd, timeoutMs: 10_000 });
+      expect(closed.networkIsolated).toBe(available);
+      expect(closed.stdout.trim()).toBe(available ? 'unreachable' : 'status 200');
+      const open = await runIsolated({ command: probe, cwd, timeoutMs: 10_000, network: true });
+      expect(open.networkIsolated).toBe(false);
+      expect(open.stdout.trim()).toBe('status 200');
+    } finally {
+      server.close();
+    }
+  });
+
+  it('stops the group when aborted', async () => {
+    const cwd = await tempDir();
+    const ac = new AbortController();
+    setTimeout(() => ac.abort(), 200);
+    const r = await runIsolated({ command: 'sleep 30', cwd, timeoutMs: 20_000, signal: ac.signal });
+    expect(r.aborted).toBe(true);
+    expect(r.timedOut).toBe(false);
+    expect(r.exitCode).toBeNull();
+  });
+
+  it('rejects a missing working directory and a bad timeout with a clear error', async () => {
+    await expect(runIsolated({ command: 'true', cwd: '/nonexistent/r2v-dir', timeoutMs: 1000 })).rejects.toThrow(
+      new ValidationError('/nonexistent/r2v-dir: working directory does not exist'),
+    );
+    const cwd = await tempDir();
+    await expect(runIsolated({ command: 'true', cwd, timeoutMs: 0 })).rejects.toThrow(/timeoutMs: must be a positive number/);
+  });
+});
