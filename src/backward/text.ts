@@ -19,9 +19,20 @@ export interface Line {
   readonly content: string;
 }
 
+/** A run of prose lines read as one paragraph (hard-wrapped lines joined), with its sentence cuts. */
+export interface Paragraph {
+  readonly start: number;
+  readonly end: number;
+  /** Offsets just after each sentence end inside the paragraph, ascending. */
+  readonly cuts: readonly number[];
+}
+
 export interface Layout {
   readonly body: string;
   readonly lines: readonly Line[];
+  /** Paragraph index of each text line (-1 for code and fence lines). */
+  readonly paragraphOfLine: readonly number[];
+  readonly paragraphs: readonly Paragraph[];
 }
 
 const FENCE = /^\s{0,3}(```|~~~)/;
@@ -52,7 +63,23 @@ export function layoutOf(body: string): Layout {
     }
     lines.push({ start, end: start + text.length, contentStart: start + prefix.length, quoteDepth, kind, content });
   }
-  return { body, lines };
+  const paragraphOfLine: number[] = [];
+  const paragraphs: Paragraph[] = [];
+  for (let i = 0; i < lines.length; i += 1) {
+    const line = lines[i]!;
+    if (line.kind !== 'text') {
+      paragraphOfLine.push(-1);
+      continue;
+    }
+    if (i > 0 && continuesPrevious(lines, i)) {
+      const last = paragraphs.length - 1;
+      paragraphs[last] = { ...paragraphs[last]!, end: line.end };
+    } else {
+      paragraphs.push({ start: line.contentStart, end: line.end, cuts: [] });
+    }
+    paragraphOfLine.push(paragraphs.length - 1);
+  }
+  return { body, lines, paragraphOfLine, paragraphs: paragraphs.map((p) => ({ ...p, cuts: cutsOf(body, p.start, p.end) })) };
 }
 
 /** Index of the line containing offset `pos` (a newline belongs to the line it ends). */
@@ -70,9 +97,9 @@ export function lineIndexAt(layout: Layout, pos: number): number {
 const BLOCK_START = /^\s*(?:[-*+]\s|\d+[.)]\s|#{1,6}\s|\||<\w)/;
 
 /** Whether text line i continues the sentence of line i-1 (a hard-wrapped paragraph). */
-function continuesPrevious(layout: Layout, i: number): boolean {
-  const line = layout.lines[i]!;
-  const prev = layout.lines[i - 1];
+function continuesPrevious(lines: readonly Line[], i: number): boolean {
+  const line = lines[i]!;
+  const prev = lines[i - 1];
   if (!prev || line.kind !== 'text' || prev.kind !== 'text') return false;
   if (line.quoteDepth !== prev.quoteDepth) return false;
   if (line.content.trim() === '' || prev.content.trim() === '') return false;
@@ -90,6 +117,17 @@ export interface Range {
   readonly end: number;
 }
 
+function cutsOf(body: string, pStart: number, pEnd: number): number[] {
+  const para = body.slice(pStart, pEnd);
+  const cuts: number[] = [];
+  const re = new RegExp(SENTENCE_END.source, 'g');
+  for (let m = re.exec(para); m; m = re.exec(para)) {
+    if (m[0].startsWith('.') && m[0].length === 1 && ABBREVIATION.test(para.slice(Math.max(0, m.index - 8), m.index))) continue;
+    cuts.push(pStart + m.index + m[0].length);
+  }
+  return cuts;
+}
+
 /**
  * The sentence around `pos`: inside code, the line; in prose, the stretch between sentence ends
  * within the paragraph (hard-wrapped lines joined). Leading whitespace, quote markers and list
@@ -98,27 +136,19 @@ export interface Range {
 export function sentenceAt(layout: Layout, pos: number): Range {
   const li = lineIndexAt(layout, pos);
   const line = layout.lines[li]!;
-  if (line.kind !== 'text') return trimRange(layout.body, { start: line.contentStart, end: line.end });
-  let first = li;
-  while (first > 0 && continuesPrevious(layout, first)) first -= 1;
-  let last = li;
-  while (last + 1 < layout.lines.length && continuesPrevious(layout, last + 1)) last += 1;
-  const pStart = layout.lines[first]!.contentStart;
-  const pEnd = layout.lines[last]!.end;
-  const para = layout.body.slice(pStart, pEnd);
-  let start = pStart;
-  let end = pEnd;
-  SENTENCE_END.lastIndex = 0;
-  for (let m = SENTENCE_END.exec(para); m; m = SENTENCE_END.exec(para)) {
-    const before = para.slice(0, m.index);
-    if (m[0].startsWith('.') && m[0].length === 1 && ABBREVIATION.test(before)) continue;
-    const cut = pStart + m.index + m[0].length;
-    if (cut <= pos) start = cut;
-    else {
-      end = cut;
-      break;
-    }
+  const pi = layout.paragraphOfLine[li]!;
+  if (line.kind !== 'text' || pi < 0) return trimRange(layout.body, { start: line.contentStart, end: line.end });
+  const para = layout.paragraphs[pi]!;
+  // First cut strictly after pos.
+  let lo = 0;
+  let hi = para.cuts.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >> 1;
+    if (para.cuts[mid]! <= pos) lo = mid + 1;
+    else hi = mid;
   }
+  const start = lo > 0 ? para.cuts[lo - 1]! : para.start;
+  const end = lo < para.cuts.length ? para.cuts[lo]! : para.end;
   return trimRange(layout.body, { start, end });
 }
 
@@ -140,19 +170,27 @@ export function crossesParagraph(text: string): boolean {
   return /\n[ \t>]*\n/.test(text);
 }
 
-/** Every sentence of a body, in order (code lines count as sentences). */
+/** Every sentence of a body, in order (code and fence lines count as sentences); empty ones are left out. */
 export function sentencesOf(layout: Layout): Range[] {
   const out: Range[] = [];
-  let pos = 0;
-  const n = layout.body.length;
-  while (pos < n) {
-    if (/\s/.test(layout.body[pos]!)) {
-      pos += 1;
+  const push = (r: Range): void => {
+    if (r.end > r.start) out.push(r);
+  };
+  for (let i = 0; i < layout.lines.length; i += 1) {
+    const line = layout.lines[i]!;
+    const pi = layout.paragraphOfLine[i]!;
+    if (pi < 0) {
+      push(trimRange(layout.body, { start: line.contentStart, end: line.end }));
       continue;
     }
-    const s = sentenceAt(layout, pos);
-    if (s.end > s.start && (out.length === 0 || out[out.length - 1]!.start !== s.start)) out.push(s);
-    pos = Math.max(pos + 1, s.end);
+    if (i > 0 && layout.paragraphOfLine[i - 1] === pi) continue;
+    const para = layout.paragraphs[pi]!;
+    let start = para.start;
+    for (const cut of para.cuts) {
+      push(trimRange(layout.body, { start, end: cut }));
+      start = cut;
+    }
+    push(trimRange(layout.body, { start, end: para.end }));
   }
   return out;
 }

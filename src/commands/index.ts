@@ -1,5 +1,12 @@
 import type { RegisterCommand } from './types.js';
 import { registerCore } from './core.js';
+import { registerGitHub } from './github.js';
+import { registerInspectForward } from './inspect-forward.js';
+import { registerInspectBackward } from './inspect-backward.js';
+import { registerRoute } from './route.js';
+import { registerGit } from './git.js';
+import { registerProbe } from './probe.js';
+import { registerPairs } from './pairs.js';
 
 /**
  * Command groups, in help order. Each module exports one `register…` function;
@@ -7,4 +14,11 @@ import { registerCore } from './core.js';
  */
 export const commands: readonly RegisterCommand[] = [
   registerCore,
+  registerGitHub,
+  registerRoute,
+  registerGit,
+  registerProbe,
+  registerPairs,
+  registerInspectForward,
+  registerInspectBackward,
 ];

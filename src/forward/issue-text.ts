@@ -89,27 +89,63 @@ export function buildIssueText(issue: IssueInput, pull: FixingPull): IssueText {
   };
 }
 
-/** Spans (in `text`) that refer to the fixing PR or its commits, widened to whole fix sentences. */
+/**
+ * Spans (in `text`) that refer to the fixing PR or its commits. A reference inside a "fixed by …"
+ * clause takes the whole clause with it (a sentence, or its part between semicolons, or the
+ * parenthesis holding the reference), except the paths the clause names.
+ */
 export function referenceSpans(text: string, pull: FixingPull): Span[] {
   const refs = findReferences(text, pull);
   const spans: Span[] = [];
   for (const r of refs) {
-    const sentence = sentenceAround(text, r.start, r.end);
-    const rest = text.slice(sentence.start, r.start) + text.slice(r.end, sentence.end);
+    const clause = clauseAround(text, r.start, r.end);
+    const paren = text[clause.start] === '(' && text[clause.end - 1] === ')' ? 1 : 0;
+    let rest = text.slice(clause.start + paren, r.start) + ' ' + text.slice(r.end, clause.end - paren);
+    rest = rest.replace(/\([^()]*\)/g, ' ');
     if (!FIX_WORDS.test(rest)) {
       spans.push(r);
       continue;
     }
-    // The whole "fixed by …" sentence goes, except the paths it names (they belong to the issue).
-    let at = sentence.start;
-    for (const p of pathTokens(text, sentence.start, sentence.end)) {
+    let at = clause.start;
+    for (const p of pathTokens(text, clause.start, clause.end)) {
       if (refs.some((x) => x.start < p.end && x.end > p.start)) continue;
       spans.push({ start: at, end: p.start, detector: 'fix-sentence' });
       at = p.end;
     }
-    spans.push({ start: at, end: sentence.end, detector: 'fix-sentence' });
+    spans.push({ start: at, end: clause.end, detector: 'fix-sentence' });
   }
   return spans.filter((s) => s.end > s.start);
+}
+
+/** The innermost parenthesis around [start, end) within its sentence, else its `;`-separated part. */
+export function clauseAround(text: string, start: number, end: number): { start: number; end: number } {
+  const sentence = sentenceAround(text, start, end);
+  let open = -1;
+  for (let i = start - 1, depth = 0; i >= sentence.start; i -= 1) {
+    if (text[i] === ')') depth += 1;
+    else if (text[i] === '(') {
+      if (depth === 0) {
+        open = i;
+        break;
+      }
+      depth -= 1;
+    }
+  }
+  if (open !== -1) {
+    for (let i = end, depth = 0; i < sentence.end; i += 1) {
+      if (text[i] === '(') depth += 1;
+      else if (text[i] === ')') {
+        if (depth === 0) return { start: open, end: i + 1 };
+        depth -= 1;
+      }
+    }
+  }
+  const before = text.lastIndexOf(';', start - 1);
+  let s = before >= sentence.start ? before + 1 : sentence.start;
+  while (s < start && /\s/.test(text[s]!)) s += 1;
+  const after = text.indexOf(';', end);
+  const e = after !== -1 && after < sentence.end ? after + 1 : sentence.end;
+  return { start: s, end: e };
 }
 
 const FILE_EXT = 'c|cc|cpp|cs|css|go|h|hpp|html|java|js|json|jsx|kt|md|mjs|cjs|py|rb|rs|scss|sh|sql|swift|toml|ts|tsx|txt|vue|xml|ya?ml';

@@ -92,7 +92,7 @@ export function alternativeScopes(input: ScopeInputs): Alternative[] {
     (byDir.get(d) ?? byDir.set(d, []).get(d)!).push(t);
   }
   for (const p of changed) {
-    const siblings = gitOrder((byDir.get(posix.dirname(p)) ?? []).filter((s) => !inChange.has(s)));
+    const siblings = gitOrder((byDir.get(posix.dirname(p)) ?? []).filter((s) => !inChange.has(s) && isTestPath(s) === isTestPath(p)));
     const sameExt = siblings.filter((s) => posix.extname(s) === posix.extname(p));
     const sibling = sameExt[0] ?? siblings[0];
     if (sibling) push('move-to-sibling', `move ${p} to ${sibling}`, [...changed.filter((q) => q !== p), sibling]);

@@ -106,7 +106,7 @@ export class BatchObjects {
     for (let s = 0; s < items.length; s += 500) {
       const chunk = items.slice(s, s + 500);
       const prefixes = [...new Set(chunk.map((c) => c.prefix))];
-      const r = await runGit(this.gitDir, prefixes.map((p) => `--disambiguate=${p}`), { allowExit: [0, 128] });
+      const r = await runGit(this.gitDir, ['rev-parse', ...prefixes.map((p) => `--disambiguate=${p}`)]);
       const all = [...new Set(r.stdout.split('\n').filter((l) => /^[0-9a-f]{40,64}$/.test(l)))];
       const types = await this.info(all);
       const commits = all.filter((_, j) => types[j]!.type === 'commit').sort();

@@ -83,3 +83,49 @@ async function spawnGit(
     throw new GitError(args, exitCode, stderr, { cause: error, message: e.shortMessage ?? String(error) });
   }
 }
+
+/**
+ * Runs git and hands stdout to `onLine` line by line; when `onLine` returns false the process is
+ * stopped early (used to walk history only as far as needed). Throws GitError when git fails on
+ * its own.
+ */
+export async function streamGitLines(
+  gitDir: string,
+  args: readonly string[],
+  onLine: (line: string) => boolean,
+  opts: { timeoutMs?: number } = {},
+): Promise<void> {
+  const child = execa('git', [`--git-dir=${gitDir}`, ...args], {
+    env: GIT_ENV,
+    extendEnv: true,
+    stdin: 'ignore',
+    buffer: { stdout: false, stderr: true },
+    reject: false,
+    timeout: opts.timeoutMs ?? DEFAULT_GIT_TIMEOUT_MS,
+    encoding: 'utf8',
+  });
+  let rest = '';
+  let stopped = false;
+  child.stdout!.setEncoding('utf8');
+  child.stdout!.on('data', (chunk: string) => {
+    if (stopped) return;
+    rest += chunk;
+    let nl = rest.indexOf('\n');
+    let start = 0;
+    while (nl >= 0) {
+      if (!onLine(rest.slice(start, nl))) {
+        stopped = true;
+        child.kill('SIGTERM');
+        return;
+      }
+      start = nl + 1;
+      nl = rest.indexOf('\n', start);
+    }
+    rest = rest.slice(start);
+  });
+  const r = await child;
+  if (stopped) return;
+  if (rest.length > 0) onLine(rest);
+  if (r.timedOut) throw new GitError(args, null, String(r.stderr ?? ''), { timedOut: true });
+  if (r.exitCode !== 0) throw new GitError(args, r.exitCode ?? null, String(r.stderr ?? ''));
+}

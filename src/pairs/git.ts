@@ -18,8 +18,8 @@ const FIXED_IDENT: Readonly<Record<string, string>> = {
   GIT_AUTHOR_EMAIL: 'r2v@localhost',
   GIT_COMMITTER_NAME: 'r2v',
   GIT_COMMITTER_EMAIL: 'r2v@localhost',
-  GIT_AUTHOR_DATE: '0 +0000',
-  GIT_COMMITTER_DATE: '0 +0000',
+  GIT_AUTHOR_DATE: '1000000000 +0000',
+  GIT_COMMITTER_DATE: '1000000000 +0000',
 };
 
 export interface ChangedFile {

@@ -90,7 +90,9 @@ class StreamSink {
   private readonly hash = createHash('sha256');
   private readonly head: Buffer[] = [];
   private headBytes = 0;
-  private tail = Buffer.alloc(0);
+  /** Most recent chunks, at least `maxTail` bytes once that much was written. */
+  private tailChunks: Buffer[] = [];
+  private tailBytes = 0;
   bytes = 0;
   private file: WriteStream | null = null;
   private tmpPath: string | null = null;
@@ -111,12 +113,20 @@ class StreamSink {
     this.hash.update(chunk);
     this.file?.write(chunk);
     if (this.headBytes < this.maxHead) {
-      const part = chunk.subarray(0, this.maxHead - this.headBytes);
+      const part = Buffer.from(chunk.subarray(0, this.maxHead - this.headBytes));
       this.head.push(part);
       this.headBytes += part.length;
     }
-    const joined = Buffer.concat([this.tail, chunk.length > this.maxTail ? chunk.subarray(chunk.length - this.maxTail) : chunk]);
-    this.tail = joined.length > this.maxTail ? Buffer.from(joined.subarray(joined.length - this.maxTail)) : joined;
+    this.tailChunks.push(chunk);
+    this.tailBytes += chunk.length;
+    while (this.tailChunks.length > 1 && this.tailBytes - this.tailChunks[0]!.length >= this.maxTail) {
+      this.tailBytes -= this.tailChunks.shift()!.length;
+    }
+  }
+
+  private tail(): Buffer {
+    const all = Buffer.concat(this.tailChunks);
+    return all.length > this.maxTail ? all.subarray(all.length - this.maxTail) : all;
   }
 
   async finish(logDir: string | undefined): Promise<{ text: string; tail: string; digest: string }> {
@@ -130,15 +140,16 @@ class StreamSink {
       else await rename(this.tmpPath, target);
     }
     const head = Buffer.concat(this.head);
+    const tail = this.tail();
     let text: string;
     if (this.bytes <= this.maxHead) text = head.toString('utf8');
     else {
       const rest = this.bytes - head.length;
-      const tailPart = this.tail.subarray(Math.max(0, this.tail.length - rest));
+      const tailPart = tail.subarray(Math.max(0, tail.length - rest));
       const omitted = rest - tailPart.length;
       text = `${head.toString('utf8')}\n[... ${omitted} bytes omitted ...]\n${tailPart.toString('utf8')}`;
     }
-    return { text, tail: this.tail.toString('utf8'), digest };
+    return { text, tail: tail.toString('utf8'), digest };
   }
 
   async discard(): Promise<void> {

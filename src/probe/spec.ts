@@ -19,7 +19,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { extname, isAbsolute, normalize } from 'node:path';
-import YAML from 'yaml';
+import YAML, { LineCounter } from 'yaml';
 import { z } from 'zod';
 import { UsageError, ValidationError } from '../errors.js';
 
@@ -97,6 +97,7 @@ function describeIssue(issue: z.core.$ZodIssue): string {
     return `${[...path, keys[0]].join('.')}: unknown field${keys.length > 1 ? ` (also ${keys.slice(1).join(', ')})` : ''}`;
   }
   if (issue.code === 'invalid_type' && issue.input === undefined) return `${path.join('.') || '(root)'}: required`;
+  if (issue.code === 'invalid_key' && issue.issues[0]) return `${path.join('.')}: ${issue.issues[0].message}`;
   return `${path.join('.') || '(root)'}: ${issue.message}`;
 }
 
@@ -120,10 +121,11 @@ export function parseProbeSpec(text: string, source: string): ProbeSpec {
       throw new ValidationError(`${source}: invalid JSON: ${(error as Error).message.split('\n')[0]}`);
     }
   } else {
-    const doc = YAML.parseDocument(text, { uniqueKeys: true, prettyErrors: false });
+    const lines = new LineCounter();
+    const doc = YAML.parseDocument(text, { uniqueKeys: true, prettyErrors: false, lineCounter: lines });
     if (doc.errors.length > 0) {
       const e = doc.errors[0]!;
-      const pos = e.linePos?.[0];
+      const pos = lines.linePos(e.pos[0]);
       throw new ValidationError(`${source}${pos ? `:${pos.line}:${pos.col}` : ''}: invalid YAML: ${e.message.split('\n')[0]}`);
     }
     raw = doc.toJS();

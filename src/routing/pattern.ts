@@ -22,6 +22,14 @@ export interface CompiledPattern {
   readonly regex: RegExp;
   /** The pattern exactly as written, including a leading `!`. */
   readonly source: string;
+  /**
+   * Cheap necessary conditions checked before the regex: every match starts with `prefix` and
+   * ends with `suffix`; a pattern without special characters (`exact`) matches only the
+   * string equal to `prefix`.
+   */
+  readonly prefix: string;
+  readonly suffix: string;
+  readonly exact: boolean;
 }
 
 export class PatternError extends Error {
@@ -147,7 +155,32 @@ export function compilePattern(pattern: string): CompiledPattern {
   }
   out += '$';
   // `s`: `**` matches any character, newline included; `u`: code points, as iterated above.
-  return { negative, regex: new RegExp(out, 'su'), source: pattern };
+  const regex = new RegExp(out, 'su');
+  const parts = literalParts(chars);
+  // Always the same properties in the same order: one object shape keeps the hot loop monomorphic.
+  return { negative, regex, source: pattern, prefix: parts.prefix, suffix: parts.suffix, exact: parts.exact };
+}
+
+const SPECIAL: ReadonlySet<string> = new Set(['*', '?', '+', '[', ']', '\\']);
+
+/**
+ * Literal prefix and suffix of a pattern body (stopping at any special character; a character
+ * quantified by a following `?` or `+` is left out), or the whole body when it has no special
+ * character at all. Used only as a pre-check: the regex stays the judge.
+ */
+function literalParts(chars: readonly string[]): { prefix: string; suffix: string; exact: boolean } {
+  let start = 0;
+  while (start < chars.length && !SPECIAL.has(chars[start]!)) start++;
+  if (start === chars.length) {
+    const whole = chars.join('');
+    return { prefix: whole, suffix: whole, exact: true };
+  }
+  const prefixEnd = chars[start] === '?' || chars[start] === '+' ? Math.max(0, start - 1) : start;
+  let end = chars.length;
+  while (end > 0 && !SPECIAL.has(chars[end - 1]!)) end--;
+  // The `/` of `**/` is optional (`**/x` matches `x`), so it is not part of the suffix.
+  if (chars[end] === '/' && chars[end - 1] === '*' && chars[end - 2] === '*') end++;
+  return { prefix: chars.slice(0, prefixEnd).join(''), suffix: chars.slice(end).join(''), exact: false };
 }
 
 export interface ListMatch {
@@ -174,7 +207,8 @@ export function matchList(patterns: readonly CompiledPattern[], subject: string)
 export function isIncluded(patterns: readonly CompiledPattern[], subject: string): boolean {
   for (let i = patterns.length - 1; i >= 0; i--) {
     const p = patterns[i]!;
-    if (p.regex.test(subject)) return !p.negative;
+    const hit = p.exact ? subject === p.prefix : subject.startsWith(p.prefix) && subject.endsWith(p.suffix) && p.regex.test(subject);
+    if (hit) return !p.negative;
   }
   return false;
 }

@@ -54,6 +54,7 @@ export class GitHubTables {
       putCursor: db.prepare(`INSERT INTO sync_cursors (repo, resource, since) VALUES (?, ?, ?)
         ON CONFLICT (repo, resource) DO UPDATE SET since=excluded.since`),
       deleteCursor: db.prepare('DELETE FROM sync_cursors WHERE repo = ? AND resource = ?'),
+      threadRepos: db.prepare('SELECT DISTINCT repo FROM threads ORDER BY repo'),
       count: db.prepare(`INSERT INTO budget (stage, repo, requests, not_modified, retries, waited_ms)
         VALUES (@stage, @repo, @requests, @notModified, @retries, @waitedMs)
         ON CONFLICT (stage, repo) DO UPDATE SET requests = requests + excluded.requests,
@@ -95,6 +96,11 @@ export class GitHubTables {
   setCursor(repo: string, resource: string, since: string | null): void {
     if (since === null) this.s.deleteCursor!.run(repo, resource);
     else this.s.putCursor!.run(repo, resource, since);
+  }
+
+  /** Repositories that have stored threads, sorted. */
+  threadRepos(): string[] {
+    return (this.s.threadRepos!.all() as { repo: string }[]).map((r) => r.repo);
   }
 
   count(stage: string, repo: string, delta: BudgetDelta): void {

@@ -1,0 +1,143 @@
+// Benchmark: resolving commit abbreviations with long-lived cat-file processes against one
+// `git rev-parse` process per name, on a generated repository of 50,000+ commits; and the time
+// of cutoff + ancestry checks. Run: node --import tsx scripts/bench/resolve.ts
+import { execa } from 'execa';
+import { existsSync } from 'node:fs';
+import { mkdir, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { BatchObjects } from '../../src/git/batch.js';
+import { computeCutoff, isAncestor } from '../../src/git/history.js';
+import { runGit } from '../../src/git/runner.js';
+
+const VERSION = 'v1';
+const MAIN_COMMITS = 50_000;
+const MERGE_EVERY = 200;
+const NAMES = 20_000;
+const SAMPLE = 500;
+const CASES = 1_000;
+const START = 1_600_000_000;
+const STEP = 60;
+
+/** Deterministic pseudo-random numbers (mulberry32). */
+function rng(seed: number): () => number {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+function data(text: string): string {
+  return `data ${Buffer.byteLength(text)}\n${text}\n`;
+}
+
+/** A fast-import stream: a first-parent line of MAIN_COMMITS commits, with a two-commit topic merged every MERGE_EVERY. */
+function buildStream(): string {
+  const parts: string[] = [];
+  let mark = 0;
+  let time = START;
+  let tip = 0;
+  const commit = (ref: string, msg: string, from: number, merge: number | null, path: string, content: string): number => {
+    mark += 1;
+    time += STEP;
+    parts.push(
+      `commit ${ref}\nmark :${mark}\nauthor Dev <dev@example.com> ${time} +0000\ncommitter Dev <dev@example.com> ${time} +0000\n${data(msg)}` +
+        (from ? `from :${from}\n` : '') +
+        (merge ? `merge :${merge}\n` : '') +
+        `M 100644 inline ${path}\n${data(content)}`,
+    );
+    return mark;
+  };
+  for (let i = 1; i <= MAIN_COMMITS; i++) {
+    if (i % MERGE_EVERY === 0) {
+      const k = i / MERGE_EVERY;
+      const s1 = commit(`refs/heads/topic-${k}`, `topic ${k} part 1`, tip, null, `topic/${k}.txt`, `topic ${k} a\n`);
+      const s2 = commit(`refs/heads/topic-${k}`, `topic ${k} part 2`, s1, null, `topic/${k}.txt`, `topic ${k} b\n`);
+      tip = commit('refs/heads/main', `Merge pull request #${k} from dev/topic-${k}`, tip, s2, `merged/${k % 50}.txt`, `merge ${k}\n`);
+    } else {
+      tip = commit('refs/heads/main', `change ${i}`, tip, null, `src/file-${i % 500}.txt`, `content ${i}\n`);
+    }
+  }
+  return parts.join('');
+}
+
+async function ensureRepo(): Promise<{ dir: string; seconds: number | null }> {
+  const dir = join(tmpdir(), `r2v-bench-resolve-${VERSION}.git`);
+  const done = join(dir, 'r2v-bench-complete');
+  if (existsSync(done)) return { dir, seconds: null };
+  const t0 = performance.now();
+  await rm(dir, { recursive: true, force: true });
+  await mkdir(dir, { recursive: true });
+  await execa('git', ['init', '-q', '--bare', '--initial-branch=main', dir], { env: { LC_ALL: 'C' } });
+  await execa('git', [`--git-dir=${dir}`, 'fast-import', '--quiet'], { input: buildStream(), env: { LC_ALL: 'C' } });
+  await execa('git', [`--git-dir=${dir}`, 'commit-graph', 'write', '--reachable'], { env: { LC_ALL: 'C' } });
+  await writeFile(done, `${new Date().toISOString()}\n`);
+  return { dir, seconds: (performance.now() - t0) / 1000 };
+}
+
+function fmt(n: number): string {
+  return Math.round(n).toLocaleString('en-US');
+}
+
+async function main(): Promise<void> {
+  const { dir, seconds } = await ensureRepo();
+  const random = rng(42);
+  const commits = (await runGit(dir, ['rev-list', '--all'])).stdout.split('\n').filter(Boolean);
+  const objects = (await runGit(dir, ['cat-file', '--batch-all-objects', '--batch-check=%(objectname)'])).stdout.split('\n').filter(Boolean).sort();
+  // Natural collisions: 7-hex prefixes shared by two objects of the repository.
+  const ambiguous: string[] = [];
+  for (let i = 1; i < objects.length; i++) if (objects[i]!.slice(0, 7) === objects[i - 1]!.slice(0, 7)) ambiguous.push(objects[i]!.slice(0, 7));
+  const names: string[] = [];
+  const hex = '0123456789abcdef';
+  for (let i = 0; i < NAMES; i++) {
+    const len = 7 + Math.floor(random() * 6);
+    const roll = random();
+    if (roll < 0.01 && ambiguous.length > 0) names.push(ambiguous[Math.floor(random() * ambiguous.length)]!);
+    else if (roll < 0.06) names.push(Array.from({ length: len }, () => hex[Math.floor(random() * 16)]).join(''));
+    else names.push(commits[Math.floor(random() * commits.length)]!.slice(0, len));
+  }
+  console.log(`repository: ${fmt(commits.length)} commits, ${fmt(objects.length)} objects (${seconds === null ? 'cached' : `generated in ${seconds.toFixed(1)} s`}) at ${dir}`);
+
+  const t0 = performance.now();
+  const batch = BatchObjects.open(dir);
+  const results = await batch.resolve(names);
+  const batchMs = performance.now() - t0;
+  const counts: Record<string, number> = {};
+  for (const r of results) counts[r.status] = (counts[r.status] ?? 0) + 1;
+  const batchRate = (NAMES / batchMs) * 1000;
+  console.log(`batch (cat-file --batch-check): ${fmt(NAMES)} names in ${fmt(batchMs)} ms = ${fmt(batchRate)} names/s (${Object.entries(counts).map(([k, v]) => `${k} ${v}`).join(', ')}; ${ambiguous.length} colliding 7-hex prefixes in the repo)`);
+
+  const sample = names.slice(0, SAMPLE);
+  const t1 = performance.now();
+  let mismatches = 0;
+  for (const [i, name] of sample.entries()) {
+    const r = await execa('git', [`--git-dir=${dir}`, 'rev-parse', '--verify', '--quiet', `${name}^{commit}`], { reject: false, env: { LC_ALL: 'C' } });
+    const sha = r.exitCode === 0 ? r.stdout.trim() : null;
+    const mine = results[i]!.status === 'ok' ? results[i]!.sha : null;
+    if (sha !== mine && results[i]!.status !== 'ambiguous') mismatches += 1;
+  }
+  const perMs = performance.now() - t1;
+  const perRate = (SAMPLE / perMs) * 1000;
+  console.log(`per-process (git rev-parse per name): ${SAMPLE}-name sample in ${fmt(perMs)} ms = ${fmt(perRate)} names/s (extrapolated to ${fmt(NAMES)} names: ${((NAMES / perRate)).toFixed(1)} s); answers differing from batch: ${mismatches}`);
+  console.log(`ratio: batch is ${(batchRate / perRate).toFixed(1)}x the per-process rate (targets: >= 50x and >= 30,000 names/s)`);
+
+  const mainLine = (await runGit(dir, ['rev-list', '--first-parent', '--format=%H %ct', '--no-commit-header', 'refs/heads/main'])).stdout.split('\n').filter(Boolean).map((l) => l.split(' '));
+  const t2 = performance.now();
+  let ancestors = 0;
+  for (let i = 0; i < CASES; i++) {
+    const gi = 1 + Math.floor(random() * (mainLine.length - 2));
+    const [gold, goldTime] = mainLine[gi]!;
+    const report = new Date((Number(goldTime) + Math.floor(random() * 200) * STEP) * 1000);
+    const cutoff = await computeCutoff(dir, 'main', report);
+    if (cutoff.sha && (await isAncestor(dir, gold!, cutoff.sha))) ancestors += 1;
+  }
+  const caseMs = performance.now() - t2;
+  console.log(`cutoff + ancestry: ${fmt(CASES)} cases in ${(caseMs / 1000).toFixed(1)} s = ${fmt((CASES / caseMs) * 1000)} cases/s (${ancestors} gold below cutoff)`);
+  await batch.close();
+}
+
+await main();

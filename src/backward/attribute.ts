@@ -1,0 +1,260 @@
+/**
+ * Finds first-bad attributions in a thread: `git bisect` output and explicit statements
+ * ("bisected to", "first bad commit is", "regression introduced by", "the culprit is", …) that
+ * name a commit, a commit URL or a pull request. A bare SHA with no attribution verb is not one.
+ */
+import { findHedge } from './hedge.js';
+import { firstRefIn, findRefs, type RefMatch } from './refs.js';
+import { crossesParagraph, layoutOf, lineIndexAt, sentenceAt, type Layout, type Range } from './text.js';
+import type { Attribution, AttributionKind, Thread, ThreadPost } from './types.js';
+
+/** A prefix trigger: the phrase, then (optionally) free words, a connective, filler words and the reference. */
+interface PrefixTrigger {
+  readonly name: string;
+  readonly phrase: RegExp;
+  /** Free text allowed between the phrase and the connective (characters); 0 = none. */
+  readonly middle: number;
+  /** Required connective before the reference, or null when the phrase ends with it. */
+  readonly connective: RegExp | null;
+  /** Whether the reference may sit in a code block after a prose phrase ("first bad commit:" + fence). */
+  readonly crossFence: boolean;
+}
+
+const PREFIX_TRIGGERS: readonly PrefixTrigger[] = [
+  {
+    name: 'first-bad',
+    phrase:
+      /\bfirst[ -]bad[ -]commit\b\s*(?:(?:is|was|would be|seems to be|appears to be|looks to be|must be|might be|could be|is probably|is likely)\b|[:=]|->|→)/gi,
+    middle: 0,
+    connective: null,
+    crossFence: true,
+  },
+  {
+    name: 'bisected-to',
+    phrase: /\bbisect(?:ed|ing|s)\b/gi,
+    middle: 70,
+    connective: /(?:\b(?:down to|to|onto|on|at)\b|:|->|→)/gi,
+    crossFence: false,
+  },
+  {
+    name: 'bisect-colon',
+    phrase: /\bbisect\s*(?::|->|→)/gi,
+    middle: 0,
+    connective: null,
+    crossFence: false,
+  },
+  {
+    name: 'bisect-verb',
+    phrase:
+      /\bbisect(?:ion|ing)?(?:\s+(?:run|log|session|results?|again))?\s+(?:points?|pointed|pointing|found|finds|says?|said|lands?|landed|landing|identifie[sd]|identify|blames?|blamed|shows?|showed|gives?|gave|reports?|reported|returns?|returned|ends?|ended|led|leads?|narrowed|narrows?|concluded|concludes|picked|picks|converged|converges|settled|settles|singled)\b/gi,
+    middle: 45,
+    connective: null,
+    crossFence: true,
+  },
+  {
+    name: 'bisect-result',
+    phrase: /\bbisect(?:ion)?\s+results?\s*(?:(?:is|was)\b|[:=]|->|→)/gi,
+    middle: 0,
+    connective: null,
+    crossFence: true,
+  },
+  {
+    name: 'introduced-by',
+    phrase: /\b(?:introduced|caused|broken|regressed|broke|triggered)\s+(?:by|in|with|from)\b|\bregression\s+from\b/gi,
+    middle: 0,
+    connective: null,
+    crossFence: false,
+  },
+  {
+    name: 'culprit',
+    phrase:
+      /\bculprit(?:\s+(?:commit|change|PR|pull request))?\s*(?:(?:is|was|seems to be|appears to be|looks like|looks to be|might be|could be|would be|must be|is probably|is likely|is clearly|is definitely|here is|here)\b|[:=]|->|→)/gi,
+    middle: 0,
+    connective: null,
+    crossFence: false,
+  },
+];
+
+/** Words allowed between a connective and the reference ("to the commit `abc`"). */
+const FILLER =
+  /^[\s`'"*_([:]*(?:(?:the|a|an|commit|change|revision|rev|merge|merged|pr|pull request|pull|upstream|of|in|it's|it is|its|this|one)\b[\s`'"*_([:]*){0,4}$/i;
+
+/** A gap that negates or widens the claim ("not", "one of", "between") is not an attribution. */
+const NEGATING = /(?:\bnot\b|n't\b|\bnever\b|\bneither\b|\bnor\b|\bany of\b|\bone of\b|\beither\b|\bbetween\b|\bsomewhere\b|\bwhether\b|\bif\b)/i;
+
+/** Postfix forms: "<ref> is the culprit", "<ref> introduced this". */
+const POSTFIX =
+  /^[`'"*_\])]*\s*(?:\([^)\n]{0,100}\)\s*)?(?:(?:is|was|seems to be|appears to be|looks like|must be|might be|may be|could be|is probably|is likely|is definitely|is indeed|is clearly|would be)\s+(?:the\s+)?(?:real\s+|actual\s+)?(?:culprit|(?:first[- ])?bad[- ]commit|offending\s+(?:commit|change)|cause|regressing\s+commit|breaking\s+(?:commit|change)|first\s+broken\s+commit)\b|(?:introduced|caused|broke)\s+(?:this|it|the|these|that)\b)/i;
+
+const BISECT_OUTPUT_LINE = /^\s*(?:\$\s*)?([0-9a-fA-F]{7,40}) is the first bad commit\s*$/;
+const BISECT_LOG_LINE = /^\s*#\s*first bad commit:\s*\[([0-9a-fA-F]{7,40})\]/;
+const COMMIT_BLOCK_LINE =
+  /^(?:commit [0-9a-fA-F]{7,40}\b.*|(?:Author|AuthorDate|Commit|CommitDate|Date|Merge):.*|\s*|    .*|\t.*| \S.*\|\s+\d+.*| \d+ files? changed.*|:\d{6} \d{6} .*)$/;
+
+interface Found {
+  readonly ref: RefMatch;
+  readonly kind: AttributionKind;
+  readonly sentence: Range;
+  readonly hedgeText: string;
+}
+
+/** Every attribution in body and comments, in post order then offset order. */
+export function extractAttributions(thread: Thread): Attribution[] {
+  const out: Attribution[] = [];
+  for (const post of thread.posts) out.push(...attributionsInPost(post));
+  return out;
+}
+
+function attributionsInPost(post: ThreadPost): Attribution[] {
+  const layout = layoutOf(post.body);
+  const blocks = bisectBlocks(layout);
+  const found: Found[] = [...blocks];
+  const inBlock = (pos: number): boolean => blocks.some((b) => pos >= b.sentence.start && pos < b.sentence.end);
+  for (const f of [...prefixAttributions(layout), ...postfixAttributions(layout)]) {
+    if (!inBlock(f.ref.start)) found.push(f);
+  }
+  const byStart = new Map<number, Found>();
+  for (const f of found) {
+    const prev = byStart.get(f.ref.start);
+    if (!prev) byStart.set(f.ref.start, f);
+    else if (prev.kind !== 'bisect-output') {
+      const merged = { start: Math.min(prev.sentence.start, f.sentence.start), end: Math.max(prev.sentence.end, f.sentence.end) };
+      byStart.set(f.ref.start, { ...prev, kind: f.kind === 'bisect-output' ? f.kind : prev.kind, sentence: merged, hedgeText: `${prev.hedgeText} ${f.hedgeText}` });
+    }
+  }
+  return [...byStart.values()]
+    .sort((a, b) => a.ref.start - b.ref.start)
+    .map((f) => ({
+      ref: f.ref.ref,
+      kind: f.kind,
+      post: post.index,
+      start: f.ref.start,
+      end: f.ref.end,
+      sentence: { start: f.sentence.start, end: f.sentence.end, text: post.body.slice(f.sentence.start, f.sentence.end) },
+      author: post.author,
+      createdAt: post.createdAt,
+      hedged: findHedge(f.hedgeText) !== null,
+    }));
+}
+
+function kindOf(ref: RefMatch): AttributionKind {
+  if (ref.ref.type === 'pr') return 'pr-ref';
+  if (ref.ref.type === 'commit-url') return 'commit-url';
+  return 'statement';
+}
+
+/** `<sha> is the first bad commit` with the commit block after it, and `# first bad commit: [<sha>]` log lines. */
+function bisectBlocks(layout: Layout): Found[] {
+  const out: Found[] = [];
+  const { lines, body } = layout;
+  for (let i = 0; i < lines.length; i += 1) {
+    const line = lines[i]!;
+    const outcome = BISECT_OUTPUT_LINE.exec(line.content);
+    const logLine = outcome ? null : BISECT_LOG_LINE.exec(line.content);
+    const hex = outcome?.[1] ?? logLine?.[1];
+    if (!hex) continue;
+    const hexStart = line.contentStart + line.content.indexOf(hex);
+    const ref: RefMatch = { ref: { type: 'sha', text: hex, value: hex.toLowerCase(), urlRepo: null }, start: hexStart, end: hexStart + hex.length, outerStart: hexStart };
+    let last = i;
+    if (outcome) {
+      for (let j = i + 1; j < lines.length; j += 1) {
+        const next = lines[j]!;
+        if (next.kind === 'fence' || next.quoteDepth !== line.quoteDepth || !COMMIT_BLOCK_LINE.test(next.content)) break;
+        if (j === i + 1 && !/^commit /.test(next.content)) break;
+        if (next.content.trim() !== '') last = j;
+      }
+    }
+    const start = line.contentStart + (line.content.length - line.content.trimStart().length);
+    out.push({ ref, kind: 'bisect-output', sentence: { start, end: lines[last]!.end }, hedgeText: introOf(layout, i) });
+    i = last;
+  }
+  return out.filter((f) => body.slice(f.ref.start, f.ref.end) === f.ref.ref.text);
+}
+
+/** The prose line introducing the block that starts at line i (skipping its opening fence and blank lines). */
+function introOf(layout: Layout, i: number): string {
+  for (let j = i - 1; j >= 0; j -= 1) {
+    const line = layout.lines[j]!;
+    if (line.kind === 'fence' || line.content.trim() === '') continue;
+    if (line.kind === 'code') return '';
+    const s = sentenceAt(layout, line.end - 1);
+    return layout.body.slice(s.start, s.end);
+  }
+  return '';
+}
+
+function prefixAttributions(layout: Layout): Found[] {
+  const { body } = layout;
+  const out: Found[] = [];
+  for (const trigger of PREFIX_TRIGGERS) {
+    const phrase = new RegExp(trigger.phrase.source, trigger.phrase.flags);
+    for (let m = phrase.exec(body); m; m = phrase.exec(body)) {
+      const ref = refAfter(layout, trigger, m.index, m.index + m[0].length);
+      if (!ref) continue;
+      const a = sentenceAt(layout, m.index);
+      const b = sentenceAt(layout, ref.start);
+      const sentence = { start: Math.min(a.start, b.start), end: Math.max(a.end, b.end, ref.end) };
+      out.push({ ref, kind: kindOf(ref), sentence, hedgeText: body.slice(sentence.start, sentence.end) });
+    }
+  }
+  return out;
+}
+
+function refAfter(layout: Layout, trigger: PrefixTrigger, phraseStart: number, phraseEnd: number): RefMatch | null {
+  const { body } = layout;
+  const phraseLine = layout.lines[lineIndexAt(layout, phraseStart)]!;
+  const sentenceEnd = sentenceAt(layout, phraseStart).end;
+  const windowEnd = Math.min(body.length, phraseEnd + trigger.middle + 60);
+  const okGap = (from: number, to: number): boolean => {
+    const gap = body.slice(from, to);
+    if (crossesParagraph(gap) || NEGATING.test(gap)) return false;
+    if (gap.includes('\n')) {
+      const endLine = layout.lines[lineIndexAt(layout, to)]!;
+      if (phraseLine.kind !== 'text') return false;
+      if (endLine.kind !== 'text' && !trigger.crossFence) return false;
+    }
+    // A sentence end between phrase and reference breaks the link, except a fence hop ("is:" + code block).
+    if (to > sentenceEnd && layout.lines[lineIndexAt(layout, to)]!.kind === 'text') return false;
+    return true;
+  };
+  const refAt = (from: number): RefMatch | null => {
+    const ref = firstRefIn(body, from, windowEnd);
+    if (!ref) return null;
+    const filler = body.slice(from, ref.outerStart);
+    if (!FILLER.test(filler.replace(/\n[ \t>]*(?:```\w*|~~~\w*)?[ \t]*/g, ' ')) || !okGap(phraseStart, ref.start)) return null;
+    return ref;
+  };
+  if (trigger.connective === null) {
+    if (trigger.middle === 0) return refAt(phraseEnd);
+    const ref = firstRefIn(body, phraseEnd, Math.min(windowEnd, phraseEnd + trigger.middle + 1));
+    if (!ref || !okGap(phraseStart, ref.start)) return null;
+    return ref;
+  }
+  const connective = new RegExp(trigger.connective.source, trigger.connective.flags);
+  connective.lastIndex = phraseEnd;
+  for (let c = connective.exec(body); c && c.index <= phraseEnd + trigger.middle; c = connective.exec(body)) {
+    if (!okGap(phraseStart, c.index)) return null;
+    // The first reference after the phrase must be the one after the connective.
+    const earlier = firstRefIn(body, phraseEnd, c.index);
+    if (earlier) return null;
+    const ref = refAt(c.index + c[0].length);
+    if (ref) return ref;
+  }
+  return null;
+}
+
+function postfixAttributions(layout: Layout): Found[] {
+  const { body } = layout;
+  const out: Found[] = [];
+  for (const ref of findRefs(body)) {
+    const m = POSTFIX.exec(body.slice(ref.end, ref.end + 160));
+    if (!m) continue;
+    const phraseEnd = ref.end + m[0].length;
+    if (crossesParagraph(body.slice(ref.end, phraseEnd))) continue;
+    const a = sentenceAt(layout, ref.start);
+    const b = sentenceAt(layout, phraseEnd - 1);
+    const sentence = { start: Math.min(a.start, b.start), end: Math.max(a.end, b.end) };
+    out.push({ ref, kind: kindOf(ref), sentence, hedgeText: body.slice(sentence.start, sentence.end) });
+  }
+  return out;
+}

@@ -1,0 +1,46 @@
+/** Hedging: words that turn an attribution into a guess. */
+const HEDGES = [
+  'maybe',
+  'might',
+  'perhaps',
+  'possibly',
+  'possible',
+  'probably',
+  'likely',
+  'presumably',
+  'i think',
+  'i believe',
+  'i suspect',
+  'suspect',
+  'suspected',
+  'suspicious',
+  'could be',
+  'could it be',
+  'may be',
+  'may have',
+  'not sure',
+  'unsure',
+  'not certain',
+  'not 100%',
+  'seems like',
+  'seems to be',
+  'seem to',
+  'looks like',
+  'i guess',
+  'my guess',
+  'guessing',
+  'hypothesis',
+  'if i had to guess',
+  'afaict',
+  'iiuc',
+];
+
+const HEDGE = new RegExp(`(?<![\\w'])(?:${HEDGES.map((h) => h.replace(/ /g, '\\s+')).join('|')})(?![\\w'])`, 'i');
+
+/** The first hedge word in `text`, or null. A sentence that ends with a question mark is a hedge too. */
+export function findHedge(text: string): string | null {
+  const m = HEDGE.exec(text);
+  if (m) return m[0];
+  if (/\?["')\]*_`]*\s*$/.test(text)) return '?';
+  return null;
+}

@@ -1,0 +1,70 @@
+/**
+ * Phrase lists of the text-level screening rules. Each is a case-insensitive pattern; a rule
+ * quotes the sentence that matched as its evidence.
+ */
+
+/** A commit range or good/bad lists: localized, but not to one commit. */
+export const RANGE = [
+  /\bbetween\s+`?(?:v?\d+\.\d+[\w.+-]*|v\d+|[0-9a-f]{7,40}|nightly[\w.-]*|r\d+)`?\s+and\s+`?(?:v?\d+\.\d+[\w.+-]*|v\d+|[0-9a-f]{7,40}|nightly[\w.-]*|r\d+|HEAD|main|master)`?/i,
+  /(?<![\w/.])(?:v?\d+\.\d+[\w.+-]*|[0-9a-f]{7,40})\.\.\.?(?:v?\d+\.\d+[\w+-]*|[0-9a-f]{7,40}|HEAD)\b/i,
+  /\/compare\/[\w.-]+\.\.\.?[\w.-]+/i,
+  /\b(?:last|latest)\s+(?:known[- ])?(?:good|working)\b/i,
+  /\bfirst\s+(?:known[- ])?(?:bad|broken|failing)\s+(?:version|release|nightly|build|tag|snapshot)\b/i,
+  /^[ \t>]*(?:[-*+]\s+)?(?:git bisect\s+)?(?:good|bad)\s*[:=]?\s+(?:v?\d+\.\d+[\w.+-]*|[0-9a-f]{7,40})\b/im,
+  /^[ \t>]*(?:[-*+]\s+)?`?(?:v?\d+\.\d+[\w.+-]*|[0-9a-f]{7,40})`?\s*(?::|-|—|=>|->)\s*(?:good|bad|ok|broken|works|fails|passes)\b/im,
+];
+
+/** `git bisect` gave up because of skipped commits. */
+export const BISECT_SKIPPED = [
+  /there are only 'skip'ped commits left to test/i,
+  /only\s+'?skip'?ped commits left/i,
+  /the first bad commit could be any of/i,
+  /\bcould be any of\s*:/i,
+  /we cannot bisect more/i,
+];
+
+/** A later correction of a bisect or an attribution. */
+export const RETRACTION = [
+  /\bbisect(?:ion)?\s+(?:was|is|were)\s+(?:wrong|bogus|broken|flawed|misleading|incorrect|invalid|off|busted)\b/i,
+  /\b(?:wrong|bad|botched|messed[- ]up|broken|bogus|invalid|flawed)\s+bisect(?:ion)?\b/i,
+  /\bmis-?bisect(?:ed|ion)?\b/i,
+  /\bfalse\s+alarm\b/i,
+  /\bscratch\s+that\b/i,
+  /\bmy\s+(?:mistake|bad)\b/i,
+  /\bI\s+was\s+wrong\b/i,
+  /\bignore\s+(?:my|the)\s+(?:previous|earlier|last|above)\s+(?:comment|bisect|message|result|post)\b/i,
+  /\b(?:is|was|'s)\s*(?:not|n't)\s+(?:actually\s+)?the\s+(?:culprit|cause|first bad commit|bad commit)\b/i,
+  /\bisn'?t\s+(?:actually\s+)?the\s+(?:culprit|cause|first bad commit|bad commit)\b/i,
+  /\bwasn'?t\s+(?:actually\s+)?the\s+(?:culprit|cause|first bad commit|bad commit)\b/i,
+  /\bwrong\s+commit\b/i,
+  /\bred\s+herring\b/i,
+  /\bretract(?:ed|ing)?\b/i,
+  /\bcorrection\s*:/i,
+  /\b(?:actually|in fact),?\s+it(?:'s|\s+is|\s+was)\s+(?:commit\s+|`)?(?:[0-9a-f]{7,40}|#\d+|https?:\/\/)/i,
+  /\bit(?:'s|\s+is|\s+was)\s+actually\s+(?:commit\s+|`)?(?:[0-9a-f]{7,40}|#\d+|https?:\/\/)/i,
+];
+
+/** The commit described as a fix, matched just before the reference. */
+export const FIX_BEFORE =
+  /\b(?:(?:fixed|resolved|addressed|solved|repaired)\s+(?:by|in|with|via|on)|the\s+fix\s+(?:is|was|landed in|went in(?:to)?|came in|:)|fix(?:ed)?\s+landed\s+in|fixing\s+commit(?:\s+is|:)?)\s*(?:(?:the\s+)?(?:commit|PR|pull request|change)\s+)?[`'"([]*$/i;
+
+/** The commit described as a fix, matched just after the reference. */
+export const FIX_AFTER = /^[`'")\]]*\s*(?:\([^)\n]{0,80}\)\s*)?(?:(?:(?:fixes|fixed|resolves|resolved|should fix|addresses|repairs)\s+(?:it|this|the|that|these)\b|(?:is|was)\s+(?:the|a)\s+fix\b))/i;
+
+/** "reverting X fixes it": evidence for X as the culprit, not a fix. */
+export const REVERT_BEFORE = /\b(?:revert(?:ing|ed|s)?|back(?:ing|ed)?\s+out|undoing|undo)\b(?:\s+(?:of|the|commit|change|PR))*[\s`'"([]*$/i;
+
+/** A bisect that found the fix instead of the regression. */
+export const FOUND_THE_FIX = /\b(?:(?:commit|change|one)\s+(?:that|which)\s+(?:fixed|fixes|resolved|resolves)\s+(?:it|this|the)|bisect(?:ed|ing)?\s+(?:for\s+)?the\s+fix|reverse\s+bisect|found\s+the\s+fix)\b/i;
+
+/** Another issue named near an attribution: the attribution may answer that issue. */
+export const OTHER_ISSUE =
+  /(?:\b(?:issue|bug|ticket|same as|similar to|like|duplicate of|dup of|see|over in|from|in|for|as in|reported in|described in|quoting|quoted from)\s+(?:issue\s+)?#(\d+)\b|\/issues\/(\d+)\b)/gi;
+
+/** Explicit statements that an attribution belongs to a different problem. */
+export const DIFFERENT_SYMPTOM = [
+  /\b(?:a\s+)?different\s+(?:bug|issue|problem|symptom|crash|error|regression|failure|panic|behaviou?r)\b/i,
+  /\bunrelated\s+(?:to\s+(?:this|the\s+(?:original|reported))|bug|issue|problem|regression|crash|change)\b/i,
+  /\b(?:separate|another|the\s+other)\s+(?:bug|issue|regression|problem|crash|failure)\b/i,
+  /\bnot\s+the\s+same\s+(?:bug|issue|problem|crash|error|symptom|regression|failure)\b/i,
+];

@@ -1,0 +1,137 @@
+import type { AttributionRef } from './types.js';
+
+/**
+ * Commit and pull-request references as they appear in thread text: abbreviated or full SHAs,
+ * commit URLs (GitHub and GitHub Enterprise, GitLab, gitiles), `owner/name@sha`, pull request
+ * URLs, `owner/name#N` and `#N`.
+ */
+export interface RefMatch {
+  readonly ref: AttributionRef;
+  readonly start: number;
+  readonly end: number;
+  /** Where the written form starts: before `[text](` for a markdown link, else `start`. */
+  readonly outerStart: number;
+}
+
+const HEX = '[0-9a-fA-F]{7,40}';
+const SEG = '[A-Za-z0-9_.-]+';
+const HOST = '[A-Za-z0-9.-]+(?::\\d+)?';
+
+/** Alternatives tried at each position; named groups tell which one matched. */
+const REF_SOURCE = [
+  // [text](commit url): the reference is the URL
+  `\\[[^\\]\\n]{1,120}\\]\\((?<mdurl>https?://${HOST}/[^)\\s]+?/(?:-/)?(?:commit|commits)/${HEX}|https?://${HOST}/[^)\\s]+?/\\+/${HEX})[^)\\s]*\\)`,
+  `(?<ghpull>https?://${HOST}/(?<gpo>${SEG})/(?<gpn>${SEG})/pull/(?<gpnum>\\d+)/commits/(?<gphex>${HEX}))(?![0-9a-fA-F])`,
+  `(?<ghcommit>https?://${HOST}/(?<gco>${SEG})/(?<gcn>${SEG})/commits?/(?<gchex>${HEX}))(?![0-9a-fA-F])`,
+  `(?<glcommit>https?://${HOST}/(?<glpath>${SEG}(?:/${SEG})+)/-/commits?/(?<glhex>${HEX}))(?![0-9a-fA-F])`,
+  `(?<gitiles>https?://(?<gthost>${HOST})/(?<gtpath>${SEG}(?:/${SEG})*)/\\+/(?<gthex>${HEX}))(?![0-9a-fA-F])`,
+  `(?<prurl>https?://${HOST}/(?<pro>${SEG})/(?<prn>${SEG})/pull/(?<prnum>\\d+))(?![\\d/]*commits)(?![\\w/])`,
+  `(?<![\\w/.@-])(?<atrepo>(?<ato>[A-Za-z0-9-]+)/(?<atn>[A-Za-z0-9_.-]+)@(?<athex>${HEX}))(?![0-9a-zA-Z])`,
+  `(?<![\\w/.@-])(?<hashrepo>(?<hro>[A-Za-z0-9-]+)/(?<hrn>[A-Za-z0-9_.-]+)#(?<hrnum>\\d{1,7}))(?!\\w)`,
+  `(?<![\\w&/#])(?<hash>#(?<hnum>\\d{1,7}))(?!\\w)`,
+  `(?<![\\w/@#.-])(?<sha>${HEX})(?![\\w-])`,
+].join('|');
+
+/** A fresh global regex over every reference form. */
+export function refPattern(): RegExp {
+  return new RegExp(REF_SOURCE, 'g');
+}
+
+/** A bare hex run is a SHA only when it has a letter (not a plain number) and a digit or full length (not an English word). */
+export function looksLikeSha(hex: string): boolean {
+  if (!/[a-fA-F]/.test(hex)) return false;
+  return /\d/.test(hex) || hex.length === 40;
+}
+
+/** Converts one regex match of `refPattern()` into a reference, or null when it is not one. */
+export function toRef(m: RegExpExecArray): RefMatch | null {
+  const g = m.groups ?? {};
+  const at = (text: string): { start: number; end: number; outerStart: number } => {
+    const start = m.index + m[0].indexOf(text);
+    return { start, end: start + text.length, outerStart: start };
+  };
+  if (g.mdurl) {
+    const inner = refPattern();
+    const sub = inner.exec(g.mdurl);
+    if (!sub || sub.index !== 0) return null;
+    const r = toRef(sub);
+    if (!r) return null;
+    const start = m.index + m[0].lastIndexOf(g.mdurl);
+    return { ref: r.ref, start: start + r.start, end: start + r.end, outerStart: m.index };
+  }
+  if (g.ghpull) {
+    return { ref: { type: 'commit-url', text: g.ghpull, value: g.gphex!.toLowerCase(), urlRepo: `${g.gpo}/${g.gpn}` }, ...at(g.ghpull) };
+  }
+  if (g.ghcommit) {
+    return { ref: { type: 'commit-url', text: g.ghcommit, value: g.gchex!.toLowerCase(), urlRepo: `${g.gco}/${g.gcn}` }, ...at(g.ghcommit) };
+  }
+  if (g.glcommit) {
+    return { ref: { type: 'commit-url', text: g.glcommit, value: g.glhex!.toLowerCase(), urlRepo: g.glpath! }, ...at(g.glcommit) };
+  }
+  if (g.gitiles) {
+    return {
+      ref: { type: 'commit-url', text: g.gitiles, value: g.gthex!.toLowerCase(), urlRepo: `${g.gthost}/${g.gtpath}` },
+      ...at(g.gitiles),
+    };
+  }
+  if (g.prurl) {
+    return { ref: { type: 'pr', text: g.prurl, value: String(Number(g.prnum)), urlRepo: `${g.pro}/${g.prn}` }, ...at(g.prurl) };
+  }
+  if (g.atrepo) {
+    return { ref: { type: 'sha', text: g.atrepo, value: g.athex!.toLowerCase(), urlRepo: `${g.ato}/${g.atn}` }, ...at(g.atrepo) };
+  }
+  if (g.hashrepo) {
+    return { ref: { type: 'pr', text: g.hashrepo, value: String(Number(g.hrnum)), urlRepo: `${g.hro}/${g.hrn}` }, ...at(g.hashrepo) };
+  }
+  if (g.hash) {
+    return { ref: { type: 'pr', text: g.hash, value: String(Number(g.hnum)), urlRepo: null }, ...at(g.hash) };
+  }
+  if (g.sha && looksLikeSha(g.sha)) {
+    return { ref: { type: 'sha', text: g.sha, value: g.sha.toLowerCase(), urlRepo: null }, ...at(g.sha) };
+  }
+  return null;
+}
+
+/** Every reference in `text`, in offset order. */
+export function findRefs(text: string): RefMatch[] {
+  const out: RefMatch[] = [];
+  const re = refPattern();
+  for (let m = re.exec(text); m; m = re.exec(text)) {
+    const r = toRef(m);
+    if (r) out.push(r);
+  }
+  return out;
+}
+
+/** The first reference starting in [from, to), or null. */
+export function firstRefIn(text: string, from: number, to: number): RefMatch | null {
+  const re = refPattern();
+  re.lastIndex = from;
+  for (let m = re.exec(text); m && m.index < to; m = re.exec(text)) {
+    const r = toRef(m);
+    if (r) return r;
+  }
+  return null;
+}
+
+export type RefFamily = 'commit' | 'pr';
+
+export function familyOf(ref: AttributionRef): RefFamily {
+  return ref.type === 'pr' ? 'pr' : 'commit';
+}
+
+/** Two references name the same thing: same PR number, or one commit hex a prefix of the other. */
+export function sameTarget(a: AttributionRef, b: AttributionRef): boolean {
+  if (familyOf(a) !== familyOf(b)) return false;
+  if (familyOf(a) === 'pr') return a.value === b.value && sameRepo(a.urlRepo, b.urlRepo);
+  return (a.value.startsWith(b.value) || b.value.startsWith(a.value)) && sameRepo(a.urlRepo, b.urlRepo);
+}
+
+function sameRepo(a: string | null, b: string | null): boolean {
+  return a === null || b === null || a.toLowerCase() === b.toLowerCase();
+}
+
+/** Whether a reference points into another repository than `repo`. */
+export function isCrossRepository(ref: AttributionRef, repo: string): boolean {
+  return ref.urlRepo !== null && ref.urlRepo.toLowerCase() !== repo.toLowerCase();
+}

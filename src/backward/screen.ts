@@ -1,0 +1,264 @@
+/**
+ * Screening of a thread's attributions: text-level rules (no git needed) and the rules that need
+ * the resolved commits. Every rule adds a reason with a stable code and quoted evidence; ties
+ * between culprits are never broken by recency or frequency.
+ */
+import { ValidationError } from '../errors.js';
+import {
+  BISECT_SKIPPED,
+  DIFFERENT_SYMPTOM,
+  FIX_AFTER,
+  FIX_BEFORE,
+  FOUND_THE_FIX,
+  OTHER_ISSUE,
+  RANGE,
+  RETRACTION,
+  REVERT_BEFORE,
+} from './phrases.js';
+import { familyOf, findRefs, isCrossRepository, sameTarget } from './refs.js';
+import { layoutOf, lineIndexAt, sentenceAt, sentencesOf, type Layout, type Range } from './text.js';
+import type { Attribution, BackwardReason, Decision, Reason, TextScreen, Thread } from './types.js';
+
+export { hasObservableSymptom } from './symptom.js';
+
+export interface ResolvedRef {
+  /** Index into the attribution list. */
+  index: number;
+  status: 'ok' | 'ambiguous' | 'missing' | 'not-commit' | 'cross-repository' | 'pr-not-single-commit' | 'pr-unknown';
+  sha: string | null;
+  candidates: string[];
+}
+
+interface Finding extends Reason {
+  /** For symptom-mismatch: false when unsure (the case goes to review instead of being rejected). */
+  readonly sure: boolean;
+}
+
+interface PostText {
+  readonly index: number;
+  readonly body: string;
+  readonly layout: Layout;
+  readonly sentences: readonly Range[];
+}
+
+/** Text-level rules: everything decidable from the thread and its attributions alone. */
+export function screenThread(thread: Thread, attributions: readonly Attribution[]): TextScreen {
+  const posts: PostText[] = thread.posts.map((p) => {
+    const layout = layoutOf(p.body);
+    return { index: p.index, body: p.body, layout, sentences: sentencesOf(layout) };
+  });
+  const blocks = attributions.filter((a) => a.kind === 'bisect-output').map((a) => ({ post: a.post, ...a.sentence }));
+  const outsideBlocks = (post: number, r: Range): boolean => !blocks.some((b) => b.post === post && r.start < b.end && r.end > b.start);
+
+  const findings: Finding[] = [];
+  const seen = new Set<string>();
+  const add = (code: BackwardReason, evidence: string, post?: number, sure = true): void => {
+    const key = `${code}\u0000${evidence}\u0000${post ?? ''}`;
+    if (seen.has(key)) return;
+    seen.add(key);
+    findings.push(post === undefined ? { code, evidence, sure } : { code, evidence, post, sure });
+  };
+  const matching = (patterns: readonly RegExp[], from: { post: number; offset: number } | null): { post: number; text: string }[] => {
+    const out: { post: number; text: string }[] = [];
+    for (const p of posts) {
+      if (from && p.index < from.post) continue;
+      for (const s of p.sentences) {
+        if (from && p.index === from.post && s.start < from.offset) continue;
+        if (!outsideBlocks(p.index, s)) continue;
+        const text = p.body.slice(s.start, s.end);
+        if (patterns.some((re) => re.test(text))) out.push({ post: p.index, text });
+      }
+    }
+    return out;
+  };
+
+  const domestic = attributions.map((a, i) => ({ a, i })).filter(({ a }) => !isCrossRepository(a.ref, thread.repo));
+  for (const a of attributions) if (isCrossRepository(a.ref, thread.repo)) add('cross-repository', a.ref.text, a.post);
+
+  const skipped = matching(BISECT_SKIPPED, null);
+  for (const s of skipped) add('bisect-skipped', s.text, s.post);
+  if (attributions.length === 0) {
+    for (const r of matching(RANGE, null)) add('range-only', r.text, r.post);
+    if (findings.length === 0) add('no-attribution', 'no first-bad attribution in the issue body or its comments');
+  }
+
+  // Groups of attributions naming the same target (prefix-equal SHAs, equal PR numbers).
+  const groups: { a: Attribution; i: number }[][] = [];
+  for (const item of domestic) {
+    const g = groups.find((members) => members.some((m) => sameTarget(m.a.ref, item.a.ref)));
+    if (g) g.push(item);
+    else groups.push([item]);
+  }
+  for (const g of groups) {
+    if (g.every(({ a }) => a.hedged)) add('hedged', g[0]!.a.sentence.text, g[0]!.a.post);
+  }
+  for (const family of ['commit', 'pr'] as const) {
+    const named = groups.filter((g) => familyOf(g[0]!.a.ref) === family);
+    if (named.length > 1) {
+      const described = named.map((g) => `${g[0]!.a.ref.text} (post ${g[0]!.a.post}, ${g[0]!.a.author})`).join(' vs ');
+      add('competing', `different culprits named: ${described}`);
+    }
+  }
+
+  if (attributions.length > 0) {
+    const first = attributions[0]!;
+    for (const r of matching(RETRACTION, { post: first.post, offset: first.sentence.end })) add('retracted', r.text, r.post);
+  }
+
+  for (const f of fixMentions(posts, domestic.map(({ a }) => a))) add('fix-not-culprit', f.text, f.post);
+
+  for (const s of symptomMismatches(thread, posts, domestic.map(({ a }) => a), outsideBlocks)) add('symptom-mismatch', s.text, s.post, s.sure);
+
+  return decide(findings, domestic.map(({ i }) => i));
+}
+
+function decide(findings: readonly Finding[], culprits: number[]): TextScreen {
+  const reasons = sortReasons(findings.map(({ sure: _sure, ...r }) => r));
+  const rejected = findings.some((f) => f.sure);
+  const decision: Decision = rejected ? 'reject' : findings.length > 0 ? 'review' : 'candidate';
+  return { decision, reasons, culprits: decision === 'reject' ? [] : culprits };
+}
+
+function sortReasons(reasons: readonly Reason[]): Reason[] {
+  return [...reasons].sort(
+    (a, b) => (a.code < b.code ? -1 : a.code > b.code ? 1 : 0) || (a.post ?? -1) - (b.post ?? -1) || (a.evidence < b.evidence ? -1 : a.evidence > b.evidence ? 1 : 0),
+  );
+}
+
+/** Mentions of an attributed commit or PR as the fix ("fixed by X", "X fixes it"), and bisects that found the fix. */
+function fixMentions(posts: readonly PostText[], culprits: readonly Attribution[]): { post: number; text: string }[] {
+  const out: { post: number; text: string }[] = [];
+  if (culprits.length === 0) return out;
+  for (const p of posts) {
+    for (const r of findRefs(p.body)) {
+      if (!culprits.some((c) => sameTarget(c.ref, r.ref))) continue;
+      const before = p.body.slice(Math.max(0, r.start - 80), r.start);
+      const after = p.body.slice(r.end, r.end + 140);
+      const asFix = FIX_BEFORE.test(before) || (FIX_AFTER.test(after) && !REVERT_BEFORE.test(before));
+      if (asFix) out.push({ post: p.index, text: sentenceText(p, r.start) });
+    }
+  }
+  for (const c of culprits) {
+    const text = c.kind === 'bisect-output' ? '' : c.sentence.text;
+    const m = FOUND_THE_FIX.exec(text);
+    if (m && !/\brevert/i.test(text)) out.push({ post: c.post, text });
+  }
+  return out;
+}
+
+function sentenceText(p: PostText, pos: number): string {
+  const s = sentenceAt(p.layout, pos);
+  return p.body.slice(s.start, s.end);
+}
+
+/**
+ * Attributions that may answer another issue: another issue is named in the attribution's
+ * paragraph (unsure → review), or a sentence says the commit is about a different problem (sure
+ * when a later post says so about the bisect or commit; unsure in the attribution's own post).
+ */
+function symptomMismatches(
+  thread: Thread,
+  posts: readonly PostText[],
+  culprits: readonly Attribution[],
+  outsideBlocks: (post: number, r: Range) => boolean,
+): { post: number; text: string; sure: boolean }[] {
+  const out: { post: number; text: string; sure: boolean }[] = [];
+  if (culprits.length === 0) return out;
+  const own = new Set<string>([String(thread.number), ...culprits.filter((c) => c.ref.type === 'pr').map((c) => c.ref.value)]);
+  for (const c of culprits) {
+    const p = posts.find((q) => q.index === c.post)!;
+    const window = contextWindow(p, c);
+    const text = p.body.slice(window.start, window.end);
+    const re = new RegExp(OTHER_ISSUE.source, OTHER_ISSUE.flags);
+    for (let m = re.exec(text); m; m = re.exec(text)) {
+      const n = m[1] ?? m[2] ?? '';
+      const at = window.start + m.index;
+      if (own.has(String(Number(n))) || !outsideBlocks(p.index, { start: at, end: at + m[0].length })) continue;
+      out.push({ post: p.index, text: sentenceText(p, at), sure: false });
+    }
+  }
+  const firstPost = Math.min(...culprits.map((c) => c.post));
+  for (const p of posts) {
+    if (p.index < firstPost) continue;
+    for (const s of p.sentences) {
+      if (!outsideBlocks(p.index, s)) continue;
+      const text = p.body.slice(s.start, s.end);
+      if (!DIFFERENT_SYMPTOM.some((re) => re.test(text))) continue;
+      const later = p.index > firstPost;
+      const aboutCulprit = /\b(?:bisect\w*|commit|culprit)\b/i.test(text) || culprits.some((c) => text.includes(c.ref.text));
+      out.push({ post: p.index, text, sure: later && aboutCulprit });
+    }
+  }
+  return out;
+}
+
+/** The attribution's paragraph up to its sentence end, plus the paragraph before when it opens a paragraph or block. */
+function contextWindow(p: PostText, c: Attribution): Range {
+  const { lines } = p.layout;
+  const li = lineIndexAt(p.layout, c.sentence.start);
+  let first = li;
+  const blank = (i: number): boolean => lines[i]!.content.trim() === '' || lines[i]!.kind === 'fence';
+  while (first > 0 && !blank(first - 1)) first -= 1;
+  if (first === li || c.kind === 'bisect-output') {
+    let j = first - 1;
+    while (j >= 0 && blank(j)) j -= 1;
+    if (j >= 0) {
+      first = j;
+      while (first > 0 && !blank(first - 1)) first -= 1;
+    }
+  }
+  const end = c.kind === 'bisect-output' ? c.sentence.start : c.sentence.end;
+  return { start: lines[first]!.start, end };
+}
+
+const STATUS_REASON: Record<Exclude<ResolvedRef['status'], 'ok'>, BackwardReason> = {
+  ambiguous: 'ambiguous-sha',
+  missing: 'missing-sha',
+  'not-commit': 'not-commit',
+  'cross-repository': 'cross-repository',
+  'pr-not-single-commit': 'pr-not-single-commit',
+  'pr-unknown': 'unresolved',
+};
+
+/**
+ * Adds the rules that need resolved commits: unresolvable references, and culprits that resolve
+ * to different commits (competing).
+ */
+export function screenResolved(
+  thread: Thread,
+  attributions: readonly Attribution[],
+  text: TextScreen,
+  resolved: readonly ResolvedRef[],
+): TextScreen {
+  const findings: Finding[] = text.reasons.map((r) => ({ ...r, sure: true }));
+  const add = (code: BackwardReason, evidence: string, post?: number): void => {
+    if (!findings.some((f) => f.code === code && f.evidence === evidence && f.post === post)) {
+      findings.push(post === undefined ? { code, evidence, sure: true } : { code, evidence, post, sure: true });
+    }
+  };
+  for (const r of resolved) {
+    const a = attributions[r.index];
+    if (!a) throw new ValidationError(`${thread.repo}#${thread.number}: resolved reference ${r.index} names no attribution (there are ${attributions.length})`);
+    if (r.status === 'ok') {
+      if (r.sha === null || !/^[0-9a-f]{40}$/.test(r.sha)) {
+        throw new ValidationError(`${thread.repo}#${thread.number}: resolved reference ${r.index} (${a.ref.text}) is ok but has no full SHA`);
+      }
+      continue;
+    }
+    const detail = r.candidates.length > 0 ? `${r.status}: ${r.candidates.join(', ')}` : r.status;
+    add(STATUS_REASON[r.status], `${a.ref.text}: ${detail}`, a.post);
+  }
+  const considered = new Set(text.culprits.length > 0 ? text.culprits : resolved.map((r) => r.index));
+  const shas = new Map<string, string>();
+  for (const r of resolved) {
+    if (r.status === 'ok' && considered.has(r.index) && r.sha && !shas.has(r.sha)) shas.set(r.sha, attributions[r.index]!.ref.text);
+  }
+  if (shas.size > 1) {
+    add('competing', `culprits resolve to different commits: ${[...shas].map(([sha, ref]) => `${ref} → ${sha}`).join('; ')}`);
+  }
+  // Text-level unsure findings (symptom mismatch sent to review) keep their review status.
+  const unsure = text.decision === 'review' ? new Set(text.reasons.map((r) => `${r.code}\u0000${r.evidence}\u0000${r.post ?? ''}`)) : new Set<string>();
+  const all = findings.map((f) => (unsure.has(`${f.code}\u0000${f.evidence}\u0000${f.post ?? ''}`) ? { ...f, sure: false } : f));
+  const culprits = text.decision === 'reject' ? [] : text.culprits;
+  return decide(all, culprits);
+}

@@ -1,0 +1,148 @@
+import { MinerError } from '../errors.js';
+import { runGit } from './runner.js';
+
+/** True when `a` is an ancestor of `b` (or the same commit). */
+export async function isAncestor(gitDir: string, a: string, b: string): Promise<boolean> {
+  const r = await runGit(gitDir, ['merge-base', '--is-ancestor', a, b], { allowExit: [0, 1] });
+  return r.exitCode === 0;
+}
+
+/** The branch the mirror's HEAD points at (`main`), or null when HEAD is detached or dangling. */
+export async function defaultBranchOf(gitDir: string): Promise<string | null> {
+  const r = await runGit(gitDir, ['symbolic-ref', '-q', 'HEAD'], { allowExit: [0, 1] });
+  const ref = r.stdout.trim();
+  if (r.exitCode !== 0 || !ref.startsWith('refs/heads/')) return null;
+  const exists = await runGit(gitDir, ['rev-parse', '-q', '--verify', `${ref}^{commit}`], { allowExit: [0, 1] });
+  return exists.exitCode === 0 ? ref.slice('refs/heads/'.length) : null;
+}
+
+/**
+ * How a cutoff was decided:
+ * - `first-parent-by-date`: the newest commit on the branch's first-parent line whose committer
+ *   time is not after the report, with no foxtrot merge above it;
+ * - `foxtrot-corrected`: as above, but at least one foxtrot merge newer than the cutoff was
+ *   followed through its second parent (the branch as it stood before that merge);
+ * - `no-commit-before-report`: no commit on the (corrected) line is old enough; sha is null.
+ */
+export type CutoffRule = 'first-parent-by-date' | 'foxtrot-corrected' | 'no-commit-before-report';
+
+export interface Cutoff {
+  sha: string | null;
+  rule: string;
+  notes: string[];
+}
+
+/** Why a merge counts as a foxtrot merge (its first parent was not the branch's previous tip). */
+export type FoxtrotEvidence = 'merge-message' | 'pull-request-head';
+
+interface MergeRow {
+  sha: string;
+  parents: string[];
+  time: number;
+  subject: string;
+}
+
+const MERGE_SUBJECT = /^Merge (?:remote-tracking )?branch '([^']+)'(?: of (\S+))?(?: into (\S+))?/;
+
+/**
+ * True when a merge subject says the branch itself was merged in ("Merge branch 'main' into
+ * feature", "Merge remote-tracking branch 'origin/main'", "Merge branch 'main' of <url>"): the
+ * second parent is then the branch's previous tip and the first parent is a side line.
+ */
+export function mergesBranchIn(subject: string, branch: string): boolean {
+  const m = MERGE_SUBJECT.exec(subject);
+  if (!m) return false;
+  const merged = m[1]!;
+  return merged === branch || merged.endsWith(`/${branch}`);
+}
+
+/**
+ * The default branch as it stood at `reportTime`. Walks today's first-parent line; a merge above
+ * the candidate whose subject merges the branch itself in, or which is itself the head of a pull
+ * request (so it was made on the PR's branch), is a foxtrot merge: its first-parent line was a
+ * side branch, so the walk continues from its second parent. A mirror has no reflog, so these
+ * two are the evidence used; every foxtrot followed is recorded in `notes`.
+ */
+export async function computeCutoff(gitDir: string, branch: string, reportTime: Date): Promise<Cutoff> {
+  const before = `@${Math.floor(reportTime.getTime() / 1000)}`;
+  const notes: string[] = [];
+  let start = `refs/heads/${branch}`;
+  const exists = await runGit(gitDir, ['rev-parse', '--verify', '-q', `${start}^{commit}`], { allowExit: [0, 1] });
+  if (exists.exitCode !== 0) throw new MinerError('not-found', `${gitDir}: branch ${branch} not found`);
+  for (;;) {
+    const cand = (await runGit(gitDir, ['rev-list', '--first-parent', '-n1', `--before=${before}`, start])).stdout.trim() || null;
+    const foxtrot = await newestFoxtrot(gitDir, start, cand, branch);
+    if (!foxtrot) {
+      const rule: CutoffRule = notes.length > 0 ? 'foxtrot-corrected' : 'first-parent-by-date';
+      if (cand === null) return { sha: null, rule: 'no-commit-before-report', notes: [...notes, `no commit on the line from ${start} at or before ${reportTime.toISOString()}`] };
+      return { sha: cand, rule, notes };
+    }
+    const { merge, evidence } = foxtrot;
+    notes.push(`foxtrot merge ${merge.sha} (${evidence}: ${JSON.stringify(merge.subject)}): followed second parent ${merge.parents[1]}`);
+    start = merge.parents[1]!;
+  }
+}
+
+/** The newest foxtrot merge on the first-parent line from `start` down to (not including) `stop`. */
+async function newestFoxtrot(gitDir: string, start: string, stop: string | null, branch: string): Promise<{ merge: MergeRow; evidence: FoxtrotEvidence } | null> {
+  const range = stop ? [`^${stop}`, start] : [start];
+  const r = await runGit(gitDir, ['log', '--first-parent', '--merges', '--format=%H%x00%P%x00%ct%x00%s', ...range, '--']);
+  const merges: MergeRow[] = r.stdout
+    .split('\n')
+    .filter((l) => l.length > 0)
+    .map((l) => {
+      const [sha, parents, time, subject] = l.split('\0');
+      return { sha: sha!, parents: parents!.split(' '), time: Number(time), subject: subject ?? '' };
+    });
+  if (merges.length === 0) return null;
+  const prHeads = await pullRequestHeadsAmong(gitDir, merges.map((m) => m.sha));
+  for (const m of merges) {
+    if (m.parents.length < 2) continue;
+    if (mergesBranchIn(m.subject, branch)) return { merge: m, evidence: 'merge-message' };
+    if (prHeads.has(m.sha)) return { merge: m, evidence: 'pull-request-head' };
+  }
+  return null;
+}
+
+/** Which of `shas` are the head of some refs/pull/N/head. */
+async function pullRequestHeadsAmong(gitDir: string, shas: readonly string[]): Promise<Set<string>> {
+  const found = new Set<string>();
+  for (let i = 0; i < shas.length; i += 200) {
+    const chunk = shas.slice(i, i + 200);
+    const args = ['for-each-ref', '--format=%(objectname)', ...chunk.map((s) => `--points-at=${s}`), 'refs/pull/'];
+    const r = await runGit(gitDir, args);
+    for (const l of r.stdout.split('\n')) if (l) found.add(l.trim());
+  }
+  return found;
+}
+
+/** Number of commits in `gold..cutoff`: how far below the report-time tip the culprit lies. */
+export async function historyWindow(gitDir: string, gold: string, cutoff: string): Promise<number> {
+  const r = await runGit(gitDir, ['rev-list', '--count', `${gold}..${cutoff}`, '--']);
+  return Number(r.stdout.trim());
+}
+
+/** Number of commits in `tag..cutoff`, or null when the tag does not exist. */
+export async function tagWindow(gitDir: string, tag: string, cutoff: string): Promise<number | null> {
+  const t = await runGit(gitDir, ['rev-parse', '-q', '--verify', `refs/tags/${tag}^{commit}`], { allowExit: [0, 1] });
+  if (t.exitCode !== 0) return null;
+  const r = await runGit(gitDir, ['rev-list', '--count', `${t.stdout.trim()}..${cutoff}`, '--']);
+  return Number(r.stdout.trim());
+}
+
+const VERSION = /(?<![\w.])v?(\d+(?:\.\d+){1,3}(?:-[0-9A-Za-z][0-9A-Za-z.-]*)?)(?![\w])/;
+
+/**
+ * The tag a version mention refers to ("works in 1.4.2" → `v1.4.2` or `1.4.2`, whichever
+ * exists, `v` form first), or null when the text names no version or no such tag exists.
+ */
+export async function matchingTag(gitDir: string, versionText: string): Promise<string | null> {
+  const m = VERSION.exec(versionText);
+  if (!m) return null;
+  const version = m[1]!.replace(/[.-]+$/, '');
+  for (const tag of [`v${version}`, version]) {
+    const r = await runGit(gitDir, ['rev-parse', '-q', '--verify', `refs/tags/${tag}^{commit}`], { allowExit: [0, 1] });
+    if (r.exitCode === 0) return tag;
+  }
+  return null;
+}

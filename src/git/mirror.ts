@@ -1,0 +1,112 @@
+import { existsSync } from 'node:fs';
+import { mkdir, rename, rm } from 'node:fs/promises';
+import { dirname, isAbsolute, join, resolve } from 'node:path';
+import pRetry, { AbortError } from 'p-retry';
+import { isTransient, MinerError } from '../errors.js';
+import { runGit } from './runner.js';
+
+/** Refs a mirror keeps: branches, tags, and the head of every pull request the remote exposes. */
+export const MIRROR_REFSPECS: readonly string[] = [
+  '+refs/heads/*:refs/heads/*',
+  '+refs/tags/*:refs/tags/*',
+  '+refs/pull/*/head:refs/pull/*/head',
+];
+
+const FETCH_TIMEOUT_MS = 60 * 60 * 1000;
+
+/** data/mirrors/owner__name.git */
+export function mirrorDir(dataDir: string, repo: string): string {
+  const [owner, name] = repo.split('/');
+  if (!owner || !name || repo.split('/').length !== 2) throw new MinerError('usage', `${repo}: repository must be owner/name`);
+  return join(dataDir, 'mirrors', `${owner}__${name}.git`);
+}
+
+export function defaultGitUrl(repo: string): string {
+  return `https://github.com/${repo}.git`;
+}
+
+/** The URL with any user:password part removed, for messages. */
+export function redactUrl(url: string): string {
+  return url.replace(/^([a-z][a-z0-9+.-]*:\/\/)[^/@]*@/i, '$1');
+}
+
+/** A local path stays a path (absolute); URLs (scheme:// or scp-like) are passed as is. */
+function remoteOf(url: string): string {
+  if (/^[a-z][a-z0-9+.-]*:\/\//i.test(url) || /^[^/]+@[^/:]+:/.test(url)) return url;
+  return isAbsolute(url) ? url : resolve(url);
+}
+
+async function isBareRepo(dir: string): Promise<boolean> {
+  try {
+    const r = await runGit(dir, ['rev-parse', '--is-bare-repository'], { timeoutMs: 30_000 });
+    return r.stdout.trim() === 'true';
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * Creates the bare mirror `dir` of `url`, or updates it incrementally: branches, tags and
+ * refs/pull/N/head. A new mirror is built in a temporary sibling and renamed into place, so a
+ * killed clone leaves nothing half-written. Network failures are retried; others are not.
+ */
+export interface MirrorRetry {
+  retries: number;
+  minTimeoutMs: number;
+}
+
+const DEFAULT_RETRY: MirrorRetry = { retries: 3, minTimeoutMs: 1000 };
+
+export async function ensureMirror(opts: { repo: string; url: string; dir: string; signal?: AbortSignal; retry?: MirrorRetry }): Promise<void> {
+  const retry = opts.retry ?? DEFAULT_RETRY;
+  const remote = remoteOf(opts.url);
+  const shown = redactUrl(opts.url);
+  if (existsSync(opts.dir)) {
+    if (!(await isBareRepo(opts.dir))) {
+      throw new MinerError('git', `${opts.dir}: exists but is not a bare git repository (mirror of ${opts.repo})`);
+    }
+    await runGit(opts.dir, ['config', 'remote.origin.url', remote]);
+    await fetchWithRetry(opts.dir, opts.repo, shown, retry, opts.signal);
+    await updateHead(opts.dir, opts.signal);
+    return;
+  }
+  const tmp = `${opts.dir}.partial`;
+  await rm(tmp, { recursive: true, force: true });
+  await mkdir(dirname(opts.dir), { recursive: true });
+  try {
+    await runGit('', ['init', '-q', '--bare', tmp]);
+    await runGit(tmp, ['config', 'remote.origin.url', remote]);
+    await runGit(tmp, ['config', 'gc.auto', '0']);
+    await runGit(tmp, ['config', 'core.logAllRefUpdates', 'false']);
+    for (const spec of MIRROR_REFSPECS) await runGit(tmp, ['config', '--add', 'remote.origin.fetch', spec]);
+    await fetchWithRetry(tmp, opts.repo, shown, retry, opts.signal);
+    await updateHead(tmp, opts.signal);
+    await rename(tmp, opts.dir);
+  } catch (error) {
+    await rm(tmp, { recursive: true, force: true });
+    throw error;
+  }
+}
+
+async function fetchWithRetry(dir: string, repo: string, shownUrl: string, retry: MirrorRetry, signal?: AbortSignal): Promise<void> {
+  await pRetry(
+    async () => {
+      try {
+        await runGit(dir, ['fetch', '--prune', '--no-write-fetch-head', '--quiet', 'origin'], { timeoutMs: FETCH_TIMEOUT_MS, signal });
+      } catch (error) {
+        const message = `${repo}: fetch from ${shownUrl} failed: ${(error as Error).message}`;
+        const wrapped = new MinerError(isTransient(error) ? 'transient' : 'git', message, { cause: error });
+        if (!isTransient(error)) throw new AbortError(wrapped);
+        throw wrapped;
+      }
+    },
+    { retries: retry.retries, minTimeout: retry.minTimeoutMs, factor: 3, signal, shouldRetry: ({ error }) => isTransient(error) },
+  );
+}
+
+/** Points HEAD at the remote's default branch (what `git ls-remote --symref origin HEAD` says). */
+async function updateHead(dir: string, signal?: AbortSignal): Promise<void> {
+  const r = await runGit(dir, ['ls-remote', '--symref', 'origin', 'HEAD'], { timeoutMs: 120_000, signal, allowExit: [0, 2] });
+  const m = /^ref: (refs\/heads\/\S+)\tHEAD$/m.exec(r.stdout);
+  if (m) await runGit(dir, ['symbolic-ref', 'HEAD', m[1]!]);
+}

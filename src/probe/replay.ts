@@ -1,0 +1,172 @@
+/**
+ * Behavioural replay: run a probe at the parent of gold and at gold, each in a fresh detached
+ * worktree of the mirror, setup once and the trigger `repeats` times, and decide the boundary.
+ */
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { join } from 'node:path';
+import { ValidationError } from '../errors.js';
+import { classifyRun, decideBoundary, stateVerdict, type Boundary, type RunClass, type StateVerdict, type Verdict } from './classify.js';
+import { runIsolated, type ExecResult } from './exec.js';
+import type { ProbeSpec } from './spec.js';
+import { WORKTREE_PREFIX, addWorktree, firstParent, pruneStaleWorktrees, removeWorktree, resolveCommit } from './worktree.js';
+
+export type { Boundary, RunClass, Verdict } from './classify.js';
+export { pruneStaleWorktrees } from './worktree.js';
+
+export type ProbeState = 'parent' | 'gold';
+
+/** The recorded facts of one command execution. */
+export interface ExecRecord {
+  readonly command: string;
+  readonly exitCode: number | null;
+  readonly signal: string | null;
+  readonly timedOut: boolean;
+  readonly durationMs: number;
+  readonly stdoutTail: string;
+  readonly stderrTail: string;
+  readonly stdoutDigest: string;
+  readonly stderrDigest: string;
+  readonly networkIsolated: boolean;
+}
+
+/** One setup step of a state. */
+export interface SetupRecord extends ExecRecord {
+  readonly step: number;
+  readonly ok: boolean;
+}
+
+/** One trigger run. When setup failed the trigger is not run: `executed` is false and the exec fields are empty. */
+export interface RunRecord extends ExecRecord {
+  readonly state: ProbeState;
+  readonly repeat: number;
+  readonly executed: boolean;
+  readonly classification: RunClass;
+  readonly why: string;
+}
+
+export interface StateResult {
+  readonly sha: string;
+  readonly verdict: Verdict;
+  readonly cause: string;
+  readonly why: string;
+  readonly setup: SetupRecord[];
+  readonly runs: RunRecord[];
+}
+
+export interface ReplayResult {
+  readonly parent: StateResult;
+  readonly gold: StateResult;
+  readonly boundary: Boundary;
+  /** Machine-readable reason code (e.g. parent-good-gold-bad, bad-at-both, gold-timeout, flaky-parent, draft). */
+  readonly reason: string;
+  /** The boundary the runs show, before a draft spec's veto. */
+  readonly observed: Boundary;
+  readonly draft: boolean;
+  readonly repeats: number;
+}
+
+export interface ReplayOptions {
+  readonly gitDir: string;
+  readonly gold: string;
+  readonly spec: ProbeSpec;
+  /** Overrides spec.repeats. */
+  readonly repeats?: number;
+  /** Where worktrees are made (and stale ones pruned). */
+  readonly workRoot: string;
+  readonly signal?: AbortSignal;
+  /** Full logs go to `<logDir>/<sha256>.log` when given. */
+  readonly logDir?: string;
+  /** Reports progress (one line per finished command). */
+  readonly onEvent?: (event: { state: ProbeState; phase: 'setup' | 'trigger'; index: number; summary: string }) => void;
+}
+
+function execRecord(command: string, r: ExecResult): ExecRecord {
+  return {
+    command,
+    exitCode: r.exitCode,
+    signal: r.signal,
+    timedOut: r.timedOut,
+    durationMs: r.durationMs,
+    stdoutTail: r.stdoutTail,
+    stderrTail: r.stderrTail,
+    stdoutDigest: r.stdoutDigest,
+    stderrDigest: r.stderrDigest,
+    networkIsolated: r.networkIsolated,
+  };
+}
+
+function setupFailure(r: ExecResult): string | null {
+  if (r.timedOut) return 'timed out';
+  if (r.signal) return `killed by ${r.signal}`;
+  if (r.exitCode !== 0) return `exited ${r.exitCode}`;
+  return null;
+}
+
+async function readReport(worktree: string, spec: ProbeSpec): Promise<string | null> {
+  if (!spec.symptom.junit) return null;
+  return readFile(join(worktree, spec.symptom.junit.report), 'utf8').catch(() => null);
+}
+
+async function replayState(state: ProbeState, sha: string, spec: ProbeSpec, repeats: number, opts: ReplayOptions): Promise<StateResult> {
+  const worktree = await addWorktree(opts.gitDir, opts.workRoot, sha);
+  let home: string | null = null;
+  const timeoutMs = spec.timeout_s * 1000;
+  const run = (command: string): Promise<ExecResult> =>
+    runIsolated({ command, cwd: worktree, env: spec.env, timeoutMs, network: spec.network, homeDir: home!, logDir: opts.logDir, signal: opts.signal });
+  try {
+    // One HOME per state, shared by its setup and trigger runs; named like a worktree so a
+    // killed run's leftovers are pruned the same way.
+    home = await mkdtemp(join(opts.workRoot, `${WORKTREE_PREFIX}${process.pid}-home-`));
+    const setup: SetupRecord[] = [];
+    let failed: string | null = null;
+    for (const [step, command] of spec.setup.entries()) {
+      opts.signal?.throwIfAborted();
+      const r = await run(command);
+      opts.signal?.throwIfAborted();
+      const failure = setupFailure(r);
+      setup.push({ ...execRecord(command, r), step, ok: failure === null });
+      opts.onEvent?.({ state, phase: 'setup', index: step, summary: failure ?? 'ok' });
+      if (failure) {
+        failed = `setup step ${step + 1} (${JSON.stringify(command)}) ${failure}`;
+        break;
+      }
+    }
+    const runs: RunRecord[] = [];
+    for (let repeat = 0; repeat < repeats; repeat += 1) {
+      if (failed) {
+        runs.push({
+          state, repeat, executed: false, classification: 'setup-failed', why: failed,
+          command: spec.trigger, exitCode: null, signal: null, timedOut: false, durationMs: 0,
+          stdoutTail: '', stderrTail: '', stdoutDigest: '', stderrDigest: '', networkIsolated: false,
+        });
+        continue;
+      }
+      opts.signal?.throwIfAborted();
+      if (spec.symptom.junit) await rm(join(worktree, spec.symptom.junit.report), { force: true });
+      const r = await run(spec.trigger);
+      opts.signal?.throwIfAborted();
+      const c = classifyRun(spec, { ...r, junitReport: await readReport(worktree, spec) });
+      runs.push({ ...execRecord(spec.trigger, r), state, repeat, executed: true, classification: c.classification, why: c.why });
+      opts.onEvent?.({ state, phase: 'trigger', index: repeat, summary: `${c.classification}: ${c.why}` });
+    }
+    const v: StateVerdict = stateVerdict(runs.map((x) => x.classification));
+    return { sha, verdict: v.verdict, cause: v.cause, why: failed && v.cause === 'setup-failed' ? failed : v.why, setup, runs };
+  } finally {
+    if (home) await rm(home, { recursive: true, force: true });
+    await removeWorktree(opts.gitDir, worktree);
+  }
+}
+
+/** Replays the probe at parent(gold) and gold. Stale worktrees of killed runs are pruned first. */
+export async function replay(opts: ReplayOptions): Promise<ReplayResult> {
+  const repeats = opts.repeats ?? opts.spec.repeats;
+  if (!Number.isInteger(repeats) || repeats < 1) throw new ValidationError(`repeats: must be a positive integer, got ${repeats}`);
+  await pruneStaleWorktrees(opts.gitDir, opts.workRoot);
+  const gold = await resolveCommit(opts.gitDir, opts.gold);
+  const parent = await firstParent(opts.gitDir, gold);
+  if (parent === null) throw new ValidationError(`${opts.gold}: gold is a root commit; it has no parent to compare with`);
+  const parentResult = await replayState('parent', parent, opts.spec, repeats, opts);
+  const goldResult = await replayState('gold', gold, opts.spec, repeats, opts);
+  const d = decideBoundary(parentResult, goldResult, opts.spec.draft);
+  return { parent: parentResult, gold: goldResult, boundary: d.boundary, reason: d.reason, observed: d.observed, draft: opts.spec.draft, repeats };
+}

@@ -1,0 +1,486 @@
+/**
+ * The reference algorithm of ROUTING.md section 18, over workflows compiled once.
+ * Pure: no I/O, no clock, no module state.
+ */
+import { ValidationError } from '../errors.js';
+import { parseWorkflow, invalidReason, type FilterKey, type TriggerEvent, type TriggerSpec } from './parse.js';
+import { compilePattern, isIncluded, matchList, PatternError, type CompiledPattern } from './pattern.js';
+
+/** Bump on any change of semantics; every stored gold records the id that computed it. */
+export const EVALUATOR_ID = 'routing/1';
+
+export interface WorkflowFile {
+  readonly path: string;
+  readonly text: string;
+}
+
+export interface RouteContext {
+  readonly event: 'pull_request';
+  readonly action: string;
+  readonly base_branch: string;
+  readonly merge_conflict?: boolean;
+}
+
+export interface InvalidWorkflow {
+  readonly path: string;
+  /** `<code>: <detail>`, the code one of `InvalidCode` (src/routing/parse.ts). */
+  readonly reason: string;
+}
+
+export type PredicateName = 'types' | FilterKey;
+
+export interface PredicateExplain {
+  readonly predicate: PredicateName;
+  readonly passed: boolean;
+  /** One sentence saying why. */
+  readonly detail: string;
+  /** The deciding pattern as written: the last pattern in list order that matched `subject`. */
+  readonly pattern?: string;
+  /** The branch or changed path that `pattern` was matched against. */
+  readonly subject?: string;
+  /** Path predicates: how many changed paths were looked at (at most 300) out of how many. */
+  readonly evaluated?: number;
+  readonly total?: number;
+}
+
+export interface TriggerExplain {
+  readonly event: TriggerEvent;
+  readonly activated: boolean;
+  /** Why the trigger was not evaluated (merge conflict, file already activated). */
+  readonly skipped?: string;
+  /** Predicates in evaluation order, up to the first that failed. */
+  readonly predicates: PredicateExplain[];
+}
+
+export interface WorkflowExplain {
+  path: string;
+  activated: boolean;
+  invalid?: string;
+  skipped?: string;
+  triggers: TriggerExplain[];
+  /** One line for people: the outcome and the predicate and pattern that decided it. */
+  summary: string;
+}
+
+export interface RouteResult {
+  readonly evaluator: string;
+  /** Activated workflow paths, sorted. */
+  readonly activated: string[];
+  readonly invalid: InvalidWorkflow[];
+  /** More than 300 changed paths were given and a path filter only saw the first 300. */
+  readonly limitApplied: boolean;
+  readonly explain: WorkflowExplain[];
+}
+
+/** "Diffs are limited to 300 files" (section 12). */
+export const DIFF_LIMIT = 300;
+export const DEFAULT_TYPES: readonly string[] = ['opened', 'synchronize', 'reopened'];
+
+const WORKFLOW_PATH = /^\.github\/workflows\/[^/]+\.(?:yml|yaml)$/;
+
+/**
+ * Section 2: only files directly in `.github/workflows/` ending in `.yml` or `.yaml`.
+ * Section 19 point 10 decided: a name starting with a dot (`.ci.yml`) is a workflow (the only
+ * evidence says such files run). Upper-case extensions (`.YML`) are not: the match is
+ * case-sensitive, like every other path match in this model.
+ */
+export function isWorkflowPath(path: string): boolean {
+  return WORKFLOW_PATH.test(path);
+}
+
+interface CompiledTrigger {
+  readonly event: TriggerEvent;
+  readonly types: readonly string[] | null;
+  readonly filters: Readonly<Partial<Record<FilterKey, readonly CompiledPattern[]>>>;
+  /** Set when a pattern of this trigger does not compile: reaching it makes the file invalid. */
+  readonly patternError?: string;
+}
+
+type CompiledFile =
+  | { readonly kind: 'skipped'; readonly path: string }
+  | { readonly kind: 'invalid'; readonly path: string; readonly reason: string }
+  | { readonly kind: 'workflow'; readonly path: string; readonly events: readonly string[]; readonly triggers: readonly CompiledTrigger[] };
+
+function compileTrigger(spec: TriggerSpec): CompiledTrigger {
+  const filters: Partial<Record<FilterKey, readonly CompiledPattern[]>> = {};
+  let patternError: string | undefined;
+  for (const key of ['branches', 'branches-ignore', 'paths', 'paths-ignore'] as const) {
+    const list = spec.filters[key];
+    if (list === undefined) continue;
+    const compiled: CompiledPattern[] = [];
+    for (const pattern of list) {
+      try {
+        compiled.push(compilePattern(pattern));
+      } catch (error) {
+        if (!(error instanceof PatternError)) throw error;
+        patternError ??= invalidReason('invalid-pattern', `on.${spec.event}.${key}: ${error.message}`);
+      }
+    }
+    filters[key] = compiled;
+  }
+  return { event: spec.event, types: spec.types, filters, ...(patternError ? { patternError } : {}) };
+}
+
+function compileFile(file: WorkflowFile): CompiledFile {
+  if (!isWorkflowPath(file.path)) return { kind: 'skipped', path: file.path };
+  const parsed = parseWorkflow(file.text);
+  if (!parsed.ok) return { kind: 'invalid', path: file.path, reason: parsed.reason };
+  return { kind: 'workflow', path: file.path, events: parsed.events, triggers: parsed.triggers.map(compileTrigger) };
+}
+
+function checkContext(ctx: RouteContext): void {
+  if (ctx.event !== 'pull_request') throw new ValidationError(`route context: event must be 'pull_request', got '${String(ctx.event)}'`);
+  if (typeof ctx.action !== 'string' || ctx.action === '') throw new ValidationError('route context: action must be a non-empty string');
+  if (typeof ctx.base_branch !== 'string' || ctx.base_branch === '') throw new ValidationError('route context: base_branch must be a non-empty string');
+}
+
+/**
+ * Section 19 point 2 decided: patterns are matched against the short branch name, as both
+ * reimplementations do, so a pattern written `refs/heads/main` never matches. A context that
+ * gives the full ref is reduced to the short name first.
+ */
+function shortBranch(base: string): string {
+  return base.startsWith('refs/heads/') ? base.slice('refs/heads/'.length) : base;
+}
+
+const list = (xs: readonly string[]): string => xs.join(', ');
+const quote = (s: string): string => `'${s}'`;
+
+interface TriggerOutcome {
+  readonly activated: boolean;
+  /** Reaching an uncompilable pattern makes the whole file invalid. */
+  readonly invalid?: string;
+  readonly explain: TriggerExplain;
+  readonly usedPaths: boolean;
+}
+
+/** Explained evaluation of one trigger (the loop body of section 18). */
+function explainTrigger(trigger: CompiledTrigger, files: readonly string[], total: number, ctx: RouteContext, branch: string): TriggerOutcome {
+  const predicates: PredicateExplain[] = [];
+  const done = (activated: boolean, extra: { invalid?: string; usedPaths?: boolean } = {}): TriggerOutcome => ({
+    activated,
+    ...(extra.invalid ? { invalid: extra.invalid } : {}),
+    usedPaths: extra.usedPaths ?? false,
+    explain: { event: trigger.event, activated, predicates },
+  });
+
+  // Section 7: types replace the default set; exact string equality, no globbing.
+  // Section 19 points 5 and 6 decided: `types: []` matches no action, and an unknown type or
+  // `'*'` is not an error: it simply never equals the action.
+  const types = trigger.types ?? DEFAULT_TYPES;
+  const typeOk = types.includes(ctx.action);
+  predicates.push({
+    predicate: 'types',
+    passed: typeOk,
+    detail: trigger.types === null
+      ? `no types: the default types (${list(DEFAULT_TYPES)}) ${typeOk ? 'include' : 'do not include'} ${quote(ctx.action)}`
+      : `types [${list(types)}] ${typeOk ? 'include' : 'do not include'} ${quote(ctx.action)}`,
+  });
+  if (!typeOk) return done(false);
+
+  // Section 19 point 9 decided: an invalid glob pattern makes the file invalid (not activated,
+  // reported), checked where section 18 places it: once the trigger's type matched.
+  if (trigger.patternError) return done(false, { invalid: trigger.patternError });
+
+  const branches = trigger.filters.branches;
+  // Section 19 point 5 decided: `branches: []` is "no branch filter" (act and runner.server).
+  if (branches !== undefined && branches.length > 0) {
+    const m = matchList(branches, branch);
+    const hit = m.index >= 0 ? branches[m.index]! : undefined;
+    predicates.push({
+      predicate: 'branches',
+      passed: m.included,
+      detail: hit
+        ? `base branch ${quote(branch)} ${m.included ? 'included' : 'excluded'} by ${quote(hit.source)}`
+        : `base branch ${quote(branch)} matches no pattern of [${list(branches.map((p) => p.source))}]`,
+      ...(hit ? { pattern: hit.source, subject: branch } : {}),
+    });
+    if (!m.included) return done(false);
+  } else if (branches !== undefined) {
+    predicates.push({ predicate: 'branches', passed: true, detail: 'branches: [] is no branch filter' });
+  }
+
+  const branchesIgnore = trigger.filters['branches-ignore'];
+  if (branchesIgnore !== undefined) {
+    // Section 19 point 1 decided: ignore lists use the same ordered model as `branches`
+    // (a later `!x` un-ignores x); section 11 explains why the first-hit model is rejected.
+    const m = matchList(branchesIgnore, branch);
+    const hit = m.index >= 0 ? branchesIgnore[m.index]! : undefined;
+    predicates.push({
+      predicate: 'branches-ignore',
+      passed: !m.included,
+      detail: hit
+        ? `base branch ${quote(branch)} ${m.included ? 'ignored' : 'un-ignored'} by ${quote(hit.source)}`
+        : `base branch ${quote(branch)} matches no pattern of [${list(branchesIgnore.map((p) => p.source))}]`,
+      ...(hit ? { pattern: hit.source, subject: branch } : {}),
+    });
+    if (m.included) return done(false);
+  }
+
+  const paths = trigger.filters.paths;
+  if (paths !== undefined) {
+    let passed = false;
+    let pattern: string | undefined;
+    let subject: string | undefined;
+    for (const f of files) {
+      const m = matchList(paths, f);
+      if (m.included) {
+        passed = true;
+        pattern = paths[m.index]!.source;
+        subject = f;
+        break;
+      }
+      if (m.index >= 0 && subject === undefined) {
+        pattern = paths[m.index]!.source;
+        subject = f;
+      }
+    }
+    const seen = `${files.length} of ${total} paths evaluated`;
+    predicates.push({
+      predicate: 'paths',
+      passed,
+      detail: passed
+        ? `${quote(subject!)} included by ${quote(pattern!)}`
+        : files.length === 0
+          ? 'no changed files: a path-filtered workflow does not run'
+          : subject !== undefined
+            ? `no changed path is included (${quote(subject)} excluded by ${quote(pattern!)}; ${seen})`
+            : `no changed path matches [${list(paths.map((p) => p.source))}] (${seen})`,
+      ...(pattern !== undefined ? { pattern, subject } : {}),
+      evaluated: files.length,
+      total,
+    });
+    if (!passed) return done(false, { usedPaths: true });
+  }
+
+  const pathsIgnore = trigger.filters['paths-ignore'];
+  if (pathsIgnore !== undefined) {
+    let passed = false;
+    let pattern: string | undefined;
+    let subject: string | undefined;
+    for (const f of files) {
+      const m = matchList(pathsIgnore, f);
+      if (!m.included) {
+        passed = true;
+        subject = f;
+        pattern = m.index >= 0 ? pathsIgnore[m.index]!.source : undefined;
+        break;
+      }
+      if (subject === undefined) {
+        subject = f;
+        pattern = pathsIgnore[m.index]!.source;
+      }
+    }
+    const seen = `${files.length} of ${total} paths evaluated`;
+    predicates.push({
+      predicate: 'paths-ignore',
+      passed,
+      detail: passed
+        ? pattern !== undefined
+          ? `${quote(subject!)} un-ignored by ${quote(pattern)}`
+          : `${quote(subject!)} matches no ignore pattern`
+        : files.length === 0
+          ? 'no changed files: a path-filtered workflow does not run'
+          : `every changed path is ignored (${quote(subject!)} by ${quote(pattern!)}; ${seen})`,
+      ...(subject !== undefined ? { subject } : {}),
+      ...(pattern !== undefined ? { pattern } : {}),
+      evaluated: files.length,
+      total,
+    });
+    if (!passed) return done(false, { usedPaths: true });
+  }
+  return done(true, { usedPaths: paths !== undefined || pathsIgnore !== undefined });
+}
+
+/** Path predicates of one trigger (section 18), without explanations or allocations. */
+function pathsPass(trigger: CompiledTrigger, files: readonly string[]): boolean {
+  const paths = trigger.filters.paths;
+  if (paths !== undefined) {
+    let any = false;
+    for (let i = 0; i < files.length; i++) {
+      if (isIncluded(paths, files[i]!)) {
+        any = true;
+        break;
+      }
+    }
+    if (!any) return false;
+  }
+  const ignore = trigger.filters['paths-ignore'];
+  if (ignore !== undefined) {
+    for (let i = 0; i < files.length; i++) if (!isIncluded(ignore, files[i]!)) return true;
+    return false;
+  }
+  return true;
+}
+
+/** Marks the point where a file becomes invalid (an uncompilable pattern was reached). */
+const STOP = 'stop' as const;
+
+/**
+ * For one context, the triggers of each file that pass the context predicates (merge conflict,
+ * types, branches), in order, cut at an invalid pattern: what is left depends on paths only.
+ */
+type ContextPlan = readonly { readonly path: string; readonly steps: readonly (CompiledTrigger | typeof STOP)[] }[];
+
+function planFor(files: readonly Extract<CompiledFile, { kind: 'workflow' }>[], ctx: RouteContext, branch: string): ContextPlan {
+  const plan: { path: string; steps: (CompiledTrigger | typeof STOP)[] }[] = [];
+  for (const file of files) {
+    const steps: (CompiledTrigger | typeof STOP)[] = [];
+    for (const t of file.triggers) {
+      if (t.event === 'pull_request' && ctx.merge_conflict === true) continue;
+      if (!(t.types ?? DEFAULT_TYPES).includes(ctx.action)) continue;
+      if (t.patternError) {
+        steps.push(STOP);
+        break;
+      }
+      const f = t.filters;
+      if (f.branches !== undefined && f.branches.length > 0 && !isIncluded(f.branches, branch)) continue;
+      if (f['branches-ignore'] !== undefined && isIncluded(f['branches-ignore'], branch)) continue;
+      steps.push(t);
+    }
+    if (steps.length > 0 && steps[0] !== STOP) plan.push({ path: file.path, steps });
+  }
+  return plan;
+}
+
+function summarize(explain: Omit<WorkflowExplain, 'summary'>, events: readonly string[]): string {
+  if (explain.skipped) return `skipped: ${explain.skipped}`;
+  if (explain.invalid) return `invalid: ${explain.invalid}`;
+  if (explain.triggers.length === 0) {
+    return `not activated: no pull_request or pull_request_target trigger${events.length > 0 ? ` (on: ${list(events)})` : ' (no on)'}`;
+  }
+  const describe = (t: TriggerExplain): string => {
+    if (t.skipped) return `${t.event} ${t.skipped}`;
+    const last = t.predicates[t.predicates.length - 1];
+    if (t.activated) {
+      const decisive = [...t.predicates].reverse().find((p) => p.pattern !== undefined && p.predicate !== 'types');
+      return `${t.event}: ${decisive ? `${decisive.predicate}: ${decisive.detail}` : last ? `${last.predicate}: ${last.detail}` : 'no filters'}`;
+    }
+    return `${t.event}: ${last ? `${last.predicate} failed: ${last.detail}` : 'not evaluated'}`;
+  };
+  const winner = explain.triggers.find((t) => t.activated);
+  if (winner) return `activated by ${describe(winner)}`;
+  return `not activated: ${explain.triggers.map(describe).join('; ')}`;
+}
+
+function byPath<T extends { readonly path: string }>(a: T, b: T): number {
+  return a.path < b.path ? -1 : a.path > b.path ? 1 : 0;
+}
+
+/** Workflows parsed and their patterns compiled once; route as many change sets as needed. */
+export class CompiledWorkflows {
+  private readonly files: readonly CompiledFile[];
+  /** Valid workflows that have at least one pull_request / pull_request_target trigger. */
+  private readonly candidates: readonly Extract<CompiledFile, { kind: 'workflow' }>[];
+  /** The plan of the last context routed by `activatedFor`, and its key. */
+  private plan: ContextPlan = [];
+  private planContext: RouteContext | undefined;
+
+  constructor(files: readonly WorkflowFile[]) {
+    const seen = new Set<string>();
+    for (const f of files) {
+      if (seen.has(f.path)) throw new ValidationError(`workflow files: path '${f.path}' is given twice`);
+      seen.add(f.path);
+    }
+    this.files = files.map(compileFile).sort(byPath);
+    this.candidates = this.files.filter(
+      (f): f is Extract<CompiledFile, { kind: 'workflow' }> => f.kind === 'workflow' && f.triggers.length > 0,
+    );
+  }
+
+  /** Full evaluation with explanations. `changedPaths` order matters for the 300-file limit. */
+  route(changedPaths: readonly string[], ctx: RouteContext): RouteResult {
+    checkContext(ctx);
+    // Section 19 point 3 decided: "the first 300" are the first 300 in the order given (git's
+    // byte-wise path order when taken from a diff), and past them a non-ignored path does not
+    // count for paths-ignore either.
+    const files = changedPaths.length > DIFF_LIMIT ? changedPaths.slice(0, DIFF_LIMIT) : changedPaths;
+    const branch = shortBranch(ctx.base_branch);
+    const activated: string[] = [];
+    const invalid: InvalidWorkflow[] = [];
+    const explain: WorkflowExplain[] = [];
+    let usedPaths = false;
+    for (const file of this.files) {
+      if (file.kind === 'skipped') {
+        const e = { path: file.path, activated: false, skipped: 'not a workflow file (only .yml/.yaml files directly in .github/workflows/ are)', triggers: [] };
+        explain.push({ ...e, summary: summarize(e, []) });
+        continue;
+      }
+      if (file.kind === 'invalid') {
+        invalid.push({ path: file.path, reason: file.reason });
+        const e = { path: file.path, activated: false, invalid: file.reason, triggers: [] };
+        explain.push({ ...e, summary: summarize(e, []) });
+        continue;
+      }
+      const triggers: TriggerExplain[] = [];
+      let on = false;
+      let bad: string | undefined;
+      for (const trigger of file.triggers) {
+        if (on || bad) {
+          triggers.push({ event: trigger.event, activated: false, skipped: 'not evaluated: the file is already decided', predicates: [] });
+          continue;
+        }
+        // Section 16: a merge conflict stops pull_request, never pull_request_target.
+        if (trigger.event === 'pull_request' && ctx.merge_conflict === true) {
+          triggers.push({ event: trigger.event, activated: false, skipped: 'skipped: the pull request has a merge conflict', predicates: [] });
+          continue;
+        }
+        const outcome = explainTrigger(trigger, files, changedPaths.length, ctx, branch);
+        triggers.push(outcome.explain);
+        usedPaths ||= outcome.usedPaths;
+        if (outcome.invalid) bad = outcome.invalid;
+        else if (outcome.activated) on = true;
+      }
+      if (bad) invalid.push({ path: file.path, reason: bad });
+      if (on) activated.push(file.path);
+      const e = { path: file.path, activated: on, ...(bad ? { invalid: bad } : {}), triggers };
+      explain.push({ ...e, summary: summarize(e, file.events) });
+    }
+    return { evaluator: EVALUATOR_ID, activated, invalid, limitApplied: usedPaths && changedPaths.length > DIFF_LIMIT, explain };
+  }
+
+  /**
+   * Activated paths only (sorted): the fast path for routing many change sets. The context
+   * predicates are decided once per distinct context and reused for the next call.
+   */
+  activatedFor(changedPaths: readonly string[], ctx: RouteContext): string[] {
+    const last = this.planContext;
+    if (
+      last === undefined ||
+      last.event !== ctx.event ||
+      last.action !== ctx.action ||
+      last.base_branch !== ctx.base_branch ||
+      (last.merge_conflict === true) !== (ctx.merge_conflict === true)
+    ) {
+      checkContext(ctx);
+      this.plan = planFor(this.candidates, ctx, shortBranch(ctx.base_branch));
+      this.planContext = { ...ctx };
+    }
+    const files = changedPaths.length > DIFF_LIMIT ? changedPaths.slice(0, DIFF_LIMIT) : changedPaths;
+    const out: string[] = [];
+    for (const entry of this.plan) {
+      for (const step of entry.steps) {
+        if (step === STOP) break;
+        if (pathsPass(step, files)) {
+          out.push(entry.path);
+          break;
+        }
+      }
+    }
+    return out;
+  }
+
+  /** Paths of files that are invalid whatever the event (parse and load errors). */
+  invalidOnLoad(): InvalidWorkflow[] {
+    return this.files.flatMap((f) => (f.kind === 'invalid' ? [{ path: f.path, reason: f.reason }] : []));
+  }
+}
+
+export function compileWorkflows(files: readonly WorkflowFile[]): CompiledWorkflows {
+  return new CompiledWorkflows(files);
+}
+
+/** Routes one change set: which workflow files a pull-request event activates (section 18). */
+export function route(files: readonly WorkflowFile[], changedPaths: readonly string[], ctx: RouteContext): RouteResult {
+  return compileWorkflows(files).route(changedPaths, ctx);
+}

@@ -1,0 +1,55 @@
+import { extractAttributions } from '../backward/attribute.js';
+import { screenThread } from '../backward/screen.js';
+import { threadFromRows } from '../backward/thread.js';
+import { BackwardTables } from '../store/tables/backward.js';
+import { Sources, type CommentRow, type ThreadRow } from '../store/tables/sources.js';
+import { digestOf } from '../util/canonical.js';
+import type { PlannedItem, Stage } from './types.js';
+
+export interface AttributeItem {
+  readonly repo: string;
+  readonly number: number;
+  readonly thread: ThreadRow;
+  readonly comments: readonly CommentRow[];
+}
+
+/**
+ * Backward: finds first-bad attributions in every issue thread (body and comments) and makes
+ * the text-level screening decision. A thread rejected here carries its reason codes and the
+ * quoted evidence; later Backward stages read the stored attributions.
+ */
+export const attributeStage: Stage<AttributeItem> = {
+  name: 'attribute',
+  version: 1,
+  needs: [],
+  description: 'find first-bad attributions in issue threads and screen their wording (Backward)',
+  plan(ctx, repos) {
+    const sources = new Sources(ctx.store.db);
+    const items: PlannedItem<AttributeItem>[] = [];
+    for (const repo of repos) {
+      for (const thread of sources.threads(repo)) {
+        if (thread.kind !== 'issue') continue;
+        const comments = sources.comments(repo, thread.number);
+        items.push({
+          key: `${repo}#${thread.number}`,
+          repo,
+          inputDigest: digestOf({ thread, comments }),
+          input: { repo, number: thread.number, thread, comments },
+        });
+      }
+    }
+    return items;
+  },
+  async process(item) {
+    const { repo, number } = item.input;
+    const thread = threadFromRows(item.input.thread, [...item.input.comments]);
+    const attributions = extractAttributions(thread);
+    const screen = screenThread(thread, attributions);
+    const save = (store: { db: ConstructorParameters<typeof BackwardTables>[0] }): void =>
+      new BackwardTables(store.db).replaceAttributions(repo, number, attributions, screen);
+    if (screen.decision === 'reject') {
+      return { status: 'rejected', reason: [...new Set(screen.reasons.map((r) => r.code))].join(',') || 'no-attribution', save };
+    }
+    return { status: 'done', save };
+  },
+};

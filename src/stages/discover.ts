@@ -1,0 +1,117 @@
+import { repoConfig } from '../config.js';
+import { createGitHubClient, tokenFrom, type GitHubClient, type GitHubClientOptions } from '../github/client.js';
+import { buildDiscoverRows, fetchRepository, type DiscoverRows, type LaggedCursor } from '../github/discover.js';
+import { GitHubTables } from '../store/tables/github.js';
+import { Sources } from '../store/tables/sources.js';
+import type { Store } from '../store/db.js';
+import { digestOf } from '../util/canonical.js';
+import type { Stage, StageContext } from './types.js';
+
+/** Name under which the GitHub client is kept in `ctx.services` (the CLI may register it first). */
+export const GITHUB_SERVICE = 'github';
+
+const CURSOR_RESOURCES = ['issues', 'comments'] as const;
+
+export interface DiscoverInput {
+  readonly repo: string;
+}
+
+/**
+ * discover: per repository, its metadata, the Backward candidate threads (search or sync mode),
+ * the merged pull requests with their commits and links, and the linked issues' threads, all
+ * saved in one `save()`. Reads the live API; `r2v import` fills the same tables offline.
+ */
+export const discoverStage: Stage<DiscoverInput> = {
+  name: 'discover',
+  version: 1,
+  needs: [],
+  description: 'list candidate issues, comments, merged pull requests and their links from the GitHub API',
+  plan(ctx, repos) {
+    const g = ctx.config.github;
+    // Only configured repositories are discovered live; imported-only ones stay offline.
+    return repos.filter((repo) => repoConfig(ctx.config, repo) !== undefined).map((repo) => ({
+      key: repo,
+      repo,
+      inputDigest: digestOf({ repo, mode: g.discover_mode, api: g.api_url, graphql: g.graphql_url ?? null }),
+      input: { repo },
+    }));
+  },
+  async process(item, ctx) {
+    const repo = item.input.repo;
+    const tables = new GitHubTables(ctx.store.db);
+    const sources = new Sources(ctx.store.db);
+    const port = githubClient(ctx).port({ stage: 'discover', repo });
+    const cursors: Record<string, LaggedCursor> = {};
+    for (const r of CURSOR_RESOURCES) cursors[r] = { since: tables.cursor(repo, r), next: tables.cursor(repo, `${r}:next`) };
+    const fetched = await fetchRepository(port, repo, {
+      mode: ctx.config.github.discover_mode,
+      cursors,
+      now: ctx.now,
+      isStored: (n) => sources.thread(repo, n) !== undefined,
+    });
+    if (fetched.dropped > 0) ctx.log.warn('dropped list elements that did not match the schema', { repo, dropped: fetched.dropped });
+    for (const s of fetched.incompleteSlices) ctx.log.warn('search slice still above the result cap', { repo, slice: s });
+    const rows = buildDiscoverRows(fetched, ctx.now());
+    return { status: 'done', save: (store) => saveDiscoverRows(store, rows, fetched.cursors) };
+  },
+};
+
+/** Replaces what an earlier run of the item wrote (upserts; full comment lists and links are replaced). */
+export function saveDiscoverRows(store: Store, rows: DiscoverRows, cursors: Record<string, LaggedCursor>): void {
+  const sources = new Sources(store.db);
+  const tables = new GitHubTables(store.db);
+  const old = sources.repo(rows.repo.name);
+  const same =
+    old !== undefined &&
+    old.defaultBranch === rows.repo.defaultBranch &&
+    old.isFork === rows.repo.isFork &&
+    old.parent === rows.repo.parent &&
+    old.htmlUrl === rows.repo.htmlUrl &&
+    old.source === rows.repo.source;
+  if (!same) sources.upsertRepo(rows.repo);
+  for (const t of rows.threads) sources.upsertThread(t);
+  for (const c of rows.comments) sources.upsertComment(c);
+  for (const l of rows.commentLists) sources.replaceComments(rows.repo.name, l.number, l.rows);
+  for (const p of rows.pulls) {
+    sources.upsertPull(p);
+    sources.replaceLinksOfPull(p.repo, p.number, rows.links.get(p.number) ?? []);
+  }
+  for (const [resource, c] of Object.entries(cursors)) {
+    tables.setCursor(rows.repo.name, resource, c.since);
+    tables.setCursor(rows.repo.name, `${resource}:next`, c.next);
+  }
+}
+
+/**
+ * The GitHub client of the run: the one registered in `ctx.services`, else one built from the
+ * config, the token in `ctx.options.env` (never process.env) and optional test knobs in
+ * `ctx.options.githubClient` (fast retries against a local server).
+ */
+export function githubClient(ctx: StageContext): GitHubClient {
+  return ctx.services.get(GITHUB_SERVICE, () => {
+    const g = ctx.config.github;
+    const env = (ctx.options.env ?? {}) as Readonly<Record<string, string | undefined>>;
+    const token = tokenFrom(env, g.token_env, 'discover');
+    const knobs = (ctx.options.githubClient ?? {}) as Partial<GitHubClientOptions>;
+    return createGitHubClient({
+      apiUrl: g.api_url,
+      ...(g.graphql_url ? { graphqlUrl: g.graphql_url } : {}),
+      token,
+      recorder: new GitHubTables(ctx.store.db),
+      maxRetries: g.max_retries,
+      pace: !isLoopback(g.api_url),
+      log: ctx.log,
+      now: ctx.now,
+      ...knobs,
+    });
+  });
+}
+
+function isLoopback(url: string): boolean {
+  try {
+    const host = new URL(url).hostname;
+    return host === '127.0.0.1' || host === 'localhost' || host === '[::1]';
+  } catch {
+    return false;
+  }
+}

@@ -1,0 +1,108 @@
+import { EVALUATOR_ID, isWorkflowPath } from '../routing/index.js';
+import { forwardContext } from '../forward/case-record.js';
+import { compiledRouter } from '../forward/router.js';
+import { readBaseInputs } from '../forward/git-inputs.js';
+import { MIN_SHA_PREFIX } from '../forward/issue-text.js';
+import { pairKey } from '../forward/link-rules.js';
+import { repositoryPrior, type Prior } from '../forward/prior.js';
+import { screenCase } from '../forward/screen.js';
+import { SCOPE_AMBIGUITY_THRESHOLD } from '../forward/stability.js';
+import { ForwardTables } from '../store/tables/forward.js';
+import { Sources } from '../store/tables/sources.js';
+import { digestOf } from '../util/canonical.js';
+import { gitReposOf } from './git-service.js';
+import type { Stage } from './types.js';
+
+export interface ForwardScreenItem {
+  readonly repo: string;
+  readonly issue: number;
+  readonly pull: number;
+}
+
+/**
+ * Forward screening: the agent-visible issue (comments before the fixing PR, references to it
+ * deleted), gold stability under alternative scopes, the repository prior, labels, and the
+ * decision (candidate, review when flagged, reject with a reason).
+ */
+export const forwardScreenStage: Stage<ForwardScreenItem> = {
+  name: 'forward-screen',
+  version: 1,
+  needs: ['link', 'recover', 'route'],
+  description: 'build the agent-visible issue and the stability/prior signals of Forward cases',
+  plan(ctx, repos) {
+    const sources = new Sources(ctx.store.db);
+    const forward = new ForwardTables(ctx.store.db);
+    const items = [];
+    for (const repo of repos) {
+      for (const gold of forward.golds(repo)) {
+        if (gold.status !== 'done') continue;
+        const { issue, pull } = gold;
+        const link = forward.link(repo, issue, pull);
+        const rec = forward.recovery(repo, issue, pull);
+        const thread = sources.thread(repo, issue);
+        const pr = sources.pull(repo, pull);
+        if (!link || link.status !== 'kept' || !rec || rec.status !== 'done' || !thread || !pr) continue;
+        items.push({
+          key: pairKey(repo, issue, pull),
+          repo,
+          inputDigest: digestOf({
+            rules: { threshold: SCOPE_AMBIGUITY_THRESHOLD, minSha: MIN_SHA_PREFIX },
+            flags: link.flags,
+            recovery: { base: rec.base, head: rec.head, baseRef: rec.baseRef, changed: rec.changedPaths, workflows: rec.workflowsDigest },
+            gold: { gold: gold.gold, evaluator: gold.evaluator, digests: gold.inputDigests },
+            issue: { title: thread.title, body: thread.body, createdAt: thread.createdAt },
+            comments: sources.comments(repo, issue).map((c) => [c.commentId, c.createdAt, c.author, c.body]),
+            pull: { createdAt: pr.createdAt, commits: pr.commitShas, head: pr.headSha, merge: pr.mergeCommitSha },
+          }),
+          input: { repo, issue, pull },
+        });
+      }
+    }
+    return items;
+  },
+  async process(item, ctx) {
+    const { repo, issue, pull } = item.input;
+    const sources = new Sources(ctx.store.db);
+    const forward = new ForwardTables(ctx.store.db);
+    const link = forward.link(repo, issue, pull);
+    const rec = forward.recovery(repo, issue, pull);
+    const gold = forward.gold(repo, issue, pull);
+    const thread = sources.thread(repo, issue);
+    const pr = sources.pull(repo, pull);
+    if (!link || !rec || rec.base === null || rec.head === null || !gold || !thread || !pr) {
+      throw new Error(`${item.key}: link, recovery or gold missing (run link, recover and route first)`);
+    }
+    const context = forwardContext(rec.baseRef);
+    const handle = await gitReposOf(ctx).get(repo);
+    const { tree, imports } = await readBaseInputs(handle, rec.base, rec.changedPaths);
+    const activatedFor = compiledRouter(rec.workflows, context);
+    const priorKey = digestOf({ context, workflows: rec.workflowsDigest });
+    const cached = forward.prior(repo, rec.base, priorKey, EVALUATOR_ID);
+    const prior: Prior = cached ?? repositoryPrior(tree, activatedFor);
+    const record = screenCase({
+      repo,
+      issue: thread,
+      comments: sources.comments(repo, issue),
+      pull: pr,
+      linkFlags: link.flags,
+      base: rec.base,
+      head: rec.head,
+      baseRef: rec.baseRef,
+      changed: rec.changedPaths,
+      gold: gold.gold,
+      workflowCount: rec.workflows.filter((w) => isWorkflowPath(w.path)).length,
+      tree,
+      imports,
+      activatedFor,
+      prior,
+    });
+    const save = (store: typeof ctx.store): void => {
+      const t = new ForwardTables(store.db);
+      if (!cached) t.putPrior(repo, rec.base!, priorKey, EVALUATOR_ID, prior);
+      t.putCase(record);
+    };
+    if (record.decision === 'reject') return { status: 'rejected', reason: record.reasons[0]!.code, save };
+    return { status: 'done', save };
+  },
+};
+

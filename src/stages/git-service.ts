@@ -1,0 +1,26 @@
+import { repoConfig } from '../config.js';
+import { MinerError } from '../errors.js';
+import { defaultGitUrl } from '../git/mirror.js';
+import { openGitRepos, type GitRepos } from '../git/repos.js';
+import type { StageContext } from './types.js';
+
+/**
+ * The run's git mirrors, opened once per run and closed by the runner at the end. The mirror
+ * URL of a repository is its configured `git_url`, else GitHub's.
+ */
+export function gitReposOf(ctx: StageContext): GitRepos {
+  return ctx.services.get('git', () => {
+    const dataDir = ctx.options.dataDir;
+    if (typeof dataDir !== 'string' || dataDir.length === 0) {
+      throw new MinerError('config', 'git mirrors need a data directory (run option dataDir is missing)');
+    }
+    const repos = openGitRepos({
+      dataDir,
+      urlFor: (repo) => repoConfig(ctx.config, repo)?.git_url ?? defaultGitUrl(repo),
+      fetch: ctx.options.fetch === false ? false : undefined,
+      signal: ctx.signal,
+    });
+    ctx.services.onClose(() => repos.close());
+    return repos;
+  });
+}

@@ -1,0 +1,70 @@
+import { repoConfig } from '../config.js';
+import { DEFAULT_RELEASE_BRANCHES, judgePair, pairKey, pairsOf, type PairInput } from '../forward/link-rules.js';
+import { Sources } from '../store/tables/sources.js';
+import { ForwardTables } from '../store/tables/forward.js';
+import { digestOf } from '../util/canonical.js';
+import type { Stage } from './types.js';
+
+export interface LinkItem {
+  readonly pair: PairInput;
+  readonly defaultBranch: string | null;
+  readonly releasePatterns: readonly string[];
+}
+
+/**
+ * Forward: pairs each issue with the pull requests linked to it. Unmerged PRs and PRs into a
+ * branch that is neither the default nor a release branch are rejected; several PRs per issue
+ * (or issues per PR) are kept and flagged `multi-link`.
+ */
+export const linkStage: Stage<LinkItem> = {
+  name: 'link',
+  version: 1,
+  needs: [],
+  description: 'pair issues with the merged pull requests that fixed them (Forward)',
+  plan(ctx, repos) {
+    const sources = new Sources(ctx.store.db);
+    const items = [];
+    for (const repo of repos) {
+      const cfg = repoConfig(ctx.config, repo);
+      const defaultBranch = cfg?.default_branch ?? sources.repo(repo)?.defaultBranch ?? null;
+      const releasePatterns = cfg?.release_branches ?? DEFAULT_RELEASE_BRANCHES;
+      for (const pair of pairsOf(repo, sources.links(repo))) {
+        const issue = sources.thread(repo, pair.issue);
+        const pull = sources.pull(repo, pair.pull);
+        items.push({
+          key: pairKey(repo, pair.issue, pair.pull),
+          repo,
+          inputDigest: digestOf({
+            pair,
+            defaultBranch,
+            releasePatterns,
+            issue: issue ? { kind: issue.kind } : null,
+            pull: pull ? { state: pull.state, mergedAt: pull.mergedAt, baseRef: pull.baseRef } : null,
+          }),
+          input: { pair, defaultBranch, releasePatterns },
+        });
+      }
+    }
+    return items;
+  },
+  async process(item, ctx) {
+    const { pair, defaultBranch, releasePatterns } = item.input;
+    const sources = new Sources(ctx.store.db);
+    const verdict = judgePair(pair, sources.thread(pair.repo, pair.issue), sources.pull(pair.repo, pair.pull), defaultBranch, releasePatterns);
+    const save = (store: typeof ctx.store): void =>
+      new ForwardTables(store.db).putLink({
+        repo: pair.repo,
+        issue: pair.issue,
+        pull: pair.pull,
+        status: verdict.status,
+        baseRef: verdict.baseRef,
+        branchRule: verdict.branchRule,
+        linkKinds: [...new Set(pair.links.map((l) => l.how))].sort(),
+        links: [...pair.links],
+        flags: [...verdict.flags],
+        reasons: [...verdict.reasons],
+      });
+    if (verdict.status === 'rejected') return { status: 'rejected', reason: verdict.reasons[0]!.code, save };
+    return { status: 'done', save };
+  },
+};

@@ -1,0 +1,207 @@
+import { screenResolved, type ResolvedRef } from '../backward/screen.js';
+import { threadFromRows } from '../backward/thread.js';
+import type { Attribution, Reason, TextScreen, Thread } from '../backward/types.js';
+import { repoConfig } from '../config.js';
+import { MinerError } from '../errors.js';
+import { computeCutoff, defaultBranchOf, historyWindow, matchingTag, tagWindow } from '../git/history.js';
+import type { GitRepoHandle } from '../git/repos.js';
+import { resolveRef } from '../git/resolve-ref.js';
+import { BackwardTables, type BackwardCaseRecord, type ResolutionRow } from '../store/tables/backward.js';
+import { Sources, type PullRow } from '../store/tables/sources.js';
+import { digestOf } from '../util/canonical.js';
+import { caseId } from '../util/case-id.js';
+import { gitReposOf } from './git-service.js';
+import type { PlannedItem, Stage } from './types.js';
+
+export interface ResolveItem {
+  readonly repo: string;
+  readonly number: number;
+}
+
+export interface ThreadResolution {
+  readonly record: BackwardCaseRecord;
+  readonly resolutions: ResolutionRow[];
+  /** The screen after resolution (competing, ambiguous-sha, cross-repository, …). */
+  readonly screen: TextScreen;
+}
+
+export interface ResolveOptions {
+  /** The default branch to cut at; null: the mirror's HEAD branch. */
+  readonly defaultBranch: string | null;
+  /** Stored pull requests by number (for `#N` attributions). */
+  readonly pull?: (n: number) => PullRow | undefined;
+  /** Pull requests linked to the issue as its fix. */
+  readonly fixPulls?: readonly number[];
+  /** All stored pull requests of the repository (to find the culprit's PR). */
+  readonly pulls?: readonly PullRow[];
+}
+
+const GOOD_VERSION = /\b(?:works?|worked|working|fine|good|ok|okay|last good|passes|passed)\b[^.\n]{0,60}?\bv?\d+(?:\.\d+){1,3}(?:-[0-9A-Za-z.]+)?/i;
+
+/** The phrase naming the last good version ("works in 1.4.2"), or null. */
+export function goodVersionText(text: string): string | null {
+  return GOOD_VERSION.exec(text)?.[0] ?? null;
+}
+
+/**
+ * Resolves every attribution of a thread against the repository, applies the rules that need
+ * the resolved commits, and for a surviving culprit computes gold, parent, cutoff (with the rule
+ * that decided it), the history window and the tag window.
+ */
+export async function resolveThread(
+  handle: GitRepoHandle,
+  thread: Thread,
+  attributions: readonly Attribution[],
+  text: TextScreen,
+  options: ResolveOptions,
+): Promise<ThreadResolution> {
+  const repo = thread.repo;
+  const resolutions: ResolutionRow[] = [];
+  for (const [idx, a] of attributions.entries()) {
+    const r = await resolveRef(handle, a.ref, {
+      repo,
+      pullCommits: (n) => {
+        const p = options.pull?.(n);
+        return p ? { commitShas: p.commitShas, mergeCommitSha: p.mergeCommitSha } : undefined;
+      },
+    });
+    resolutions.push({ idx, input: r.input, status: r.status, sha: r.sha, candidates: r.candidates, via: r.via });
+  }
+  const resolved: ResolvedRef[] = resolutions.map((r) => ({
+    index: r.idx,
+    status: r.status as ResolvedRef['status'],
+    sha: r.sha,
+    candidates: r.candidates,
+  }));
+  let screen = screenResolved(thread, attributions, text, resolved);
+  const base: BackwardCaseRecord = {
+    repo,
+    number: thread.number,
+    status: 'rejected',
+    decision: 'reject',
+    caseId: null,
+    gold: null,
+    goldSubject: null,
+    parent: null,
+    defaultBranch: null,
+    cutoff: null,
+    cutoffRule: 'none',
+    cutoffNotes: [],
+    historyWindow: null,
+    tag: null,
+    tagWindow: null,
+    prNumbers: [...new Set(options.fixPulls ?? [])].sort((x, y) => x - y),
+    reportTime: thread.createdAt,
+    reportUrl: thread.url,
+  };
+  if (screen.decision === 'reject') return { record: base, resolutions, screen };
+
+  const golds = [...new Set(screen.culprits.map((i) => resolutions[i]?.sha ?? null))];
+  const gold = golds.length === 1 ? golds[0]! : null;
+  if (gold === null) {
+    const evidence = screen.culprits.length === 0 ? 'no culprit attribution' : `culprits resolve to ${golds.map(String).join(', ')}`;
+    screen = { decision: 'reject', culprits: [], reasons: [...screen.reasons, { code: 'unresolved', evidence }] };
+    return { record: base, resolutions, screen };
+  }
+
+  const commit = await handle.objects.commit(gold);
+  const branch = options.defaultBranch ?? (await defaultBranchOf(handle.gitDir));
+  if (branch === null) throw new MinerError('git', `${repo}: cannot tell the default branch (mirror HEAD is detached; set default_branch in the config)`);
+  const cutoff = await computeCutoff(handle.gitDir, branch, new Date(thread.createdAt));
+  const window = cutoff.sha ? await historyWindow(handle.gitDir, gold, cutoff.sha) : null;
+  const versionText = goodVersionText(`${thread.title}\n${thread.posts[0]?.body ?? ''}`);
+  const tag = versionText ? await matchingTag(handle.gitDir, versionText) : null;
+  const tagCount = tag && cutoff.sha ? await tagWindow(handle.gitDir, tag, cutoff.sha) : null;
+
+  const culpritPulls = screen.culprits.map((i) => attributions[i]!).filter((a) => a.ref.type === 'pr').map((a) => Number(a.ref.value));
+  const carrying = (options.pulls ?? []).filter((p) => p.mergeCommitSha === gold || p.commitShas.includes(gold)).map((p) => p.number);
+  const prNumbers = [...new Set([...base.prNumbers, ...culpritPulls, ...carrying])].filter(Number.isInteger).sort((x, y) => x - y);
+
+  return {
+    record: {
+      ...base,
+      status: 'resolved',
+      decision: screen.decision,
+      caseId: caseId(repo, thread.number, { repo, number: thread.number, gold }),
+      gold,
+      goldSubject: commit?.subject ?? null,
+      parent: commit?.parents[0] ?? null,
+      defaultBranch: branch,
+      cutoff: cutoff.sha,
+      cutoffRule: cutoff.rule,
+      cutoffNotes: cutoff.notes,
+      historyWindow: window,
+      tag,
+      tagWindow: tagCount,
+      prNumbers,
+    },
+    resolutions,
+    screen,
+  };
+}
+
+const codesOf = (reasons: readonly Reason[]): string => [...new Set(reasons.map((r) => r.code))].join(',');
+
+/**
+ * Backward: resolves each attributed reference to one full SHA, applies the resolution rules
+ * (ambiguous-sha, competing, cross-repository, …) and records gold, parent, cutoff and windows.
+ * Threads the attribute stage rejected are cleared and passed over.
+ */
+export const resolveStage: Stage<ResolveItem> = {
+  name: 'resolve',
+  version: 1,
+  needs: ['attribute'],
+  description: 'resolve attributed SHAs, URLs and PRs to one commit; cutoff and history window (Backward)',
+  plan(ctx, repos) {
+    const sources = new Sources(ctx.store.db);
+    const tables = new BackwardTables(ctx.store.db);
+    const items: PlannedItem<ResolveItem>[] = [];
+    for (const repo of repos) {
+      const repoRow = sources.repo(repo);
+      const branch = repoConfig(ctx.config, repo)?.default_branch ?? repoRow?.defaultBranch ?? null;
+      const links = sources.links(repo);
+      const pulls = digestOf(sources.pulls(repo).map((p) => ({ n: p.number, merge: p.mergeCommitSha, commits: p.commitShas })));
+      for (const number of tables.screenedThreads(repo)) {
+        const thread = sources.thread(repo, number);
+        if (!thread) continue;
+        const digest = digestOf({
+          thread: { createdAt: thread.createdAt, title: thread.title, body: thread.body, url: thread.htmlUrl },
+          comments: sources.comments(repo, number).map((c) => [c.commentId, c.createdAt, c.author, c.body]),
+          attributions: tables.attributions(repo, number),
+          text: tables.textScreen(repo, number),
+          branch,
+          gitUrl: repoConfig(ctx.config, repo)?.git_url ?? null,
+          fixes: links.filter((l) => l.issue === number).map((l) => l.pull),
+          pulls,
+        });
+        items.push({ key: `${repo}#${number}`, repo, inputDigest: digest, input: { repo, number } });
+      }
+    }
+    return items;
+  },
+  async process(item, ctx) {
+    const { repo, number } = item.input;
+    const sources = new Sources(ctx.store.db);
+    const tables = new BackwardTables(ctx.store.db);
+    const text = tables.textScreen(repo, number);
+    const row = sources.thread(repo, number);
+    if (!text || !row) throw new MinerError('not-found', `${repo}#${number}: thread or its attributions are gone; re-run attribute`);
+    if (text.decision === 'reject') {
+      return { status: 'rejected', reason: codesOf(text.reasons) || 'no-attribution', save: (s) => new BackwardTables(s.db).clearResolution(repo, number) };
+    }
+    const thread = threadFromRows(row, sources.comments(repo, number));
+    const attributions = tables.attributions(repo, number);
+    const handle = await gitReposOf(ctx).get(repo);
+    const pulls = sources.pulls(repo);
+    const out = await resolveThread(handle, thread, attributions, text, {
+      defaultBranch: repoConfig(ctx.config, repo)?.default_branch ?? sources.repo(repo)?.defaultBranch ?? null,
+      pull: (n) => pulls.find((p) => p.number === n),
+      pulls,
+      fixPulls: sources.links(repo).filter((l) => l.issue === number).map((l) => l.pull),
+    });
+    const save = (s: { db: ConstructorParameters<typeof BackwardTables>[0] }): void =>
+      new BackwardTables(s.db).replaceResolution(out.record, out.resolutions, out.screen.reasons);
+    if (out.record.status === 'rejected') return { status: 'rejected', reason: codesOf(out.screen.reasons) || 'unresolved', save };
+    return { status: 'done', save };
+  },
+};

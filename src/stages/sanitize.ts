@@ -1,0 +1,155 @@
+import { hasObservableSymptom } from '../backward/screen.js';
+import { threadFromRows } from '../backward/thread.js';
+import type { Attribution, Reason, Thread } from '../backward/types.js';
+import type { BatchObjects } from '../git/batch.js';
+import { MinerError } from '../errors.js';
+import { auditLeaks, buildReport, sanitizeBuiltReport, type LeakAudit, type SanitizedReport } from '../sanitize/index.js';
+import { HEX_RUN, matchesOf } from '../sanitize/text.js';
+import { BackwardTables, type ReportRow } from '../store/tables/backward.js';
+import { Sources } from '../store/tables/sources.js';
+import { digestOf } from '../util/canonical.js';
+import { gitReposOf } from './git-service.js';
+import type { PlannedItem, Stage } from './types.js';
+
+export interface SanitizeItem {
+  readonly repo: string;
+  readonly number: number;
+}
+
+export interface ThreadSanitization {
+  readonly report: SanitizedReport;
+  readonly audit: LeakAudit;
+  readonly symptom: { readonly ok: boolean; readonly why: string };
+  /** `leak` and `insufficient-symptom`, with evidence; empty when the report is usable. */
+  readonly reasons: Reason[];
+}
+
+export interface SanitizeTarget {
+  readonly gold: string | null;
+  readonly goldSubject: string | null;
+  readonly prNumbers: readonly number[];
+  /** Full SHAs already known to be commits of the repository (resolved attributions). */
+  readonly knownShas: readonly string[];
+}
+
+/**
+ * Which hex runs of the text name commits: asked of the repository's object reader in one batch
+ * when there is one, plus prefixes of the known SHAs and of the attributed hex.
+ */
+export async function commitPrefixes(
+  text: string,
+  objects: BatchObjects | null,
+  known: readonly string[],
+): Promise<(hex: string) => boolean> {
+  const runs = [...new Set(matchesOf(text, HEX_RUN).map((m) => m.text.toLowerCase()))];
+  const yes = new Set<string>();
+  for (const run of runs) if (known.some((k) => k.toLowerCase().startsWith(run))) yes.add(run);
+  if (objects) {
+    const answers = await objects.resolve(runs.filter((r) => !yes.has(r)));
+    for (const a of answers) {
+      if ((a.status === 'ok' && a.type === 'commit') || (a.status === 'ambiguous' && a.candidates.length > 0)) yes.add(a.input.toLowerCase());
+    }
+  }
+  return (hex) => yes.has(hex.toLowerCase());
+}
+
+/** Builds the report, deletes the answer, audits the result and checks a symptom remains. */
+export async function sanitizeThread(
+  thread: Thread,
+  attributions: readonly Attribution[],
+  target: SanitizeTarget,
+  objects: BatchObjects | null,
+): Promise<ThreadSanitization> {
+  const built = buildReport(thread, attributions);
+  const attributedHex = attributions.filter((a) => a.ref.type !== 'pr' && /^[0-9a-f]{7,40}$/i.test(a.ref.value)).map((a) => a.ref.value);
+  // Every pull request an attribution names is answer-bearing, whether or not it is the culprit.
+  const attributedPulls = attributions.filter((a) => a.ref.type === 'pr' && /^\d+$/.test(a.ref.value)).map((a) => Number(a.ref.value));
+  const known = [...target.knownShas, ...attributedHex, ...(target.gold ? [target.gold] : [])];
+  const isCommitPrefix = await commitPrefixes(built.text, objects, known);
+  const report = sanitizeBuiltReport(built, attributions, {
+    repo: thread.repo,
+    isCommitPrefix,
+    prNumbers: [...new Set([...target.prNumbers, ...attributedPulls])],
+    goldSubject: target.goldSubject,
+  });
+  const audit = auditLeaks(report.text, { gold: target.gold, goldSubject: target.goldSubject, repo: thread.repo });
+  const symptom = hasObservableSymptom(report.text);
+  const reasons: Reason[] = [];
+  if (!audit.ok) reasons.push({ code: 'leak', evidence: audit.findings.map((f) => `${f.code}: ${f.text}`).join('; ') });
+  if (!symptom.ok) reasons.push({ code: 'insufficient-symptom', evidence: symptom.why });
+  return { report, audit, symptom, reasons };
+}
+
+/**
+ * Backward: the report an agent reads (title, body, comments before the first attribution) with
+ * every answer-bearing span deleted and logged, then the leakage audit and the observable-symptom
+ * check. Threads without a resolved gold are cleared and passed over.
+ */
+export const sanitizeStage: Stage<SanitizeItem> = {
+  name: 'sanitize',
+  version: 1,
+  needs: ['resolve'],
+  description: 'delete the answer from Backward reports, audit for leaks, require an observable symptom',
+  plan(ctx, repos) {
+    const sources = new Sources(ctx.store.db);
+    const tables = new BackwardTables(ctx.store.db);
+    const items: PlannedItem<SanitizeItem>[] = [];
+    for (const repo of repos) {
+      for (const number of tables.screenedThreads(repo)) {
+        const thread = sources.thread(repo, number);
+        if (!thread) continue;
+        const record = tables.caseOf(repo, number) ?? null;
+        const digest = digestOf({
+          thread: { title: thread.title, body: thread.body },
+          comments: record?.status === 'resolved' ? sources.comments(repo, number).map((c) => [c.commentId, c.createdAt, c.body]) : [],
+          attributions: tables.attributions(repo, number),
+          case: record,
+          resolutions: tables.resolutions(repo, number).map((r) => r.sha),
+        });
+        items.push({ key: `${repo}#${number}`, repo, inputDigest: digest, input: { repo, number } });
+      }
+    }
+    return items;
+  },
+  async process(item, ctx) {
+    const { repo, number } = item.input;
+    const sources = new Sources(ctx.store.db);
+    const tables = new BackwardTables(ctx.store.db);
+    const record = tables.caseOf(repo, number);
+    if (!record || record.status !== 'resolved') {
+      return {
+        status: 'rejected',
+        reason: record ? 'unresolved' : 'not-resolved',
+        save: (s) => new BackwardTables(s.db).replaceReport(repo, number, null, []),
+      };
+    }
+    const row = sources.thread(repo, number);
+    if (!row) throw new MinerError('not-found', `${repo}#${number}: thread is gone from the store`);
+    const thread = threadFromRows(row, sources.comments(repo, number));
+    const handle = await gitReposOf(ctx).get(repo);
+    const out = await sanitizeThread(
+      thread,
+      tables.attributions(repo, number),
+      {
+        gold: record.gold,
+        goldSubject: record.goldSubject,
+        prNumbers: record.prNumbers,
+        knownShas: tables.resolutions(repo, number).flatMap((r) => (r.sha ? [r.sha] : [])),
+      },
+      handle.objects,
+    );
+    const stored: ReportRow = {
+      original: out.report.original,
+      text: out.report.text,
+      deletions: out.report.deletions,
+      leakOk: out.audit.ok,
+      leakFindings: out.audit.findings,
+      symptomOk: out.symptom.ok,
+      symptomWhy: out.symptom.why,
+    };
+    const save = (s: { db: ConstructorParameters<typeof BackwardTables>[0] }): void =>
+      new BackwardTables(s.db).replaceReport(repo, number, stored, out.reasons);
+    if (out.reasons.length > 0) return { status: 'rejected', reason: out.reasons.map((r) => r.code).join(','), save };
+    return { status: 'done', save };
+  },
+};

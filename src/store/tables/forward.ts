@@ -1,0 +1,351 @@
+import type { Database, Statement } from 'better-sqlite3';
+import { canonicalJson } from '../../util/canonical.js';
+import { forwardCaseId, type ReasonRow, type RouteContext } from '../../forward/case-record.js';
+import type { LoggedDeletion } from '../../forward/issue-text.js';
+import type { Stability } from '../../forward/stability.js';
+import type { Labels, Prior } from '../../forward/prior.js';
+
+/** Forward task rows (see migration 0004). */
+export interface LinkRecord {
+  repo: string;
+  issue: number;
+  pull: number;
+  status: 'kept' | 'rejected';
+  baseRef: string | null;
+  branchRule: 'default' | 'release' | null;
+  linkKinds: string[];
+  links: { how: string; evidence: string }[];
+  flags: ReasonRow[];
+  reasons: ReasonRow[];
+}
+
+export interface WorkflowFile {
+  path: string;
+  text: string;
+}
+
+export interface RecoveryRecord {
+  repo: string;
+  issue: number;
+  pull: number;
+  status: 'done' | 'rejected';
+  base: string | null;
+  baseRule: string | null;
+  head: string | null;
+  baseRef: string;
+  changedPaths: string[];
+  workflows: WorkflowFile[];
+  workflowsDigest: string;
+  reasons: ReasonRow[];
+}
+
+export interface InvalidWorkflow {
+  path: string;
+  reason: string;
+}
+
+export interface GoldRecord {
+  repo: string;
+  issue: number;
+  pull: number;
+  status: 'done' | 'rejected';
+  context: RouteContext;
+  gold: string[];
+  invalid: InvalidWorkflow[];
+  explain: unknown;
+  evaluator: string;
+  limitApplied: boolean;
+  /** Digests of the gold's inputs: workflows at base, Δ*, context. */
+  inputDigests: { workflows: string; changed_paths: string; context: string };
+  reasons: ReasonRow[];
+}
+
+export type CaseDecision = 'candidate' | 'review' | 'reject';
+
+export interface CaseRecord {
+  repo: string;
+  issue: number;
+  pull: number;
+  caseId: string;
+  issueText: string;
+  deletions: LoggedDeletion[];
+  excludedComments: { id: number | null; createdAt: string }[];
+  stability: Stability | null;
+  prior: (Prior & { equal: boolean }) | null;
+  labels: Labels | null;
+  flags: ReasonRow[];
+  decision: CaseDecision;
+  reasons: ReasonRow[];
+}
+
+/** One Forward record per issue–PR pair, as the export reads it (snake_case, JSON-ready). */
+export interface ForwardCase {
+  case_id: string;
+  repo: string;
+  issue: number;
+  pull: number;
+  /** Where the pair stands: the stage that decided it last. */
+  stage: 'link' | 'recover' | 'route' | 'forward-screen';
+  issue_text: string | null;
+  deletions: LoggedDeletion[];
+  base: string | null;
+  base_rule: string | null;
+  head: string | null;
+  context: RouteContext | null;
+  changed_paths: string[];
+  gold: string[] | null;
+  invalid: InvalidWorkflow[];
+  evaluator: string | null;
+  limit_applied: boolean | null;
+  stability: Stability | null;
+  prior: (Prior & { equal: boolean }) | null;
+  labels: Labels | null;
+  flags: ReasonRow[];
+  /** `pending` while a later stage has not run for the pair yet. */
+  decision: CaseDecision | 'pending';
+  reasons: (ReasonRow & { stage: string })[];
+  source: { issue_url: string | null; pr_url: string | null; link_kinds: string[] };
+}
+
+/** Rows read per query while streaming export records (bounded memory). */
+const PAGE = 500;
+const j = (v: unknown): string => canonicalJson(v);
+const p = <T>(v: unknown): T => JSON.parse(v as string) as T;
+
+export class ForwardTables {
+  private readonly s: Record<string, Statement>;
+  constructor(private readonly db: Database) {
+    this.s = {
+      putLink: db.prepare(`INSERT OR REPLACE INTO forward_links (repo, issue, pull, status, base_ref, branch_rule, link_kinds, links, flags, reasons)
+        VALUES (@repo, @issue, @pull, @status, @baseRef, @branchRule, @linkKinds, @links, @flags, @reasons)`),
+      link: db.prepare('SELECT * FROM forward_links WHERE repo = ? AND issue = ? AND pull = ?'),
+      linksOfRepo: db.prepare('SELECT * FROM forward_links WHERE repo = ? ORDER BY issue, pull'),
+      putRecovery: db.prepare(`INSERT OR REPLACE INTO forward_recoveries (repo, issue, pull, status, base, base_rule, head, base_ref, changed_paths,
+          workflows, workflows_digest, reasons)
+        VALUES (@repo, @issue, @pull, @status, @base, @baseRule, @head, @baseRef, @changedPaths, @workflows, @workflowsDigest, @reasons)`),
+      recovery: db.prepare('SELECT * FROM forward_recoveries WHERE repo = ? AND issue = ? AND pull = ?'),
+      recoveriesOfRepo: db.prepare('SELECT * FROM forward_recoveries WHERE repo = ? ORDER BY issue, pull'),
+      putGold: db.prepare(`INSERT OR REPLACE INTO forward_golds (repo, issue, pull, status, context, gold, invalid, explain, evaluator, limit_applied,
+          input_digests, reasons)
+        VALUES (@repo, @issue, @pull, @status, @context, @gold, @invalid, @explain, @evaluator, @limitApplied, @inputDigests, @reasons)`),
+      gold: db.prepare('SELECT * FROM forward_golds WHERE repo = ? AND issue = ? AND pull = ?'),
+      goldsOfRepo: db.prepare('SELECT * FROM forward_golds WHERE repo = ? ORDER BY issue, pull'),
+      deleteCase: db.prepare('DELETE FROM forward_cases WHERE repo = ? AND issue = ? AND pull = ?'),
+      putCase: db.prepare(`INSERT INTO forward_cases (repo, issue, pull, case_id, issue_text, deletions, excluded_comments, stability, prior, labels,
+          flags, decision, reasons)
+        VALUES (@repo, @issue, @pull, @caseId, @issueText, @deletions, @excludedComments, @stability, @prior, @labels, @flags, @decision, @reasons)`),
+      case: db.prepare('SELECT * FROM forward_cases WHERE repo = ? AND issue = ? AND pull = ?'),
+      prior: db.prepare('SELECT prior FROM forward_priors WHERE repo = ? AND base = ? AND context_digest = ? AND evaluator = ?'),
+      putPrior: db.prepare(`INSERT OR REPLACE INTO forward_priors (repo, base, context_digest, evaluator, prior)
+        VALUES (?, ?, ?, ?, ?)`),
+      pairs: db.prepare(`SELECT l.*, t.html_url AS issue_url, pr.html_url AS pr_url FROM forward_links l
+        LEFT JOIN threads t ON t.repo = l.repo AND t.number = l.issue
+        LEFT JOIN pulls pr ON pr.repo = l.repo AND pr.number = l.pull
+        WHERE (l.repo, l.issue, l.pull) > (?, ?, ?)
+          AND EXISTS (SELECT 1 FROM links x WHERE x.repo = l.repo AND x.issue = l.issue AND x.pull = l.pull)
+        ORDER BY l.repo, l.issue, l.pull LIMIT ${PAGE}`),
+    };
+  }
+
+  putLink(r: LinkRecord): void {
+    this.s.putLink!.run({ ...r, linkKinds: j(r.linkKinds), links: j(r.links), flags: j(r.flags), reasons: j(r.reasons) });
+  }
+  link(repo: string, issue: number, pull: number): LinkRecord | undefined {
+    const r = this.s.link!.get(repo, issue, pull);
+    return r ? toLink(r as Row) : undefined;
+  }
+  links(repo: string): LinkRecord[] {
+    return (this.s.linksOfRepo!.all(repo) as Row[]).map(toLink);
+  }
+
+  putRecovery(r: RecoveryRecord): void {
+    this.s.putRecovery!.run({ ...r, changedPaths: j(r.changedPaths), workflows: j(r.workflows), reasons: j(r.reasons) });
+  }
+  recovery(repo: string, issue: number, pull: number): RecoveryRecord | undefined {
+    const r = this.s.recovery!.get(repo, issue, pull);
+    return r ? toRecovery(r as Row) : undefined;
+  }
+  recoveries(repo: string): RecoveryRecord[] {
+    return (this.s.recoveriesOfRepo!.all(repo) as Row[]).map(toRecovery);
+  }
+
+  putGold(r: GoldRecord): void {
+    this.s.putGold!.run({
+      ...r,
+      context: j(r.context),
+      gold: j(r.gold),
+      invalid: j(r.invalid),
+      explain: j(r.explain ?? null),
+      limitApplied: r.limitApplied ? 1 : 0,
+      inputDigests: j(r.inputDigests),
+      reasons: j(r.reasons),
+    });
+  }
+  gold(repo: string, issue: number, pull: number): GoldRecord | undefined {
+    const r = this.s.gold!.get(repo, issue, pull);
+    return r ? toGold(r as Row) : undefined;
+  }
+  golds(repo: string): GoldRecord[] {
+    return (this.s.goldsOfRepo!.all(repo) as Row[]).map(toGold);
+  }
+
+  /** Replaces the case row of a pair. */
+  putCase(r: CaseRecord): void {
+    this.s.deleteCase!.run(r.repo, r.issue, r.pull);
+    this.s.putCase!.run({
+      ...r,
+      deletions: j(r.deletions),
+      excludedComments: j(r.excludedComments),
+      stability: r.stability === null ? null : j(r.stability),
+      prior: r.prior === null ? null : j(r.prior),
+      labels: r.labels === null ? null : j(r.labels),
+      flags: j(r.flags),
+      reasons: j(r.reasons),
+    });
+  }
+  case(repo: string, issue: number, pull: number): CaseRecord | undefined {
+    const r = this.s.case!.get(repo, issue, pull);
+    return r ? toCase(r as Row) : undefined;
+  }
+
+  prior(repo: string, base: string, contextDigest: string, evaluator: string): Prior | undefined {
+    const r = this.s.prior!.get(repo, base, contextDigest, evaluator) as { prior: string } | undefined;
+    return r ? p<Prior>(r.prior) : undefined;
+  }
+  putPrior(repo: string, base: string, contextDigest: string, evaluator: string, prior: Prior): void {
+    this.s.putPrior!.run(repo, base, contextDigest, evaluator, j(prior));
+  }
+
+  /**
+   * Every pair still present in the links table, one export record each, sorted by repository,
+   * issue and pull. Streams (bounded memory).
+   */
+  *iterateCases(repos?: readonly string[]): Generator<ForwardCase> {
+    const wanted = repos ? new Set(repos.map((r) => r.toLowerCase())) : null;
+    let after: [string, number, number] = ['', -1, -1];
+    for (;;) {
+      const page = this.s.pairs!.all(...after) as Row[];
+      for (const row of page) {
+        if (wanted && !wanted.has((row.repo as string).toLowerCase())) continue;
+        yield this.assemble(toLink(row), (row.issue_url as string | null) ?? null, (row.pr_url as string | null) ?? null);
+      }
+      if (page.length < PAGE) return;
+      const last = page[page.length - 1]!;
+      after = [last.repo as string, last.issue as number, last.pull as number];
+    }
+  }
+
+  /** Every pair as an export record (see iterateCases). */
+  cases(repos?: readonly string[]): ForwardCase[] {
+    return [...this.iterateCases(repos)];
+  }
+
+  private assemble(link: LinkRecord, issueUrl: string | null, prUrl: string | null): ForwardCase {
+    const { repo, issue, pull } = link;
+    const rec = link.status === 'kept' ? this.recovery(repo, issue, pull) : undefined;
+    const gold = rec?.status === 'done' ? this.gold(repo, issue, pull) : undefined;
+    const screened = gold?.status === 'done' ? this.case(repo, issue, pull) : undefined;
+    const reasons: (ReasonRow & { stage: string })[] = [
+      ...link.reasons.map((r) => ({ ...r, stage: 'link' })),
+      ...(rec?.reasons ?? []).map((r) => ({ ...r, stage: 'recover' })),
+      ...(gold?.reasons ?? []).map((r) => ({ ...r, stage: 'route' })),
+      ...(screened?.reasons ?? []).map((r) => ({ ...r, stage: 'forward-screen' })),
+    ];
+    const stage = screened ? 'forward-screen' : gold ? 'route' : rec ? 'recover' : 'link';
+    let decision: ForwardCase['decision'];
+    if (link.status === 'rejected' || rec?.status === 'rejected' || gold?.status === 'rejected') decision = 'reject';
+    else decision = screened ? screened.decision : 'pending';
+    const flags = screened ? screened.flags : link.flags;
+    return {
+      case_id: screened?.caseId ?? forwardCaseId(repo, issue, pull, rec ? { base: rec.base, head: rec.head, baseRef: rec.baseRef } : null),
+      repo,
+      issue,
+      pull,
+      stage,
+      issue_text: screened?.issueText ?? null,
+      deletions: screened?.deletions ?? [],
+      base: rec?.base ?? null,
+      base_rule: rec?.baseRule ?? null,
+      head: rec?.head ?? null,
+      context: gold?.context ?? null,
+      changed_paths: rec?.changedPaths ?? [],
+      gold: gold?.gold ?? null,
+      invalid: gold?.invalid ?? [],
+      evaluator: gold?.evaluator ?? null,
+      limit_applied: gold ? gold.limitApplied : null,
+      stability: screened?.stability ?? null,
+      prior: screened?.prior ?? null,
+      labels: screened?.labels ?? null,
+      flags,
+      decision,
+      reasons,
+      source: { issue_url: issueUrl, pr_url: prUrl, link_kinds: link.linkKinds },
+    };
+  }
+}
+
+type Row = Record<string, unknown>;
+
+function toLink(r: Row): LinkRecord {
+  return {
+    repo: r.repo as string,
+    issue: r.issue as number,
+    pull: r.pull as number,
+    status: r.status as LinkRecord['status'],
+    baseRef: (r.base_ref as string | null) ?? null,
+    branchRule: (r.branch_rule as LinkRecord['branchRule']) ?? null,
+    linkKinds: p(r.link_kinds),
+    links: p(r.links),
+    flags: p(r.flags),
+    reasons: p(r.reasons),
+  };
+}
+function toRecovery(r: Row): RecoveryRecord {
+  return {
+    repo: r.repo as string,
+    issue: r.issue as number,
+    pull: r.pull as number,
+    status: r.status as RecoveryRecord['status'],
+    base: (r.base as string | null) ?? null,
+    baseRule: (r.base_rule as string | null) ?? null,
+    head: (r.head as string | null) ?? null,
+    baseRef: r.base_ref as string,
+    changedPaths: p(r.changed_paths),
+    workflows: p(r.workflows),
+    workflowsDigest: r.workflows_digest as string,
+    reasons: p(r.reasons),
+  };
+}
+function toGold(r: Row): GoldRecord {
+  return {
+    repo: r.repo as string,
+    issue: r.issue as number,
+    pull: r.pull as number,
+    status: r.status as GoldRecord['status'],
+    context: p(r.context),
+    gold: p(r.gold),
+    invalid: p(r.invalid),
+    explain: p(r.explain),
+    evaluator: r.evaluator as string,
+    limitApplied: r.limit_applied === 1,
+    inputDigests: p(r.input_digests),
+    reasons: p(r.reasons),
+  };
+}
+function toCase(r: Row): CaseRecord {
+  return {
+    repo: r.repo as string,
+    issue: r.issue as number,
+    pull: r.pull as number,
+    caseId: r.case_id as string,
+    issueText: r.issue_text as string,
+    deletions: p(r.deletions),
+    excludedComments: p(r.excluded_comments),
+    stability: r.stability === null ? null : p(r.stability),
+    prior: r.prior === null ? null : p(r.prior),
+    labels: r.labels === null ? null : p(r.labels),
+    flags: p(r.flags),
+    decision: r.decision as CaseDecision,
+    reasons: p(r.reasons),
+  };
+}

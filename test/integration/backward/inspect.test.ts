@@ -1,0 +1,109 @@
+import { writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { PassThrough } from 'node:stream';
+import { Command } from 'commander';
+import { describe, expect, it } from 'vitest';
+import { registerInspectBackward } from '../../../src/commands/inspect-backward.js';
+import type { CliContext } from '../../../src/commands/types.js';
+import { UsageError } from '../../../src/errors.js';
+import { makeRepo, tempDir } from '../../support/make-repo.js';
+
+async function run(args: string[], cwd: string): Promise<{ out: string; err: string; code: number }> {
+  const stdout = new PassThrough();
+  const stderr = new PassThrough();
+  let out = '';
+  let err = '';
+  stdout.on('data', (d: Buffer) => (out += d.toString()));
+  stderr.on('data', (d: Buffer) => (err += d.toString()));
+  let code = 0;
+  const ctx: CliContext = {
+    io: { stdout, stderr, env: {}, cwd, isTTY: false },
+    signal: new AbortController().signal,
+    setExitCode: (c) => void (code = c),
+  };
+  const program = new Command().exitOverride();
+  registerInspectBackward(program, ctx);
+  await program.parseAsync(['node', 'r2v', ...args]);
+  return { out, err, code };
+}
+
+const SYMPTOM =
+  'Since 2.4.0, `widget render nested.svg` fails with `TypeError: Cannot read properties of undefined (reading "points")` ' +
+  'in src/flatten.js; 2.3.0 rendered the same file fine. Reproduce with any SVG that nests two groups.';
+
+function importLine(number: number, body: string, comments: string[] = []): string {
+  return JSON.stringify({
+    repo: 'acme/widget',
+    issue: {
+      number,
+      title: 'render crashes on nested groups',
+      body,
+      user: { login: 'reporter' },
+      created_at: '2024-01-01T10:00:00Z',
+      html_url: `https://github.com/acme/widget/issues/${number}`,
+    },
+    comments: comments.map((c, i) => ({ id: number * 10 + i, user: { login: 'dev' }, created_at: `2024-01-0${i + 2}T00:00:00Z`, body: c })),
+  });
+}
+
+describe('r2v inspect backward', () => {
+  it('resolves, validates and sanitizes against --git-dir, and reports bad lines with exit 3', async () => {
+    const repo = await makeRepo();
+    await repo.commit('Initial import');
+    const gold = await repo.commit('Rework the path flattener');
+    const tip = await repo.commit('Tidy docs');
+    const dir = await tempDir();
+    const file = join(dir, 'threads.jsonl');
+    await writeFile(
+      file,
+      [
+        importLine(1, `${SYMPTOM}\n\nThe build id is ${gold.slice(0, 8)}.`, [`git bisect says ${gold.slice(0, 10)} is the first bad commit.`]),
+        '{"repo": "acme/widget", "issue": {"number": "x"}}',
+        '{broken',
+        importLine(2, `${SYMPTOM} Could it be ${gold.slice(0, 8)}?`),
+      ].join('\n'),
+    );
+    const r = await run(['inspect', 'backward', '--threads', 'threads.jsonl', '--git-dir', repo.dir], dir);
+    expect(r.code).toBe(3);
+    expect(r.err.split('\n').filter(Boolean)).toEqual([
+      expect.stringMatching(/^threads\.jsonl:2: thread import: issue\.number: /),
+      expect.stringMatching(/^threads\.jsonl:3: malformed JSON/),
+      'threads.jsonl: 2 lines could not be inspected',
+    ]);
+    const lines = r.out.trim().split('\n').map((l) => JSON.parse(l) as Record<string, any>);
+    expect(lines).toHaveLength(2);
+    const [one, two] = lines as [Record<string, any>, Record<string, any>];
+    expect(Object.keys(one).sort()).toEqual(['attributions', 'cutoff', 'decision', 'gold', 'leak_check', 'number', 'reasons', 'repo', 'report']);
+    expect(one).toMatchObject({ repo: 'acme/widget', number: 1, decision: 'candidate', reasons: [], gold: { sha: gold, status: 'ok' }, cutoff: tip });
+    expect(one.attributions).toEqual([
+      { text: gold.slice(0, 10), kind: expect.any(String), where: 'comment 1', quote: expect.stringContaining('is the first bad commit'), hedged: false },
+    ]);
+    expect(one.report.text).toBe(`render crashes on nested groups\n\n${SYMPTOM}\n\nThe build id is .`);
+    expect(one.report.deletions).toEqual([{ start: one.report.text.length - 1, end: one.report.text.length + 7, detector: 'sha' }]);
+    expect(one.leak_check).toEqual({ ok: true, findings: [] });
+    expect(two.decision).toBe('reject');
+    expect(two.reasons).toEqual(['no-attribution']);
+    expect(two.gold).toEqual({ sha: null, status: 'unresolved' });
+  });
+
+  it('makes the text-level decision without --git-dir and leaves gold unresolved', async () => {
+    const dir = await tempDir();
+    const sha = '3f9a2c1d8e7b6a5f4e3d2c1b0a9f8e7d6c5b4a39';
+    await writeFile(join(dir, 't.jsonl'), `${importLine(7, SYMPTOM, [`Bisected it to ${sha.slice(0, 9)}.`])}\n`);
+    const r = await run(['inspect', 'backward', '--threads', 't.jsonl'], dir);
+    expect(r.code).toBe(0);
+    expect(r.err).toBe('');
+    const line = JSON.parse(r.out) as Record<string, any>;
+    expect(line).toMatchObject({ number: 7, decision: 'candidate', gold: { sha: null, status: 'unresolved' }, cutoff: null });
+    expect(line.report.text).toBe(`render crashes on nested groups\n\n${SYMPTOM}`);
+  });
+
+  it('rejects a missing threads file and a directory that is not a repository', async () => {
+    const dir = await tempDir();
+    await expect(run(['inspect', 'backward', '--threads', 'nope.jsonl'], dir)).rejects.toThrow(new UsageError('--threads nope.jsonl: file not found'));
+    await writeFile(join(dir, 't.jsonl'), '');
+    await expect(run(['inspect', 'backward', '--threads', 't.jsonl', '--git-dir', dir], dir)).rejects.toThrow(
+      new UsageError(`--git-dir ${dir}: not a git repository`),
+    );
+  });
+});

@@ -1,0 +1,105 @@
+import { createHash } from 'node:crypto';
+import { execa } from 'execa';
+import { Config } from '../../../src/config.js';
+import { silentLogger } from '../../../src/log.js';
+import { createServices } from '../../../src/services.js';
+import type { ItemOutcome, Stage, StageContext } from '../../../src/stages/types.js';
+import type { Store } from '../../../src/store/db.js';
+import { Sources } from '../../../src/store/tables/sources.js';
+import { BASE_EPOCH, type TestRepo } from '../../support/make-repo.js';
+
+export const REPO = 'acme/widget';
+
+/** A stage context over `store` whose git mirrors live in `dataDir`, cloned from `gitUrl`. */
+export function stageContext(store: Store, dataDir: string, gitUrl: string): StageContext {
+  return {
+    store,
+    config: Config.parse({ repos: [{ name: REPO, git_url: gitUrl, default_branch: 'main' }] }),
+    log: silentLogger,
+    now: () => new Date('2024-06-01T00:00:00Z'),
+    signal: new AbortController().signal,
+    services: createServices(),
+    options: { dataDir },
+  };
+}
+
+/** Runs one stage the way the runner does: plan, process each item, save in a transaction. */
+export async function runStage(stage: Stage<any>, ctx: StageContext): Promise<Map<string, ItemOutcome>> {
+  const out = new Map<string, ItemOutcome>();
+  for (const item of await stage.plan(ctx, [REPO])) {
+    const outcome = await stage.process(item, ctx);
+    ctx.store.transaction(() => outcome.save(ctx.store));
+    out.set(item.key, outcome);
+  }
+  return out;
+}
+
+/** Time of the fixed clock, `hours` after its base. */
+export const at = (hours: number): string => new Date((BASE_EPOCH + hours * 3600) * 1000).toISOString().replace('.000Z', 'Z');
+
+/** Stores an issue thread (body + comments, one hour apart after `createdHour`) as discover/import would. */
+export function storeThread(store: Store, number: number, title: string, body: string, comments: readonly string[], createdHour: number): void {
+  const sources = new Sources(store.db);
+  sources.upsertThread({
+    repo: REPO,
+    number,
+    kind: 'issue',
+    title,
+    body,
+    author: 'reporter',
+    state: 'open',
+    createdAt: at(createdHour),
+    updatedAt: null,
+    closedAt: null,
+    htmlUrl: `https://github.com/${REPO}/issues/${number}`,
+    source: 'import',
+  });
+  sources.replaceComments(
+    REPO,
+    number,
+    comments.map((c, i) => ({
+      repo: REPO,
+      number,
+      commentId: number * 100 + i,
+      author: `dev${i}`,
+      createdAt: at(createdHour + i + 1),
+      updatedAt: null,
+      body: c,
+      htmlUrl: null,
+    })),
+  );
+}
+
+const hasLetterAndDigit = (hex: string): boolean => /[a-f]/.test(hex) && /\d/.test(hex);
+
+/**
+ * Two commits on `parent` whose SHAs share their first 7 hex digits (found by hashing candidate
+ * commit objects; a birthday search needs some tens of thousands), written into the repository
+ * and kept alive by the branches exp-a and exp-b.
+ */
+export async function collidingCommits(repo: TestRepo, parent: string): Promise<{ prefix: string; shas: [string, string] }> {
+  const tree = await repo.git(['rev-parse', `${parent}^{tree}`]);
+  const when = `${BASE_EPOCH + 50 * 3600} +0000`;
+  const seen = new Map<string, string>();
+  for (let i = 0; i < 2_000_000; i += 1) {
+    const body = `tree ${tree}\nparent ${parent}\nauthor Test Author <author@example.com> ${when}\ncommitter Test Author <author@example.com> ${when}\n\nExperiment ${i}\n`;
+    const sha = createHash('sha1').update(`commit ${Buffer.byteLength(body)}\0${body}`).digest('hex');
+    const prefix = sha.slice(0, 7);
+    const other = seen.get(prefix);
+    if (other !== undefined && hasLetterAndDigit(prefix)) {
+      const shas: string[] = [];
+      for (const [k, b] of [other, body].entries()) {
+        const r = await execa('git', ['hash-object', '-t', 'commit', '-w', '--stdin'], {
+          cwd: repo.dir,
+          input: b,
+          env: { LC_ALL: 'C', GIT_TERMINAL_PROMPT: '0' },
+        });
+        shas.push(r.stdout.trim());
+        await repo.updateRef(`refs/heads/exp-${k === 0 ? 'a' : 'b'}`, r.stdout.trim());
+      }
+      return { prefix, shas: [shas[0]!, shas[1]!] };
+    }
+    seen.set(prefix, body);
+  }
+  throw new Error('no colliding prefix found');
+}

@@ -1,0 +1,86 @@
+import { describe, expect, it } from 'vitest';
+import { makeRepo } from '../../support/make-repo.js';
+import { computeCutoff, defaultBranchOf, historyWindow, isAncestor, matchingTag, tagWindow } from '../../../src/git/history.js';
+import { gd, tickDate } from './support.js';
+import { foxtrotRepo } from './scenarios.js';
+
+describe('computeCutoff', () => {
+  it('takes the newest first-parent commit not after the report on a linear branch', async () => {
+    const repo = await makeRepo();
+    const shas: string[] = [];
+    for (let i = 1; i <= 5; i++) shas.push(await repo.commit(`c${i}`));
+    expect(await computeCutoff(gd(repo), 'main', tickDate(3, true))).toEqual({ sha: shas[2], rule: 'first-parent-by-date', notes: [] });
+    // Exactly at a commit's time: that commit is visible.
+    expect((await computeCutoff(gd(repo), 'main', tickDate(4))).sha).toBe(shas[3]);
+  });
+
+  it('follows the second parent of a foxtrot merge named by its message', async () => {
+    const f = await foxtrotRepo();
+    const cutoff = await computeCutoff(f.gitDir, 'main', f.report);
+    expect(cutoff.sha).toBe(f.m2);
+    expect(cutoff.rule).toBe('foxtrot-corrected');
+    expect(cutoff.notes).toHaveLength(1);
+    expect(cutoff.notes[0]).toContain(`foxtrot merge ${f.merge} (merge-message`);
+    // The feature commit, which the plain first-parent rule would pick, is not below the cutoff.
+    expect(await isAncestor(f.gitDir, f.onFeature, f.m2)).toBe(false);
+  });
+
+  it('detects a foxtrot merge that is a pull-request head even with a neutral message', async () => {
+    const f = await foxtrotRepo({ mergeMessage: 'sync', prHead: true });
+    const cutoff = await computeCutoff(f.gitDir, 'main', f.report);
+    expect(cutoff).toMatchObject({ sha: f.m2, rule: 'foxtrot-corrected' });
+    expect(cutoff.notes[0]).toContain('pull-request-head');
+  });
+
+  it('keeps the plain rule when the merge gives no foxtrot evidence', async () => {
+    const f = await foxtrotRepo({ mergeMessage: 'sync' });
+    expect(await computeCutoff(f.gitDir, 'main', f.report)).toEqual({ sha: f.onFeature, rule: 'first-parent-by-date', notes: [] });
+  });
+
+  it('does not correct when the report is after the foxtrot merge', async () => {
+    const f = await foxtrotRepo();
+    expect(await computeCutoff(f.gitDir, 'main', tickDate(7, true))).toEqual({ sha: f.merge, rule: 'first-parent-by-date', notes: [] });
+  });
+
+  it('returns no cutoff when every commit is after the report', async () => {
+    const repo = await makeRepo();
+    await repo.commit('c1');
+    const cutoff = await computeCutoff(gd(repo), 'main', tickDate(0));
+    expect(cutoff.sha).toBeNull();
+    expect(cutoff.rule).toBe('no-commit-before-report');
+  });
+
+  it('fails clearly on an unknown branch', async () => {
+    const repo = await makeRepo();
+    await repo.commit('c1');
+    await expect(computeCutoff(gd(repo), 'trunk', tickDate(3))).rejects.toThrow(/branch trunk not found/);
+  });
+});
+
+describe('history helpers', () => {
+  it('counts the history window and the tag window, and finds tags from version text', async () => {
+    const repo = await makeRepo();
+    await repo.commit('c1');
+    const gold = await repo.commit('c2');
+    await repo.tag('v1.4.2');
+    await repo.commit('c3');
+    await repo.tag('2.0');
+    const tip = await repo.commit('c4');
+    expect(await historyWindow(gd(repo), gold, tip)).toBe(2);
+    expect(await historyWindow(gd(repo), tip, tip)).toBe(0);
+    expect(await tagWindow(gd(repo), 'v1.4.2', tip)).toBe(2);
+    expect(await tagWindow(gd(repo), 'v9', tip)).toBeNull();
+    expect(await matchingTag(gd(repo), 'works in 1.4.2, broken in master')).toBe('v1.4.2');
+    expect(await matchingTag(gd(repo), 'fine on v2.0 last week')).toBe('2.0');
+    expect(await matchingTag(gd(repo), 'worked in 1.4.3')).toBeNull();
+    expect(await matchingTag(gd(repo), 'worked yesterday')).toBeNull();
+  });
+
+  it('reads the default branch from HEAD', async () => {
+    const repo = await makeRepo({ branch: 'trunk' });
+    await repo.commit('c1');
+    expect(await defaultBranchOf(gd(repo))).toBe('trunk');
+    const empty = await makeRepo();
+    expect(await defaultBranchOf(gd(empty))).toBeNull();
+  });
+});

@@ -1,0 +1,125 @@
+import { existsSync } from 'node:fs';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { describe, expect, it } from 'vitest';
+import { makeRepo, tempDir } from '../../support/make-repo.js';
+import { defaultGitUrl, ensureMirror, mirrorDir, redactUrl } from '../../../src/git/mirror.js';
+import { openGitRepos } from '../../../src/git/repos.js';
+import { defaultBranchOf } from '../../../src/git/history.js';
+import { runGit } from '../../../src/git/runner.js';
+
+async function refs(gitDir: string): Promise<string[]> {
+  return (await runGit(gitDir, ['for-each-ref', '--format=%(refname) %(objectname)'])).stdout.split('\n').filter(Boolean);
+}
+
+describe('mirrors', () => {
+  it('names mirror directories and default URLs', () => {
+    expect(mirrorDir('/data', 'acme/widgets')).toBe('/data/mirrors/acme__widgets.git');
+    expect(defaultGitUrl('acme/widgets')).toBe('https://github.com/acme/widgets.git');
+    expect(redactUrl('https://user:s3cret@example.com/a/b.git')).toBe('https://example.com/a/b.git');
+    expect(() => mirrorDir('/data', 'not-a-repo')).toThrow(/not-a-repo: repository must be owner\/name/);
+  });
+
+  it('clones from a file:// URL with branches, tags and pull heads, then fetches incrementally', async () => {
+    const source = await makeRepo({ branch: 'trunk' });
+    const c1 = await source.commit('c1');
+    await source.tag('v1.0');
+    await source.checkout('pr', { create: true });
+    const prHead = await source.commit('pr work');
+    await source.checkout('trunk');
+    await source.updateRef('refs/pull/3/head', prHead);
+    await source.updateRef('refs/pull/3/merge', prHead);
+    const data = await tempDir();
+    const dir = mirrorDir(data, 'acme/widgets');
+    await ensureMirror({ repo: 'acme/widgets', url: pathToFileURL(source.dir).href, dir });
+    expect(await refs(dir)).toEqual([
+      `refs/heads/pr ${prHead}`,
+      `refs/heads/trunk ${c1}`,
+      `refs/pull/3/head ${prHead}`,
+      `refs/tags/v1.0 ${c1}`,
+    ]);
+    expect(await defaultBranchOf(dir)).toBe('trunk');
+    expect(existsSync(`${dir}.partial`)).toBe(false);
+
+    const c2 = await source.commit('c2');
+    await source.git(['branch', '-D', 'pr']);
+    await ensureMirror({ repo: 'acme/widgets', url: source.dir, dir });
+    expect(await refs(dir)).toEqual([`refs/heads/trunk ${c2}`, `refs/pull/3/head ${prHead}`, `refs/tags/v1.0 ${c1}`]);
+  });
+
+  it('fails with the repository named and leaves nothing behind when the source is not a repository', async () => {
+    const data = await tempDir();
+    const dir = mirrorDir(data, 'acme/gone');
+    await expect(ensureMirror({ repo: 'acme/gone', url: join(data, 'no-such-repo'), dir })).rejects.toThrow(/^acme\/gone: fetch from .*no-such-repo failed/);
+    expect(existsSync(dir)).toBe(false);
+    expect(existsSync(`${dir}.partial`)).toBe(false);
+  });
+
+  it('retries a fetch that failed for network reasons, then fails with the status in the message', async () => {
+    let hits = 0;
+    const server = createServer((req, res) => {
+      hits += 1;
+      res.writeHead(503, { 'content-type': 'text/plain' });
+      res.end('busy');
+    });
+    await new Promise<void>((ok) => server.listen(0, '127.0.0.1', ok));
+    try {
+      const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/acme/widgets.git`;
+      const data = await tempDir();
+      const dir = mirrorDir(data, 'acme/widgets');
+      const err = await ensureMirror({ repo: 'acme/widgets', url, dir, retry: { retries: 2, minTimeoutMs: 10 } }).catch((e: unknown) => e);
+      expect(String(err)).toMatch(/acme\/widgets: fetch from http:\/\/127\.0\.0\.1:\d+\/acme\/widgets\.git failed: .*503/);
+      expect((err as { kind?: string }).kind).toBe('transient');
+      expect(hits).toBe(3);
+      expect(existsSync(dir)).toBe(false);
+    } finally {
+      server.close();
+    }
+  });
+
+  it('refuses a directory in the way that is not a bare repository', async () => {
+    const data = await tempDir();
+    const dir = mirrorDir(data, 'acme/widgets');
+    await runGit('', ['init', '-q', dir]);
+    const source = await makeRepo();
+    await source.commit('c1');
+    await expect(ensureMirror({ repo: 'acme/widgets', url: source.dir, dir })).rejects.toThrow(/exists but is not a bare git repository/);
+  });
+});
+
+describe('openGitRepos', () => {
+  it('ensures each mirror once per run and shares one object reader', async () => {
+    const source = await makeRepo();
+    const c1 = await source.commit('c1');
+    const data = await tempDir();
+    const urls: string[] = [];
+    const repos = openGitRepos({ dataDir: data, urlFor: (r) => (urls.push(r), source.dir) });
+    try {
+      const [a, b] = await Promise.all([repos.get('acme/widgets'), repos.get('Acme/Widgets')]);
+      expect(a).toBe(b);
+      expect(urls).toEqual(['acme/widgets']);
+      expect(a.gitDir).toBe(mirrorDir(data, 'acme/widgets'));
+      expect((await a.objects.resolve([c1.slice(0, 7)]))[0]!.sha).toBe(c1);
+    } finally {
+      await repos.close();
+    }
+  });
+
+  it('with fetch: false uses the existing mirror and fails clearly when there is none', async () => {
+    const source = await makeRepo();
+    const c1 = await source.commit('c1');
+    const data = await tempDir();
+    await ensureMirror({ repo: 'acme/widgets', url: source.dir, dir: mirrorDir(data, 'acme/widgets') });
+    await source.commit('c2');
+    const repos = openGitRepos({ dataDir: data, urlFor: () => source.dir, fetch: false });
+    try {
+      const h = await repos.get('acme/widgets');
+      expect((await h.objects.resolve(['refs/heads/main']))[0]!.sha).toBe(c1);
+      await expect(repos.get('acme/other')).rejects.toThrow(/acme\/other: no mirror at .*acme__other\.git/);
+    } finally {
+      await repos.close();
+    }
+  });
+});
