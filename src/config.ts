@@ -33,6 +33,14 @@ export const Config = z
     data_dir: z.string().min(1).default('data'),
     concurrency: z.number().int().min(1).max(64).default(2),
     repos: z.array(RepoConfig).default([]),
+    screener: z
+      .object({
+        name: z.string().regex(/^[a-z0-9][a-z0-9._-]*$/, 'must be a short lowercase name'),
+        command: z.array(z.string().min(1)).min(1, 'must name a program'),
+        timeout_s: z.number().int().min(1).default(120),
+      })
+      .strict()
+      .optional(),
     pairs: z
       .object({
         window_days: z.number().int().min(0).default(14),
@@ -125,6 +133,14 @@ repos: []
 #    default_branch: main                         # overrides the API's answer
 #    test_command: "npm test -- {tests}"          # coupled pairs: {tests} is replaced by test ids
 #    test_globs: ["test/**", "**/*.test.ts"]      # which changed files are tests
+
+# Optional external screener (e.g. a script that asks a language model): it reads one candidate
+# as JSON on stdin and answers {"decision", "reasons", "quotes"}. Its answers are proposals recorded
+# in the review ledger under reviewer screener:<name>; they never override a rule-based reject.
+# screener:
+#   name: llm
+#   command: ["python3", "screen.py"]
+#   timeout_s: 120
 
 # Coupled PR pairs.
 pairs:

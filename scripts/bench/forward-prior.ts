@@ -2,10 +2,10 @@
  * Forward repository prior: every tracked path of a generated 100,000-file tree routed as its own
  * one-path change against 50 workflows, with the workflows compiled once (what the forward-screen
  * stage does), against re-parsing the workflows for every path (route() per path), measured on a
- * sample in the same run. Run: node --import tsx scripts/bench/forward-prior.ts
+ * sample in the same run; and the prior of a next base that reuses the one-path routes. Run: node --import tsx scripts/bench/forward-prior.ts
  */
 import { performance } from 'node:perf_hooks';
-import { repositoryPrior } from '../../src/forward/prior.js';
+import { memoizeOnePath, repositoryPrior } from '../../src/forward/prior.js';
 import { compiledRouter } from '../../src/forward/router.js';
 import { route } from '../../src/routing/index.js';
 
@@ -50,6 +50,14 @@ const activatedFor = compiledRouter(files, ctx);
 const prior = repositoryPrior(paths, activatedFor);
 const compiledMs = performance.now() - t;
 
+// A later base with the same workflows and 1% new paths, reusing the one-path routes of the first.
+const cache = new Map<string, readonly string[]>();
+repositoryPrior(paths, memoizeOnePath(activatedFor, cache));
+const nextBase = [...paths.slice(0, PATHS - 1000), ...Array.from({ length: 1000 }, (_, i) => `packages/p${i % PACKAGES}/src/new/file${i}.ts`)];
+t = performance.now();
+repositoryPrior(nextBase, memoizeOnePath(activatedFor, cache));
+const memoMs = performance.now() - t;
+
 const sample = paths.filter((_, i) => i % Math.floor(PATHS / SAMPLE) === 0).slice(0, SAMPLE);
 t = performance.now();
 for (const p of sample) route(files, [p], ctx);
@@ -59,5 +67,6 @@ const compiledRate = PATHS / (compiledMs / 1000);
 const naiveRate = sample.length / (naiveMs / 1000);
 console.log(`forward prior: ${PATHS} paths x ${files.length} workflows, prior set of ${prior.workflows.length} workflows (${prior.count} paths, ${prior.sets} sets)`);
 console.log(`compiled once:        ${compiledMs.toFixed(0)} ms, ${Math.round(compiledRate)} paths/s`);
+console.log(`next base, memoized:  ${memoMs.toFixed(0)} ms, ${Math.round(PATHS / (memoMs / 1000))} paths/s`);
 console.log(`parsed per path:      ${naiveMs.toFixed(0)} ms for ${sample.length} paths, ${Math.round(naiveRate)} paths/s`);
 console.log(`ratio: ${(compiledRate / naiveRate).toFixed(1)}x`);

@@ -109,7 +109,15 @@ async function main(): Promise<void> {
   const counts: Record<string, number> = {};
   for (const r of results) counts[r.status] = (counts[r.status] ?? 0) + 1;
   const batchRate = (NAMES / batchMs) * 1000;
-  console.log(`batch (cat-file --batch-check): ${fmt(NAMES)} names in ${fmt(batchMs)} ms = ${fmt(batchRate)} names/s (${Object.entries(counts).map(([k, v]) => `${k} ${v}`).join(', ')}; ${ambiguous.length} colliding 7-hex prefixes in the repo)`);
+  console.log(`batch (cat-file --batch-command --buffer): ${fmt(NAMES)} names in ${fmt(batchMs)} ms = ${fmt(batchRate)} names/s (${Object.entries(counts).map(([k, v]) => `${k} ${v}`).join(', ')}; ${ambiguous.length} colliding 7-hex prefixes in the repo)`);
+
+  const tc = performance.now();
+  const classic = BatchObjects.open(dir, { protocol: 'classic' });
+  const classicResults = await classic.resolve(names);
+  const classicMs = performance.now() - tc;
+  await classic.close();
+  const differ = classicResults.filter((r, i) => r.sha !== results[i]!.sha || r.status !== results[i]!.status).length;
+  console.log(`batch (classic cat-file --batch-check): ${fmt(NAMES)} names in ${fmt(classicMs)} ms = ${fmt((NAMES / classicMs) * 1000)} names/s; answers differing: ${differ}`);
 
   const sample = names.slice(0, SAMPLE);
   const t1 = performance.now();

@@ -82,6 +82,18 @@ const FILLER =
 /** A gap that negates or widens the claim ("not", "one of", "between") is not an attribution. */
 const NEGATING = /(?:\bnot\b|n't\b|\bnever\b|\bneither\b|\bnor\b|\bany of\b|\bone of\b|\beither\b|\bbetween\b|\bsomewhere\b|\bwhether\b|\bif\b)/i;
 
+/**
+ * "introduced in #N" also describes features; it attributes a regression only when what was
+ * introduced is something bad or a pronoun for the reported problem.
+ */
+const BAD_SUBJECT =
+  /\b(?:regress\w*|bug|issue|problem|breakage|crash\w*|error|failure|leak|slowdown|panic|hang|warning|this|it|which|that)\b/i;
+
+/** What comes before "introduced" names a problem, or is elliptic ("Possibly introduced in …"). */
+function introducesProblem(before: string): boolean {
+  return BAD_SUBJECT.test(before) || (before.match(/[A-Za-z]+/g) ?? []).length <= 2;
+}
+
 /** Postfix forms: "<ref> is the culprit", "<ref> introduced this". */
 const POSTFIX =
   /^[`'"*_\])]*\s*(?:\([^)\n]{0,100}\)\s*)?(?:(?:is|was|seems to be|appears to be|looks like|must be|might be|may be|could be|is probably|is likely|is definitely|is indeed|is clearly|would be)\s+(?:the\s+)?(?:real\s+|actual\s+)?(?:culprit|(?:first[- ])?bad[- ]commit|offending\s+(?:commit|change)|cause|regressing\s+commit|breaking\s+(?:commit|change)|first\s+broken\s+commit)\b|(?:introduced|caused|broke)\s+(?:this|it|the|these|that)\b)/i;
@@ -90,6 +102,9 @@ const BISECT_OUTPUT_LINE = /^\s*(?:\$\s*)?([0-9a-fA-F]{7,40}) is the first bad c
 const BISECT_LOG_LINE = /^\s*#\s*first bad commit:\s*\[([0-9a-fA-F]{7,40})\]/;
 const COMMIT_BLOCK_LINE =
   /^(?:commit [0-9a-fA-F]{7,40}\b.*|(?:Author|AuthorDate|Commit|CommitDate|Date|Merge):.*|\s*|    .*|\t.*| \S.*\|\s+\d+.*| \d+ files? changed.*|:\d{6} \d{6} .*)$/;
+
+/** Lines of a bisect session that may precede the outcome outside a code block. */
+const BISECT_TRANSCRIPT = /^\s*(?:\$\s*)?(?:git bisect\b|Bisecting:|running\b|\[[0-9a-fA-F]{7,40}\]|bisect run\b)/;
 
 interface Found {
   readonly ref: RefMatch;
@@ -171,12 +186,11 @@ function bisectBlocks(layout: Layout): Found[] {
   return out.filter((f) => body.slice(f.ref.start, f.ref.end) === f.ref.ref.text);
 }
 
-/** The prose line introducing the block that starts at line i (skipping its opening fence and blank lines). */
+/** The prose sentence introducing the block that starts at line i (skipping the transcript above it, fences and blank lines). */
 function introOf(layout: Layout, i: number): string {
   for (let j = i - 1; j >= 0; j -= 1) {
     const line = layout.lines[j]!;
-    if (line.kind === 'fence' || line.content.trim() === '') continue;
-    if (line.kind === 'code') return '';
+    if (line.kind !== 'text' || line.content.trim() === '' || BISECT_TRANSCRIPT.test(line.content)) continue;
     const s = sentenceAt(layout, line.end - 1);
     return layout.body.slice(s.start, s.end);
   }
@@ -192,12 +206,33 @@ function prefixAttributions(layout: Layout): Found[] {
       const ref = refAfter(layout, trigger, m.index, m.index + m[0].length);
       if (!ref) continue;
       const a = sentenceAt(layout, m.index);
+      if (/^introduced/i.test(m[0]) && !introducesProblem(body.slice(a.start, m.index))) continue;
       const b = sentenceAt(layout, ref.start);
       const sentence = { start: Math.min(a.start, b.start), end: Math.max(a.end, b.end, ref.end) };
-      out.push({ ref, kind: kindOf(ref), sentence, hedgeText: body.slice(sentence.start, sentence.end) });
+      // "bisected to X and Y": every listed reference is named.
+      for (const r of [ref, ...listedAfter(body, ref)]) {
+        out.push({ ref: r, kind: kindOf(r), sentence, hedgeText: body.slice(sentence.start, sentence.end) });
+      }
     }
   }
   return out;
+}
+
+const LIST_JOINER = /^[`'")\]]*\s*(?:,\s*(?:and|or)?|and|or|\/|&|\+)\s*(?:(?:the\s+)?(?:commit|PR|pull request)\s+)?[`'"([]*/i;
+
+/** References listed right after `first` ("X, Y and Z"). */
+function listedAfter(body: string, first: RefMatch): RefMatch[] {
+  const out: RefMatch[] = [];
+  let last = first;
+  for (;;) {
+    const joiner = LIST_JOINER.exec(body.slice(last.end, last.end + 40));
+    if (!joiner || joiner[0].includes('\n\n')) return out;
+    const at = last.end + joiner[0].length;
+    const next = firstRefIn(body, at, at + 1);
+    if (!next) return out;
+    out.push(next);
+    last = next;
+  }
 }
 
 function refAfter(layout: Layout, trigger: PrefixTrigger, phraseStart: number, phraseEnd: number): RefMatch | null {
@@ -231,13 +266,15 @@ function refAfter(layout: Layout, trigger: PrefixTrigger, phraseStart: number, p
     return ref;
   }
   const connective = new RegExp(trigger.connective.source, trigger.connective.flags);
-  connective.lastIndex = phraseEnd;
-  for (let c = connective.exec(body); c && c.index <= phraseEnd + trigger.middle; c = connective.exec(body)) {
-    if (!okGap(phraseStart, c.index)) return null;
+  const base = Math.max(0, phraseEnd - 1);
+  const near = body.slice(base, phraseEnd + trigger.middle + 12);
+  connective.lastIndex = phraseEnd - base;
+  for (let c = connective.exec(near); c && base + c.index <= phraseEnd + trigger.middle; c = connective.exec(near)) {
+    const at = base + c.index;
+    if (!okGap(phraseStart, at)) return null;
     // The first reference after the phrase must be the one after the connective.
-    const earlier = firstRefIn(body, phraseEnd, c.index);
-    if (earlier) return null;
-    const ref = refAt(c.index + c[0].length);
+    if (firstRefIn(body, phraseEnd, at)) return null;
+    const ref = refAt(at + c[0].length);
     if (ref) return ref;
   }
   return null;

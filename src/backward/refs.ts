@@ -103,13 +103,19 @@ export function findRefs(text: string): RefMatch[] {
   return out;
 }
 
-/** The first reference starting in [from, to), or null. */
+/** Longest written form of a reference (a markdown link around a long URL), to bound searches. */
+const MAX_REF_LENGTH = 600;
+
+/** The first reference starting in [from, to), or null. Only looks at the text near that window. */
 export function firstRefIn(text: string, from: number, to: number): RefMatch | null {
+  if (to <= from) return null;
+  const base = Math.max(0, from - 1);
+  const slice = text.slice(base, to + MAX_REF_LENGTH);
   const re = refPattern();
-  re.lastIndex = from;
-  for (let m = re.exec(text); m && m.index < to; m = re.exec(text)) {
+  re.lastIndex = from - base;
+  for (let m = re.exec(slice); m && base + m.index < to; m = re.exec(slice)) {
     const r = toRef(m);
-    if (r) return r;
+    if (r) return { ref: r.ref, start: base + r.start, end: base + r.end, outerStart: base + r.outerStart };
   }
   return null;
 }

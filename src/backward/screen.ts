@@ -192,6 +192,9 @@ function symptomMismatches(
   return out;
 }
 
+/** How far before an attribution's sentence another issue's mention still counts as its context. */
+const CONTEXT_CHARS = 400;
+
 /** The attribution's paragraph up to its sentence end, plus the paragraph before when it opens a paragraph or block. */
 function contextWindow(p: PostText, c: Attribution): Range {
   const { lines } = p.layout;
@@ -208,7 +211,7 @@ function contextWindow(p: PostText, c: Attribution): Range {
     }
   }
   const end = c.kind === 'bisect-output' ? c.sentence.start : c.sentence.end;
-  return { start: lines[first]!.start, end };
+  return { start: Math.max(lines[first]!.start, c.sentence.start - CONTEXT_CHARS), end };
 }
 
 const STATUS_REASON: Record<Exclude<ResolvedRef['status'], 'ok'>, BackwardReason> = {

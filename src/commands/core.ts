@@ -166,6 +166,7 @@ export const registerCore: RegisterCommand = (program: Command, ctx: CliContext)
       const summary = await executeRun(ctx, globals, opts, {
         requireReview: opts.requireReview ?? false,
         requireProbe: opts.requireProbe ?? false,
+        force: opts.force ?? false,
       });
       if (!globals.quiet) {
         for (const s of summary.stages) {

@@ -160,6 +160,9 @@ export function pathTokens(text: string, start: number, end: number): { start: n
   return out;
 }
 
+/** Scheme (optional), host, and the API prefixes GitHub and GitHub Enterprise put before owner/name. */
+const HOST = String.raw`(?:https?://)?(?<![\w.-])[\w-]+(?:\.[\w-]+)+(?::\d+)?/(?:api/v3/)?(?:repos/)?`;
+
 /** Bare references: PR URLs and refs, commit URLs and SHAs of the PR's commits, markdown links to them. */
 export function findReferences(text: string, pull: FixingPull): Span[] {
   const [owner, name] = pull.repo.split('/') as [string, string];
@@ -178,12 +181,12 @@ export function findReferences(text: string, pull: FixingPull): Span[] {
   };
   // https://host/owner/name/pull/N[/files|/commits[/sha]][#anchor] (also /pulls/ and api URLs)
   scan(
-    new RegExp(`https?://[^\\s/]+/(?:repos/)?${repoRe}/pulls?/${n}(?![0-9])(?:/[A-Za-z0-9._/-]*)?(?:[?#][^\\s)\\]>]*)?`, 'gi'),
+    new RegExp(`${HOST}${repoRe}/pulls?/${n}(?![0-9])(?:/[A-Za-z0-9._/-]*)?(?:[?#][^\\s)\\]>]*)?`, 'gi'),
     'pr-url',
   );
   // https://host/owner/name/commit/<sha>, only for the PR's commits
   scan(
-    new RegExp(`https?://[^\\s/]+/(?:repos/)?${repoRe}/commits?/([0-9a-fA-F]{7,40})(?![0-9A-Za-z])(?:[?#][^\\s)\\]>]*)?`, 'g'),
+    new RegExp(`${HOST}${repoRe}/commits?/([0-9a-fA-F]{7,40})(?![0-9A-Za-z])(?:[?#][^\\s)\\]>]*)?`, 'g'),
     'commit-url',
     (m) => isFixSha(m[1]!),
   );

@@ -34,6 +34,29 @@ export function repositoryPrior(tree: readonly string[], activatedFor: (paths: r
   return { workflows: best?.workflows ?? [], count: best?.n ?? 0, paths: tree.length, sets: counts.size };
 }
 
+/**
+ * Wraps a one-path router with a cache path → activated set (sets interned), so the priors of
+ * many bases with the same workflows route each path once. The cache belongs to the caller.
+ */
+export function memoizeOnePath(
+  activatedFor: (paths: readonly string[]) => readonly string[],
+  cache: Map<string, readonly string[]>,
+): (paths: readonly string[]) => readonly string[] {
+  const interned = new Map<string, readonly string[]>();
+  for (const v of cache.values()) interned.set(v.join('\n'), v);
+  return (paths) => {
+    if (paths.length !== 1) return activatedFor(paths);
+    const hit = cache.get(paths[0]!);
+    if (hit) return hit;
+    const got = [...activatedFor(paths)].sort();
+    const key = got.join('\n');
+    const shared = interned.get(key) ?? got;
+    interned.set(key, shared);
+    cache.set(paths[0]!, shared);
+    return shared;
+  };
+}
+
 export interface Labels {
   /** Local: Δ* within one top-level directory (root files count as one directory, ""); Cross: several. */
   readonly scope: 'local' | 'cross';

@@ -1,4 +1,4 @@
-import { CatFileProcess, type CatFileAnswer } from './cat-file.js';
+import { CatFileProcess, type CatFileAnswer, type CatFileProtocol } from './cat-file.js';
 import { runGit } from './runner.js';
 
 export type NameStatus = 'ok' | 'ambiguous' | 'missing' | 'not-commit';
@@ -29,8 +29,8 @@ export interface CommitInfo {
 const HEX = /^[0-9a-fA-F]{4,40}$/;
 
 /**
- * Bulk object lookups over two long-lived processes of one repository: `git cat-file
- * --batch-check` (names → type) and `git cat-file --batch` (contents). Each keeps one request
+ * Bulk object lookups over two long-lived `git cat-file` processes of one repository: one answers
+ * names → type (batch-check), the other reads contents (batch). Each keeps one request
  * queue; concurrent callers are answered in order. Children are killed at process exit.
  */
 export class BatchObjects {
@@ -38,10 +38,14 @@ export class BatchObjects {
   private batch: CatFileProcess | null = null;
   private closed = false;
 
-  private constructor(readonly gitDir: string) {}
+  private constructor(
+    readonly gitDir: string,
+    private readonly protocol: CatFileProtocol,
+  ) {}
 
-  static open(gitDir: string): BatchObjects {
-    return new BatchObjects(gitDir);
+  /** Children start on first use. `protocol` 'classic' uses plain --batch-check/--batch (older git). */
+  static open(gitDir: string, options: { protocol?: CatFileProtocol } = {}): BatchObjects {
+    return new BatchObjects(gitDir, options.protocol ?? 'command');
   }
 
   /** Pids of the running children (for diagnostics and the orphan test). */
@@ -51,13 +55,13 @@ export class BatchObjects {
 
   private checkProcess(): CatFileProcess {
     if (this.closed) throw new Error(`${this.gitDir}: object reader is closed`);
-    this.check ??= new CatFileProcess(this.gitDir, 'check');
+    this.check ??= new CatFileProcess(this.gitDir, 'check', this.protocol);
     return this.check;
   }
 
   private batchProcess(): CatFileProcess {
     if (this.closed) throw new Error(`${this.gitDir}: object reader is closed`);
-    this.batch ??= new CatFileProcess(this.gitDir, 'batch');
+    this.batch ??= new CatFileProcess(this.gitDir, 'batch', this.protocol);
     return this.batch;
   }
 

@@ -19,6 +19,13 @@ interface Waiter {
   reject(error: unknown): void;
 }
 
+/**
+ * `command`: one `git cat-file --batch-command --buffer` (git >= 2.36) answering `info` (check) or
+ * `contents` (batch) requests, flushed once per request list; `classic`: `--batch-check` /
+ * `--batch`, which flush after every object (about 3x slower on large lists).
+ */
+export type CatFileProtocol = 'command' | 'classic';
+
 /** Children alive in this process, killed by one process 'exit' listener. */
 const liveChildren = new Set<ResultPromise>();
 
@@ -42,7 +49,7 @@ export function openCatFileCount(): number {
 }
 
 /**
- * A long-lived `git cat-file --batch-check` or `--batch` process. Requests are written to its
+ * A long-lived `git cat-file` process in check (header only) or batch (header and contents) mode. Requests are written to its
  * stdin as they come; answers arrive in the same order and settle the FIFO of waiters.
  */
 export class CatFileProcess {
@@ -58,8 +65,10 @@ export class CatFileProcess {
   constructor(
     readonly gitDir: string,
     readonly mode: 'check' | 'batch',
+    readonly protocol: CatFileProtocol = 'command',
   ) {
-    const args = ['cat-file', mode === 'check' ? '--batch-check' : '--batch'];
+    const args = ['cat-file', protocol === 'command' ? '--batch-command' : mode === 'check' ? '--batch-check' : '--batch'];
+    if (protocol === 'command') args.push('--buffer');
     this.child = execa('git', [`--git-dir=${gitDir}`, ...args], {
       env: GIT_ENV,
       extendEnv: true,
@@ -95,7 +104,8 @@ export class CatFileProcess {
     const promises = names.map(
       (name) => new Promise<CatFileAnswer>((resolve, reject) => this.waiters.push({ name, resolve, reject })),
     );
-    this.child.stdin!.write(names.map((n) => `${n}\n`).join(''));
+    const verb = this.mode === 'check' ? 'info ' : 'contents ';
+    this.child.stdin!.write(this.protocol === 'command' ? `${names.map((n) => `${verb}${n}\n`).join('')}flush\n` : names.map((n) => `${n}\n`).join(''));
     return Promise.all(promises);
   }
 

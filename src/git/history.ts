@@ -1,5 +1,5 @@
 import { MinerError } from '../errors.js';
-import { runGit } from './runner.js';
+import { runGit, streamGitLines } from './runner.js';
 
 /** True when `a` is an ancestor of `b` (or the same commit). */
 export async function isAncestor(gitDir: string, a: string, b: string): Promise<boolean> {
@@ -57,25 +57,31 @@ export function mergesBranchIn(subject: string, branch: string): boolean {
 }
 
 /**
- * The default branch as it stood at `reportTime`. Walks today's first-parent line; a merge above
- * the candidate whose subject merges the branch itself in, or which is itself the head of a pull
- * request (so it was made on the PR's branch), is a foxtrot merge: its first-parent line was a
- * side branch, so the walk continues from its second parent. A mirror has no reflog, so these
- * two are the evidence used; every foxtrot followed is recorded in `notes`.
+ * The default branch as it stood at `reportTime`. Walks today's first-parent line from the tip
+ * down to the first commit whose committer time is not after the report (one `git log` process,
+ * stopped as soon as that commit is read). A merge above that commit is a foxtrot merge when its
+ * subject merges the branch itself in, or when it is itself the head of a pull request (it was
+ * made on the PR's branch; GitHub's own "Merge pull request #N" commits are never taken as such):
+ * its first-parent line was a side branch, so the walk restarts from its second parent. A mirror
+ * has no reflog, so these are the evidence used; every foxtrot followed is recorded in `notes`.
  */
 export async function computeCutoff(gitDir: string, branch: string, reportTime: Date): Promise<Cutoff> {
-  const before = `@${Math.floor(reportTime.getTime() / 1000)}`;
+  const limit = Math.floor(reportTime.getTime() / 1000);
+  if (Number.isNaN(limit)) throw new MinerError('validation', `report time ${String(reportTime)} is not a date`);
   const notes: string[] = [];
   let start = `refs/heads/${branch}`;
-  const exists = await runGit(gitDir, ['rev-parse', '--verify', '-q', `${start}^{commit}`], { allowExit: [0, 1] });
-  if (exists.exitCode !== 0) throw new MinerError('not-found', `${gitDir}: branch ${branch} not found`);
   for (;;) {
-    const cand = (await runGit(gitDir, ['rev-list', '--first-parent', '-n1', `--before=${before}`, start])).stdout.trim() || null;
-    const foxtrot = await newestFoxtrot(gitDir, start, cand, branch);
+    const walk = await walkFirstParent(gitDir, start, limit).catch(async (error: unknown) => {
+      const exists = await runGit(gitDir, ['rev-parse', '--verify', '-q', `${start}^{commit}`], { allowExit: [0, 1] });
+      if (exists.exitCode !== 0) throw new MinerError('not-found', `${gitDir}: branch ${branch} not found`, { cause: error });
+      throw error;
+    });
+    const foxtrot = await newestFoxtrot(gitDir, walk.merges, branch);
     if (!foxtrot) {
-      const rule: CutoffRule = notes.length > 0 ? 'foxtrot-corrected' : 'first-parent-by-date';
-      if (cand === null) return { sha: null, rule: 'no-commit-before-report', notes: [...notes, `no commit on the line from ${start} at or before ${reportTime.toISOString()}`] };
-      return { sha: cand, rule, notes };
+      if (walk.cutoff === null) {
+        return { sha: null, rule: 'no-commit-before-report', notes: [...notes, `no commit on the line from ${start} at or before ${reportTime.toISOString()}`] };
+      }
+      return { sha: walk.cutoff, rule: notes.length > 0 ? 'foxtrot-corrected' : 'first-parent-by-date', notes };
     }
     const { merge, evidence } = foxtrot;
     notes.push(`foxtrot merge ${merge.sha} (${evidence}: ${JSON.stringify(merge.subject)}): followed second parent ${merge.parents[1]}`);
@@ -83,25 +89,37 @@ export async function computeCutoff(gitDir: string, branch: string, reportTime: 
   }
 }
 
-/** The newest foxtrot merge on the first-parent line from `start` down to (not including) `stop`. */
-async function newestFoxtrot(gitDir: string, start: string, stop: string | null, branch: string): Promise<{ merge: MergeRow; evidence: FoxtrotEvidence } | null> {
-  const range = stop ? [`^${stop}`, start] : [start];
-  const r = await runGit(gitDir, ['log', '--first-parent', '--merges', '--format=%H%x00%P%x00%ct%x00%s', ...range, '--']);
-  const merges: MergeRow[] = r.stdout
-    .split('\n')
-    .filter((l) => l.length > 0)
-    .map((l) => {
-      const [sha, parents, time, subject] = l.split('\0');
-      return { sha: sha!, parents: parents!.split(' '), time: Number(time), subject: subject ?? '' };
-    });
-  if (merges.length === 0) return null;
-  const prHeads = await pullRequestHeadsAmong(gitDir, merges.map((m) => m.sha));
-  for (const m of merges) {
-    if (m.parents.length < 2) continue;
-    if (mergesBranchIn(m.subject, branch)) return { merge: m, evidence: 'merge-message' };
-    if (prHeads.has(m.sha)) return { merge: m, evidence: 'pull-request-head' };
+/** First-parent walk from `start`: the merges above the first commit not after `limit`, and that commit. */
+async function walkFirstParent(gitDir: string, start: string, limit: number): Promise<{ cutoff: string | null; merges: MergeRow[] }> {
+  const merges: MergeRow[] = [];
+  let cutoff: string | null = null;
+  await streamGitLines(gitDir, ['log', '--first-parent', '--format=%H%x00%P%x00%ct%x00%s', start, '--'], (line) => {
+    if (line.length === 0) return true;
+    const [sha, parents, time, subject] = line.split('\0');
+    if (Number(time) <= limit) {
+      cutoff = sha!;
+      return false;
+    }
+    const ps = parents!.split(' ').filter(Boolean);
+    if (ps.length > 1) merges.push({ sha: sha!, parents: ps, time: Number(time), subject: subject ?? '' });
+    return true;
+  });
+  return { cutoff, merges };
+}
+
+const GITHUB_MERGE_BUTTON = /^Merge pull request #\d+ from /;
+
+/** The newest foxtrot merge among `merges` (newest first). */
+async function newestFoxtrot(gitDir: string, merges: readonly MergeRow[], branch: string): Promise<{ merge: MergeRow; evidence: FoxtrotEvidence } | null> {
+  const byMessage = merges.findIndex((m) => mergesBranchIn(m.subject, branch));
+  const above = byMessage < 0 ? merges : merges.slice(0, byMessage);
+  const askable = above.filter((m) => !GITHUB_MERGE_BUTTON.test(m.subject));
+  if (askable.length > 0) {
+    const heads = await pullRequestHeadsAmong(gitDir, askable.map((m) => m.sha));
+    const hit = above.find((m) => heads.has(m.sha));
+    if (hit) return { merge: hit, evidence: 'pull-request-head' };
   }
-  return null;
+  return byMessage < 0 ? null : { merge: merges[byMessage]!, evidence: 'merge-message' };
 }
 
 /** Which of `shas` are the head of some refs/pull/N/head. */

@@ -42,6 +42,12 @@ export function toGitHubError(error: unknown, label: string, retries: number): G
   if (/GraphQL Rate Limit/i.test(apiMessage)) {
     return new GitHubError('rate-limit', `${label}: GraphQL rate limit, gave up after ${retries} retries`, status, { cause: error });
   }
+  const gqlErrors = (error as { errors?: unknown } | null)?.errors;
+  if (status === null && Array.isArray(gqlErrors) && gqlErrors.length > 0) {
+    const first = (gqlErrors[0] as { type?: unknown; message?: unknown }) ?? {};
+    const kind = first.type === 'NOT_FOUND' ? 'not-found' : 'validation';
+    return new GitHubError(kind, `${label}: GraphQL error ${String(first.type ?? '')}: ${String(first.message ?? '').slice(0, 200)}`, null, { cause: error });
+  }
   if (status === 401) return new GitHubError('auth', `${label}: GitHub refused the token (401 ${apiMessage})`, status, { cause: error });
   if (status === 404 || status === 410) return new GitHubError('not-found', `${label}: not found (${status})`, status, { cause: error });
   if (status === 403) return new GitHubError('not-found', `${label}: forbidden (403 ${apiMessage})`, status, { cause: error });

@@ -1,6 +1,6 @@
 import type { z } from 'zod';
 import type { GitHubTables } from '../store/tables/github.js';
-import { GitHubError } from './errors.js';
+import { GitHubError, toGitHubError } from './errors.js';
 import { NOT_MODIFIED_HEADER } from './headers.js';
 import { closingIssuesQuery, CLOSING_ISSUES_OPERATION } from './graphql.js';
 import type { CrossReference, GitHubPort, Issue, IssueComment, Listed, PortScope, PullCommit, PullRequest } from './port.js';
@@ -139,7 +139,12 @@ export function createRestPort(input: RestPortInput): GitHubPort {
         data = JSON.parse(memo.body);
       } else {
         const { owner, name } = splitRepo(repo);
-        data = await octokit.graphql.defaults({ url: input.graphqlUrl })(closingIssuesQuery, { owner, name, number });
+        try {
+          data = await octokit.graphql.defaults({ url: input.graphqlUrl })(closingIssuesQuery, { owner, name, number });
+        } catch (error) {
+          // GraphQL-level errors arrive in a 200 and are thrown after the HTTP layer.
+          throw toGitHubError(error, `POST /graphql ${CLOSING_ISSUES_OPERATION}(${repo}#${number})`, 0);
+        }
       }
       const r = ClosingIssuesAnswer.safeParse(data);
       if (!r.success) {

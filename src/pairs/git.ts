@@ -27,7 +27,7 @@ export interface ChangedFile {
   readonly path: string;
 }
 
-export type ApplyResult = { readonly ok: true; readonly tree: string } | { readonly ok: false; readonly patch: number; readonly stderr: string };
+export type ApplyResult = { readonly ok: true; readonly trees: readonly string[] } | { readonly ok: false; readonly patch: number; readonly stderr: string };
 export type MergeResult = { readonly clean: true; readonly tree: string } | { readonly clean: false; readonly conflicts: readonly string[] };
 
 const literal = (p: string): string => `:(literal)${p}`;
@@ -100,10 +100,16 @@ export class PairGit {
     return join(this.scratch, `index-${this.indexCount}`);
   }
 
-  /** True when `rev` names a commit present in the repository. */
-  async hasCommit(rev: string): Promise<boolean> {
-    const r = await this.run(['cat-file', '-e', `${rev}^{commit}`], { allowExit: [1, 128] });
-    return r.exitCode === 0;
+  /** Which of `revs` name a commit present in the repository (one process for all). */
+  async missingCommits(revs: readonly string[]): Promise<string[]> {
+    const clean = revs.filter((r) => /^[^\s]+$/.test(r));
+    const input = clean.map((r) => `${r}^{commit}\n`).join('');
+    const lines = clean.length === 0 ? [] : (await this.run(['cat-file', '--batch-check'], { input })).stdout.toString('utf8').split('\n');
+    const missing = revs.filter((r) => !clean.includes(r));
+    clean.forEach((r, i) => {
+      if (!/^[0-9a-f]{40,64} commit /.test(lines[i] ?? '')) missing.push(r);
+    });
+    return missing;
   }
 
   async mergeBase(a: string, b: string): Promise<string | null> {
@@ -148,18 +154,26 @@ export class PairGit {
     return r.exitCode === 0 ? r.stdout.toString('utf8') : null;
   }
 
-  /** Applies each patch in order to the tree of `commit` (index only); the resulting tree, or which patch failed. */
+  /**
+   * Applies the patches in order to the tree of `commit` (index only) and returns the tree after
+   * each one (an empty patch leaves it unchanged), or which patch failed.
+   */
   async applyToTree(commit: string, patches: readonly Buffer[]): Promise<ApplyResult> {
     const index = this.newIndex();
-    await this.run(['read-tree', commit], { index });
-    for (const [i, patch] of patches.entries()) {
-      if (patch.length === 0) continue;
-      const r = await this.run(['apply', '--cached', '--whitespace=nowarn', '-'], { index, input: patch, allowExit: [1, 128] });
-      if (r.exitCode !== 0) return { ok: false, patch: i, stderr: r.stderr.trim() };
+    try {
+      await this.run(['read-tree', commit], { index });
+      const trees: string[] = [];
+      for (const [i, patch] of patches.entries()) {
+        if (patch.length > 0) {
+          const r = await this.run(['apply', '--cached', '--whitespace=nowarn', '-'], { index, input: patch, allowExit: [1, 128] });
+          if (r.exitCode !== 0) return { ok: false, patch: i, stderr: r.stderr.trim() };
+        }
+        trees.push((await this.run(['write-tree'], { index })).stdout.toString('utf8').trim());
+      }
+      return { ok: true, trees };
+    } finally {
+      await rm(index, { force: true });
     }
-    const tree = (await this.run(['write-tree'], { index })).stdout.toString('utf8').trim();
-    await rm(index, { force: true });
-    return { ok: true, tree };
   }
 
   /** A commit of `tree` with one parent (fixed identity and date, so the same inputs give the same SHA). */
@@ -177,11 +191,10 @@ export class PairGit {
     return { clean: false, conflicts: [...new Set(lines.slice(1))].sort() };
   }
 
-  /** Writes the files of `tree` into the empty directory `dir`. */
+  /** Writes the files of `tree` into the empty directory `dir` (one process: read-tree -u into a fresh index). */
   async checkout(tree: string, dir: string): Promise<void> {
     const index = this.newIndex();
-    await this.run(['read-tree', tree], { index });
-    await this.run(['checkout-index', '-a', '-f'], { index, workTree: dir });
+    await this.run(['read-tree', '-u', '--reset', tree], { index, workTree: dir });
     await rm(index, { force: true });
   }
 }

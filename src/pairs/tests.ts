@@ -6,7 +6,7 @@
  * Without `{junit}`, each test id runs alone and its exit code is the verdict.
  */
 import { readFile, rm } from 'node:fs/promises';
-import { join } from 'node:path';
+import { basename, dirname, join } from 'node:path';
 import { ConfigError } from '../errors.js';
 import { runIsolated, type ExecResult } from '../probe/exec.js';
 
@@ -133,7 +133,7 @@ export async function runCondition(input: RunConditionInput): Promise<ConditionR
     const dir = await input.prepare(repeat);
     try {
       if (junit) {
-        const report = join(dir, '..', `junit-${repeat}-${Date.now()}.xml`);
+        const report = join(dirname(dir), `${basename(dir)}.junit.xml`);
         const r = await runIsolated({
           command: buildCommand(input.template, input.files, report),
           cwd: dir,

@@ -86,13 +86,14 @@ export interface ValidateOptions {
    * their (already repeated) runs are reused instead of run again.
    */
   readonly cache?: Map<string, Promise<ConditionResult>>;
+  /** File reader for the import scan (e.g. a long-lived `cat-file --batch`); default one git process per file. */
+  readonly readFile?: FileReader;
 }
 
 /** Splits the PR's diff (merge base of base and head → head) into code and test patches. */
 export async function splitPr(git: PairGit, pr: PrRef, isTest: (path: string) => boolean): Promise<PrSplit> {
-  for (const sha of [pr.baseSha, pr.headSha]) {
-    if (!(await git.hasCommit(sha))) throw new MinerError('not-found', `PR #${pr.number}: commit ${sha} is not in the mirror`);
-  }
+  const missing = await git.missingCommits([pr.baseSha, pr.headSha]);
+  if (missing.length > 0) throw new MinerError('not-found', `PR #${pr.number}: commit ${missing.join(', ')} is not in the mirror`);
   const mergeBase = await git.mergeBase(pr.baseSha, pr.headSha);
   if (mergeBase === null) throw new MinerError('validation', `PR #${pr.number}: base ${pr.baseSha} and head ${pr.headSha} share no history`);
   const changed = await git.changedFiles(pr.baseSha, pr.headSha);
@@ -109,20 +110,23 @@ export async function splitPr(git: PairGit, pr: PrRef, isTest: (path: string) =>
   };
 }
 
-async function readTexts(git: PairGit, split: PrSplit): Promise<{ path: string; text: string }[]> {
+/** Reads a file at a revision (null when absent). */
+export type FileReader = (rev: string, path: string) => Promise<string | null>;
+
+async function readTexts(read: FileReader, split: PrSplit): Promise<{ path: string; text: string }[]> {
   const out: { path: string; text: string }[] = [];
   for (const path of split.codeFiles) {
-    const text = (await git.readFile(split.headSha, path)) ?? (await git.readFile(split.mergeBase, path));
+    const text = (await read(split.headSha, path)) ?? (await read(split.mergeBase, path));
     if (text !== null) out.push({ path, text });
   }
   return out;
 }
 
 /** The tier of two split PRs (reads the code files' texts for the import scan). */
-export async function tierOf(git: PairGit, a: PrSplit, b: PrSplit): Promise<TierDecision> {
+export async function tierOf(read: FileReader, a: PrSplit, b: PrSplit): Promise<TierDecision> {
   const links = [
-    ...findImportLinks(await readTexts(git, a), b.codeFiles),
-    ...findImportLinks(await readTexts(git, b), a.codeFiles),
+    ...findImportLinks(await readTexts(read, a), b.codeFiles),
+    ...findImportLinks(await readTexts(read, b), a.codeFiles),
   ];
   return classifyTier(a.codeFiles, b.codeFiles, links);
 }
@@ -166,25 +170,23 @@ export async function validatePair(git: PairGit, pa: PrRef, pb: PrRef, opts: Val
   for (const s of [a, b]) {
     if (s.codeFiles.length === 0) return result('no-code-change', { pr: s.number, test_files: s.testFiles });
   }
-  tier = await tierOf(git, a, b);
+  tier = await tierOf(opts.readFile ?? ((rev, path) => git.readFile(rev, path)), a, b);
   if (tier.tier === 'unrelated') return result('unrelated', { basis: tier.basis, shared_directories: tier.evidence });
 
   base = await chooseBase(git, a, b, opts.base);
   const baseSha = base.sha;
   const trees = new Map<string, string>();
   for (const s of [a, b]) {
-    const steps: [string, Buffer[]][] = [
-      ['code', [s.codePatch]],
-      ['test', [s.testPatch]],
-      ['code+test', [s.codePatch, s.testPatch]],
-    ];
-    for (const [what, patches] of steps) {
-      const applied = await git.applyToTree(baseSha, patches);
-      if (!applied.ok) {
-        return result('apply-failed', { pr: s.number, patch: what === 'code+test' ? (applied.patch === 0 ? 'code' : 'test') : what, base: baseSha, stderr: applied.stderr.split('\n').slice(0, 5).join('\n') });
-      }
-      trees.set(`${what}:${s.number}`, applied.tree);
+    const coded = await git.applyToTree(baseSha, [s.codePatch, s.testPatch]);
+    if (!coded.ok) {
+      const patch = coded.patch === 0 ? 'code' : 'test';
+      return result('apply-failed', { pr: s.number, patch, base: baseSha, stderr: coded.stderr.split('\n').slice(0, 5).join('\n') });
     }
+    const tested = await git.applyToTree(baseSha, [s.testPatch]);
+    if (!tested.ok) return result('apply-failed', { pr: s.number, patch: 'test', base: baseSha, stderr: tested.stderr.split('\n').slice(0, 5).join('\n') });
+    trees.set(`code:${s.number}`, coded.trees[0]!);
+    trees.set(`code+test:${s.number}`, coded.trees[1]!);
+    trees.set(`test:${s.number}`, tested.trees[0]!);
   }
   const commit = async (key: string): Promise<string> => git.commitTree(trees.get(key)!, baseSha, key);
   const codeMerge = await git.mergeCommits(await commit(`code:${a.number}`), await commit(`code:${b.number}`));

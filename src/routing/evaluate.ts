@@ -3,16 +3,15 @@
  * Pure: no I/O, no clock, no module state.
  */
 import { ValidationError } from '../errors.js';
-import { parseWorkflow, invalidReason, type FilterKey, type TriggerEvent, type TriggerSpec } from './parse.js';
-import { compilePattern, isIncluded, matchList, PatternError, type CompiledPattern } from './pattern.js';
+import { compileFile, DEFAULT_TYPES, DIFF_LIMIT, shortBranch, type CompiledFile, type CompiledTrigger, type CompiledWorkflow, type WorkflowFile } from './compile.js';
+import { ContextPlan } from './fast.js';
+import type { FilterKey, TriggerEvent } from './parse.js';
+import { matchList } from './pattern.js';
+
+export { DEFAULT_TYPES, DIFF_LIMIT, isWorkflowPath, type WorkflowFile } from './compile.js';
 
 /** Bump on any change of semantics; every stored gold records the id that computed it. */
 export const EVALUATOR_ID = 'routing/1';
-
-export interface WorkflowFile {
-  readonly path: string;
-  readonly text: string;
-}
 
 export interface RouteContext {
   readonly event: 'pull_request';
@@ -72,75 +71,10 @@ export interface RouteResult {
   readonly explain: WorkflowExplain[];
 }
 
-/** "Diffs are limited to 300 files" (section 12). */
-export const DIFF_LIMIT = 300;
-export const DEFAULT_TYPES: readonly string[] = ['opened', 'synchronize', 'reopened'];
-
-const WORKFLOW_PATH = /^\.github\/workflows\/[^/]+\.(?:yml|yaml)$/;
-
-/**
- * Section 2: only files directly in `.github/workflows/` ending in `.yml` or `.yaml`.
- * Section 19 point 10 decided: a name starting with a dot (`.ci.yml`) is a workflow (the only
- * evidence says such files run). Upper-case extensions (`.YML`) are not: the match is
- * case-sensitive, like every other path match in this model.
- */
-export function isWorkflowPath(path: string): boolean {
-  return WORKFLOW_PATH.test(path);
-}
-
-interface CompiledTrigger {
-  readonly event: TriggerEvent;
-  readonly types: readonly string[] | null;
-  readonly filters: Readonly<Partial<Record<FilterKey, readonly CompiledPattern[]>>>;
-  /** Set when a pattern of this trigger does not compile: reaching it makes the file invalid. */
-  readonly patternError?: string;
-}
-
-type CompiledFile =
-  | { readonly kind: 'skipped'; readonly path: string }
-  | { readonly kind: 'invalid'; readonly path: string; readonly reason: string }
-  | { readonly kind: 'workflow'; readonly path: string; readonly events: readonly string[]; readonly triggers: readonly CompiledTrigger[] };
-
-function compileTrigger(spec: TriggerSpec): CompiledTrigger {
-  const filters: Partial<Record<FilterKey, readonly CompiledPattern[]>> = {};
-  let patternError: string | undefined;
-  for (const key of ['branches', 'branches-ignore', 'paths', 'paths-ignore'] as const) {
-    const list = spec.filters[key];
-    if (list === undefined) continue;
-    const compiled: CompiledPattern[] = [];
-    for (const pattern of list) {
-      try {
-        compiled.push(compilePattern(pattern));
-      } catch (error) {
-        if (!(error instanceof PatternError)) throw error;
-        patternError ??= invalidReason('invalid-pattern', `on.${spec.event}.${key}: ${error.message}`);
-      }
-    }
-    filters[key] = compiled;
-  }
-  return { event: spec.event, types: spec.types, filters, ...(patternError ? { patternError } : {}) };
-}
-
-function compileFile(file: WorkflowFile): CompiledFile {
-  if (!isWorkflowPath(file.path)) return { kind: 'skipped', path: file.path };
-  const parsed = parseWorkflow(file.text);
-  if (!parsed.ok) return { kind: 'invalid', path: file.path, reason: parsed.reason };
-  return { kind: 'workflow', path: file.path, events: parsed.events, triggers: parsed.triggers.map(compileTrigger) };
-}
-
 function checkContext(ctx: RouteContext): void {
   if (ctx.event !== 'pull_request') throw new ValidationError(`route context: event must be 'pull_request', got '${String(ctx.event)}'`);
   if (typeof ctx.action !== 'string' || ctx.action === '') throw new ValidationError('route context: action must be a non-empty string');
   if (typeof ctx.base_branch !== 'string' || ctx.base_branch === '') throw new ValidationError('route context: base_branch must be a non-empty string');
-}
-
-/**
- * Section 19 point 2 decided: patterns are matched against the short branch name, as both
- * reimplementations do, so a pattern written `refs/heads/main` never matches. A context that
- * gives the full ref is reduced to the short name first.
- */
-function shortBranch(base: string): string {
-  return base.startsWith('refs/heads/') ? base.slice('refs/heads/'.length) : base;
 }
 
 const list = (xs: readonly string[]): string => xs.join(', ');
@@ -292,57 +226,6 @@ function explainTrigger(trigger: CompiledTrigger, files: readonly string[], tota
   return done(true, { usedPaths: paths !== undefined || pathsIgnore !== undefined });
 }
 
-/** Path predicates of one trigger (section 18), without explanations or allocations. */
-function pathsPass(trigger: CompiledTrigger, files: readonly string[]): boolean {
-  const paths = trigger.filters.paths;
-  if (paths !== undefined) {
-    let any = false;
-    for (let i = 0; i < files.length; i++) {
-      if (isIncluded(paths, files[i]!)) {
-        any = true;
-        break;
-      }
-    }
-    if (!any) return false;
-  }
-  const ignore = trigger.filters['paths-ignore'];
-  if (ignore !== undefined) {
-    for (let i = 0; i < files.length; i++) if (!isIncluded(ignore, files[i]!)) return true;
-    return false;
-  }
-  return true;
-}
-
-/** Marks the point where a file becomes invalid (an uncompilable pattern was reached). */
-const STOP = 'stop' as const;
-
-/**
- * For one context, the triggers of each file that pass the context predicates (merge conflict,
- * types, branches), in order, cut at an invalid pattern: what is left depends on paths only.
- */
-type ContextPlan = readonly { readonly path: string; readonly steps: readonly (CompiledTrigger | typeof STOP)[] }[];
-
-function planFor(files: readonly Extract<CompiledFile, { kind: 'workflow' }>[], ctx: RouteContext, branch: string): ContextPlan {
-  const plan: { path: string; steps: (CompiledTrigger | typeof STOP)[] }[] = [];
-  for (const file of files) {
-    const steps: (CompiledTrigger | typeof STOP)[] = [];
-    for (const t of file.triggers) {
-      if (t.event === 'pull_request' && ctx.merge_conflict === true) continue;
-      if (!(t.types ?? DEFAULT_TYPES).includes(ctx.action)) continue;
-      if (t.patternError) {
-        steps.push(STOP);
-        break;
-      }
-      const f = t.filters;
-      if (f.branches !== undefined && f.branches.length > 0 && !isIncluded(f.branches, branch)) continue;
-      if (f['branches-ignore'] !== undefined && isIncluded(f['branches-ignore'], branch)) continue;
-      steps.push(t);
-    }
-    if (steps.length > 0 && steps[0] !== STOP) plan.push({ path: file.path, steps });
-  }
-  return plan;
-}
-
 function summarize(explain: Omit<WorkflowExplain, 'summary'>, events: readonly string[]): string {
   if (explain.skipped) return `skipped: ${explain.skipped}`;
   if (explain.invalid) return `invalid: ${explain.invalid}`;
@@ -371,9 +254,9 @@ function byPath<T extends { readonly path: string }>(a: T, b: T): number {
 export class CompiledWorkflows {
   private readonly files: readonly CompiledFile[];
   /** Valid workflows that have at least one pull_request / pull_request_target trigger. */
-  private readonly candidates: readonly Extract<CompiledFile, { kind: 'workflow' }>[];
-  /** The plan of the last context routed by `activatedFor`, and its key. */
-  private plan: ContextPlan = [];
+  private readonly candidates: readonly CompiledWorkflow[];
+  /** The plan of the last context routed by `activatedFor`, and that context. */
+  private plan: ContextPlan | undefined;
   private planContext: RouteContext | undefined;
 
   constructor(files: readonly WorkflowFile[]) {
@@ -384,7 +267,7 @@ export class CompiledWorkflows {
     }
     this.files = files.map(compileFile).sort(byPath);
     this.candidates = this.files.filter(
-      (f): f is Extract<CompiledFile, { kind: 'workflow' }> => f.kind === 'workflow' && f.triggers.length > 0,
+      (f): f is CompiledWorkflow => f.kind === 'workflow' && f.triggers.length > 0,
     );
   }
 
@@ -446,6 +329,7 @@ export class CompiledWorkflows {
   activatedFor(changedPaths: readonly string[], ctx: RouteContext): string[] {
     const last = this.planContext;
     if (
+      this.plan === undefined ||
       last === undefined ||
       last.event !== ctx.event ||
       last.action !== ctx.action ||
@@ -453,21 +337,10 @@ export class CompiledWorkflows {
       (last.merge_conflict === true) !== (ctx.merge_conflict === true)
     ) {
       checkContext(ctx);
-      this.plan = planFor(this.candidates, ctx, shortBranch(ctx.base_branch));
+      this.plan = new ContextPlan(this.candidates, ctx, shortBranch(ctx.base_branch));
       this.planContext = { ...ctx };
     }
-    const files = changedPaths.length > DIFF_LIMIT ? changedPaths.slice(0, DIFF_LIMIT) : changedPaths;
-    const out: string[] = [];
-    for (const entry of this.plan) {
-      for (const step of entry.steps) {
-        if (step === STOP) break;
-        if (pathsPass(step, files)) {
-          out.push(entry.path);
-          break;
-        }
-      }
-    }
-    return out;
+    return this.plan.activated(changedPaths);
   }
 
   /** Paths of files that are invalid whatever the event (parse and load errors). */

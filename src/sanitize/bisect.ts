@@ -9,7 +9,7 @@ const PREFIX = /^\s*(?:>\s*)*(?:[$%]\s+)?/;
 /** Quote markers only: inside a commit block the indentation is meaningful. */
 const QUOTE = /^(?:> ?)*/;
 
-/** Lines of a `git bisect` session, one pattern per line kind. */
+/** Lines of a `git bisect` run, one pattern per line kind. */
 const TRANSCRIPT_LINES: readonly RegExp[] = [
   /^git bisect (?:start|bad|good|new|old|skip|reset|run|log|replay|terms|visuali[sz]e|view|next)\b/i,
   /^Bisecting: \d+ revisions? left to test/i,

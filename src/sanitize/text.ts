@@ -1,12 +1,15 @@
-/** Small text helpers shared by the sanitize detectors (pure). */
+/** Small text functions shared by the sanitize detectors (pure). */
 
 /** Escapes a string for use inside a RegExp. */
 export function escapeRegExp(text: string): string {
   return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 }
 
-/** Maximal hex runs of 7–40 characters not glued to another word character. */
-export const HEX_RUN = /(?<![0-9A-Za-z_])[0-9a-fA-F]{7,40}(?![0-9A-Za-z_])/g;
+/**
+ * Hex runs of 7–40 characters not glued to another word character, plus the abbreviated SHA in
+ * version strings built by `git describe` and its kin (`v2.4.0-12-g3f9a2c1`, `1.0.dev3+g3f9a2c1`).
+ */
+export const HEX_RUN = /(?:(?<![0-9A-Za-z_])|(?<=\d[-+.]g))[0-9a-fA-F]{7,40}(?![0-9A-Za-z_])/g;
 
 export interface Match {
   readonly start: number;

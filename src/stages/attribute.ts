@@ -4,6 +4,7 @@ import { threadFromRows } from '../backward/thread.js';
 import { BackwardTables } from '../store/tables/backward.js';
 import { Sources, type CommentRow, type ThreadRow } from '../store/tables/sources.js';
 import { digestOf } from '../util/canonical.js';
+import type { Store } from '../store/db.js';
 import type { PlannedItem, Stage } from './types.js';
 
 export interface AttributeItem {
@@ -21,7 +22,7 @@ export interface AttributeItem {
 export const attributeStage: Stage<AttributeItem> = {
   name: 'attribute',
   version: 1,
-  needs: [],
+  needs: ['discover'],
   description: 'find first-bad attributions in issue threads and screen their wording (Backward)',
   plan(ctx, repos) {
     const sources = new Sources(ctx.store.db);
@@ -45,7 +46,7 @@ export const attributeStage: Stage<AttributeItem> = {
     const thread = threadFromRows(item.input.thread, [...item.input.comments]);
     const attributions = extractAttributions(thread);
     const screen = screenThread(thread, attributions);
-    const save = (store: { db: ConstructorParameters<typeof BackwardTables>[0] }): void =>
+    const save = (store: Store): void =>
       new BackwardTables(store.db).replaceAttributions(repo, number, attributions, screen);
     if (screen.decision === 'reject') {
       return { status: 'rejected', reason: [...new Set(screen.reasons.map((r) => r.code))].join(',') || 'no-attribution', save };

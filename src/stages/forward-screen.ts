@@ -4,14 +4,14 @@ import { compiledRouter } from '../forward/router.js';
 import { readBaseInputs } from '../forward/git-inputs.js';
 import { MIN_SHA_PREFIX } from '../forward/issue-text.js';
 import { pairKey } from '../forward/link-rules.js';
-import { repositoryPrior, type Prior } from '../forward/prior.js';
+import { memoizeOnePath, repositoryPrior, type Prior } from '../forward/prior.js';
 import { screenCase } from '../forward/screen.js';
 import { SCOPE_AMBIGUITY_THRESHOLD } from '../forward/stability.js';
 import { ForwardTables } from '../store/tables/forward.js';
 import { Sources } from '../store/tables/sources.js';
 import { digestOf } from '../util/canonical.js';
 import { gitReposOf } from './git-service.js';
-import type { Stage } from './types.js';
+import type { Stage, StageContext } from './types.js';
 
 export interface ForwardScreenItem {
   readonly repo: string;
@@ -78,7 +78,7 @@ export const forwardScreenStage: Stage<ForwardScreenItem> = {
     const activatedFor = compiledRouter(rec.workflows, context);
     const priorKey = digestOf({ context, workflows: rec.workflowsDigest });
     const cached = forward.prior(repo, rec.base, priorKey, EVALUATOR_ID);
-    const prior: Prior = cached ?? repositoryPrior(tree, activatedFor);
+    const prior: Prior = cached ?? repositoryPrior(tree, memoizeOnePath(activatedFor, onePathCache(ctx, priorKey)));
     const record = screenCase({
       repo,
       issue: thread,
@@ -106,3 +106,18 @@ export const forwardScreenStage: Stage<ForwardScreenItem> = {
   },
 };
 
+
+/** Keep the one-path routes of this many workflow sets per run (successive bases usually share one). */
+const ONE_PATH_CACHES = 4;
+
+/** The run's cache of one-path routes for one set of workflows and context (see memoizeOnePath). */
+function onePathCache(ctx: StageContext, key: string): Map<string, readonly string[]> {
+  const all = ctx.services.get('forward-one-path-routes', () => new Map<string, Map<string, readonly string[]>>());
+  let cache = all.get(key);
+  if (!cache) {
+    if (all.size >= ONE_PATH_CACHES) all.delete(all.keys().next().value!);
+    cache = new Map();
+    all.set(key, cache);
+  }
+  return cache;
+}

@@ -11,6 +11,7 @@ import { screenStage } from './screen.js';
 import { forwardScreenStage } from './forward-screen.js';
 import { pairsStage } from './pairs.js';
 import { probeStage } from './probe.js';
+import { admitStage } from './admit.js';
 
 /**
  * The ordered stage registry. A stage may only `need` stages listed before it
@@ -31,6 +32,7 @@ export const stages: readonly Stage<any>[] = [
   forwardScreenStage,
   probeStage,
   pairsStage,
+  admitStage,
 ];
 
 export function stageNames(list: readonly Stage<any>[] = stages): string[] {

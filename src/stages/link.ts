@@ -19,7 +19,7 @@ export interface LinkItem {
 export const linkStage: Stage<LinkItem> = {
   name: 'link',
   version: 1,
-  needs: [],
+  needs: ['discover'],
   description: 'pair issues with the merged pull requests that fixed them (Forward)',
   plan(ctx, repos) {
     const sources = new Sources(ctx.store.db);

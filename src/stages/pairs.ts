@@ -106,7 +106,7 @@ export function toRecord(input: PairInput, key: string, v: PairValidation): Pair
 export const pairsStage: Stage<PairInput> = {
   name: 'pairs',
   version: 1,
-  needs: [],
+  needs: ['discover'],
   description: 'mine coupled and control pairs of merged PRs and validate them by running their tests',
   plan(ctx: StageContext, repos: readonly string[]): PlannedItem<PairInput>[] {
     const sources = new Sources(ctx.store.db);
@@ -133,6 +133,7 @@ export const pairsStage: Stage<PairInput> = {
         timeoutMs: typeof timeout === 'number' && timeout > 0 ? timeout : DEFAULT_TEST_TIMEOUT_MS,
         logDir: dataDir ? join(dataDir, 'logs') : undefined,
         signal: ctx.signal,
+        readFile: (rev, path) => handle.objects.blob(rev, path),
         cache: ctx.services.get('pairs-condition-runs', () => new Map<string, Promise<ConditionResult>>()),
       });
       const record = toRecord(input, item.key, v);

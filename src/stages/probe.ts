@@ -91,7 +91,7 @@ function reportTextOf(db: StageContext['store']['db'], repo: string, number: num
 export const probeStage: Stage<ProbeItem> = {
   name: 'probe',
   version: 1,
-  needs: ['validate'],
+  needs: ['validate', 'screen'],
   description: 'replay each case\'s probe at the parent of gold and at gold; verify the good→bad boundary',
   plan(ctx, repos) {
     const dataDir = dataDirOf(ctx);

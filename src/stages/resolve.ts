@@ -11,6 +11,7 @@ import { Sources, type PullRow } from '../store/tables/sources.js';
 import { digestOf } from '../util/canonical.js';
 import { caseId } from '../util/case-id.js';
 import { gitReposOf } from './git-service.js';
+import type { Store } from '../store/db.js';
 import type { PlannedItem, Stage } from './types.js';
 
 export interface ResolveItem {
@@ -199,7 +200,7 @@ export const resolveStage: Stage<ResolveItem> = {
       pulls,
       fixPulls: sources.links(repo).filter((l) => l.issue === number).map((l) => l.pull),
     });
-    const save = (s: { db: ConstructorParameters<typeof BackwardTables>[0] }): void =>
+    const save = (s: Store): void =>
       new BackwardTables(s.db).replaceResolution(out.record, out.resolutions, out.screen.reasons);
     if (out.record.status === 'rejected') return { status: 'rejected', reason: codesOf(out.screen.reasons) || 'unresolved', save };
     return { status: 'done', save };

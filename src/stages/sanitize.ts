@@ -9,6 +9,7 @@ import { BackwardTables, type ReportRow } from '../store/tables/backward.js';
 import { Sources } from '../store/tables/sources.js';
 import { digestOf } from '../util/canonical.js';
 import { gitReposOf } from './git-service.js';
+import type { Store } from '../store/db.js';
 import type { PlannedItem, Stage } from './types.js';
 
 export interface SanitizeItem {
@@ -147,7 +148,7 @@ export const sanitizeStage: Stage<SanitizeItem> = {
       symptomOk: out.symptom.ok,
       symptomWhy: out.symptom.why,
     };
-    const save = (s: { db: ConstructorParameters<typeof BackwardTables>[0] }): void =>
+    const save = (s: Store): void =>
       new BackwardTables(s.db).replaceReport(repo, number, stored, out.reasons);
     if (out.reasons.length > 0) return { status: 'rejected', reason: out.reasons.map((r) => r.code).join(','), save };
     return { status: 'done', save };

@@ -1,6 +1,7 @@
 import type { Decision } from '../backward/types.js';
 import { BackwardTables, type StageReason } from '../store/tables/backward.js';
 import { digestOf } from '../util/canonical.js';
+import type { Store } from '../store/db.js';
 import type { PlannedItem, Stage } from './types.js';
 
 export interface ScreenItem {
@@ -15,7 +16,7 @@ export interface FinalDecision {
 }
 
 /** What the final decision of a thread reads, gathered from the earlier Backward stages. */
-interface Gathered {
+export interface Gathered {
   readonly textDecision: Decision;
   readonly caseStatus: 'resolved' | 'rejected' | null;
   readonly caseDecision: Decision | null;
@@ -89,7 +90,7 @@ export const screenStage: Stage<ScreenItem> = {
     if (!final) {
       return { status: 'rejected', reason: 'incomplete', save: (s) => new BackwardTables(s.db).clearScreen(repo, number) };
     }
-    const save = (s: { db: ConstructorParameters<typeof BackwardTables>[0] }): void =>
+    const save = (s: Store): void =>
       new BackwardTables(s.db).replaceScreen({ repo, number, caseId: final.caseId, decision: final.decision, reasons: final.reasons });
     if (final.decision === 'reject') {
       return { status: 'rejected', reason: [...new Set(final.reasons.map((r) => r.code))].join(',') || 'rejected', save };

@@ -5,6 +5,7 @@ import { MinerError } from '../errors.js';
 import { BackwardTables, type BackwardCaseRecord, type CheckRow } from '../store/tables/backward.js';
 import { digestOf } from '../util/canonical.js';
 import { gitReposOf } from './git-service.js';
+import type { Store } from '../store/db.js';
 import type { PlannedItem, Stage } from './types.js';
 
 export interface ValidateItem {
@@ -67,7 +68,7 @@ export const validateStage: Stage<ValidateItem> = {
     const handle = await gitReposOf(ctx).get(repo);
     const checks = await validateCase(handle, record);
     const reasons = checkReasons(checks);
-    const save = (s: { db: ConstructorParameters<typeof BackwardTables>[0] }): void =>
+    const save = (s: Store): void =>
       new BackwardTables(s.db).replaceChecks(repo, number, checks, reasons);
     if (reasons.length > 0) {
       const failed = checks.filter((c) => !c.pass).map((c) => c.name);

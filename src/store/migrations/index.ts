@@ -4,6 +4,7 @@ import { migration0003 } from './0003-backward.js';
 import { migration0004 } from './0004-forward.js';
 import { migration0005 } from './0005-probe.js';
 import { migration0006 } from './0006-pairs.js';
+import { migration0007 } from './0007-admission.js';
 import { migration0008 } from './0008-github.js';
 
 /** Ordered list of migrations. Add a file and one line; never edit a shipped migration. */
@@ -13,5 +14,6 @@ export const migrations: readonly Migration[] = [
   migration0004,
   migration0005,
   migration0006,
+  migration0007,
   migration0008,
 ].sort((a, b) => a.id - b.id);

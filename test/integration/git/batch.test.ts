@@ -5,14 +5,14 @@ import { BatchObjects } from '../../../src/git/batch.js';
 import { gd } from './support.js';
 import { openCatFileCount } from '../../../src/git/cat-file.js';
 
-describe('BatchObjects', () => {
+describe.each(['command', 'classic'] as const)('BatchObjects (%s protocol)', (protocol) => {
   it('resolves full and abbreviated hex, reports missing and not-commit', async () => {
     const repo = await makeRepo();
     const c1 = await repo.commit('first', { files: { 'a.txt': 'alpha\n' } });
     const c2 = await repo.commit('second\n\nbody line', { files: { 'b.txt': 'beta\n' } });
     const blob = await repo.git(['rev-parse', `${c2}:a.txt`]);
     const tree = await repo.git(['rev-parse', `${c2}^{tree}`]);
-    const objects = openObjects(gd(repo));
+    const objects = openObjects(gd(repo), protocol);
     const res = await objects.resolve([c1, c2.slice(0, 10).toUpperCase(), blob, tree.slice(0, 12), '0'.repeat(40), 'has space', '']);
     expect(res.map((r) => [r.status, r.sha])).toEqual([
       ['ok', c1],
@@ -32,7 +32,7 @@ describe('BatchObjects', () => {
     await repo.commit('root', { files: { 'a.txt': 'a\n' } });
     const [a, b] = await commitsSharingPrefix(repo, 4);
     expect(a.slice(0, 4)).toBe(b.slice(0, 4));
-    const objects = openObjects(gd(repo));
+    const objects = openObjects(gd(repo), protocol);
     const [amb, fullA, longer] = await objects.resolve([a.slice(0, 4), a, a.slice(0, 12)]);
     expect(amb).toEqual({ input: a.slice(0, 4), status: 'ambiguous', sha: null, type: null, candidates: [a, b].sort() });
     expect(fullA!.status).toBe('ok');
@@ -46,7 +46,7 @@ describe('BatchObjects', () => {
     const c = await repo.commit('only commit', { files: { 'a.txt': 'a\n' } });
     const blob = await blobSharingPrefix(repo, c, 4);
     expect(blob.slice(0, 4)).toBe(c.slice(0, 4));
-    const objects = openObjects(gd(repo));
+    const objects = openObjects(gd(repo), protocol);
     const [r] = await objects.resolve([c.slice(0, 4)]);
     expect(r).toMatchObject({ status: 'ok', sha: c, candidates: [] });
   });
@@ -55,7 +55,7 @@ describe('BatchObjects', () => {
     const repo = await makeRepo();
     const c1 = await repo.commit('first', { files: { 'dir/a.txt': 'alpha ü\n' } });
     const c2 = await repo.commit('subject line\n\nthe body', { files: { 'b.txt': 'beta\n' }, author: { name: 'Ann Other', email: 'ann@example.com' } });
-    const objects = openObjects(gd(repo));
+    const objects = openObjects(gd(repo), protocol);
     const info = await objects.commit(c2.slice(0, 8));
     expect(info).toMatchObject({
       sha: c2,
@@ -81,7 +81,7 @@ describe('BatchObjects', () => {
     const repo = await makeRepo();
     const c = await repo.commit('one');
     const before = openCatFileCount();
-    const objects = BatchObjects.open(gd(repo));
+    const objects = BatchObjects.open(gd(repo), { protocol });
     objects.warm();
     expect(openCatFileCount()).toBe(before + 2);
     expect(process.listeners('exit').some((l) => l.name === 'killAllOnExit')).toBe(true);
@@ -94,7 +94,7 @@ describe('BatchObjects', () => {
   });
 
   it('fails requests with a git error when the repository does not exist', async () => {
-    const objects = BatchObjects.open('/nonexistent/r2v-no-repo.git');
+    const objects = BatchObjects.open('/nonexistent/r2v-no-repo.git', { protocol });
     await expect(objects.resolve(['HEAD'])).rejects.toThrow(/cat-file.*exited unexpectedly/);
     await objects.close();
   });

@@ -4,8 +4,8 @@ import { BatchObjects } from '../../../src/git/batch.js';
 import { BASE_EPOCH, type TestRepo } from '../../support/make-repo.js';
 
 /** Opens a BatchObjects closed when the test finishes. */
-export function openObjects(gitDir: string): BatchObjects {
-  const objects = BatchObjects.open(gitDir);
+export function openObjects(gitDir: string, protocol: 'command' | 'classic' = 'command'): BatchObjects {
+  const objects = BatchObjects.open(gitDir, { protocol });
   onTestFinished(() => objects.close());
   return objects;
 }

@@ -151,3 +151,29 @@ describe('discover over the fake GitHub', () => {
     expect(server.requests).toEqual([]);
   });
 });
+
+describe('incremental sync', () => {
+  it('moves the since cursor after a change and still stores every update', async () => {
+    const repo = smallRepo('acme/small');
+    const server = await serve(world(repo));
+    const store = memoryStore();
+    await discoverOnce(store, server, ['acme/small']);
+    await discoverOnce(store, server, ['acme/small']); // unchanged: same URL, 304
+    const issueUrls = () => server.requests.filter((r) => r.path.startsWith('/repos/acme/small/issues?')).map((r) => new URL(r.path, server.url).searchParams.get('since'));
+    expect(issueUrls()).toEqual([null, null]);
+
+    repo.issues!.push({ number: 4, title: 'New', body: 'first bad commit is abc', user: 'x', created_at: '2021-02-01T00:00:00Z', updated_at: '2021-02-01T00:00:00Z' });
+    await discoverOnce(store, server, ['acme/small']);
+    repo.issues![0]!.title = 'Renamed';
+    repo.issues![0]!.updated_at = '2021-03-01T00:00:00Z';
+    repo.issues![0]!.comments = [{ id: 77, user: 'y', created_at: '2021-03-01T00:00:00Z', body: 'bisected to def' }];
+    await discoverOnce(store, server, ['acme/small']);
+
+    // Run 3 still asked for everything; run 4 asked only for what changed after run 1's newest update.
+    expect(issueUrls()).toEqual([null, null, null, '2021-01-08T00:30:00Z']);
+    const src = new Sources(store.db);
+    expect(src.threads('acme/small').map((t) => [t.number, t.title])).toEqual([[1, 'Renamed'], [2, 'Issue 2'], [3, 'Issue 3'], [4, 'New'], [10, 'PR 10']]);
+    expect(src.comments('acme/small', 1).map((c) => c.body)).toEqual(['bisected to def']);
+    expect(server.unexpected).toEqual([]);
+  });
+});

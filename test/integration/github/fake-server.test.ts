@@ -98,3 +98,16 @@ describe('fake GitHub server', () => {
     store.close();
   });
 });
+
+describe('GraphQL errors in a 200', () => {
+  it('fail the call with the operation named', async () => {
+    const server = await serve(world());
+    const store = openStore(':memory:');
+    const port = createGitHubClient({ apiUrl: server.url, token: TOKEN, recorder: new GitHubTables(store.db), ...FAST_CLIENT }).port({ stage: 'discover', repo: 'gone/repo' });
+    await expect(port.closingIssues('gone/repo', 3, 'v')).rejects.toMatchObject({
+      kind: 'not-found',
+      message: 'POST /graphql ClosingIssues(gone/repo#3): GraphQL error NOT_FOUND: Could not resolve to a Repository',
+    });
+    store.close();
+  });
+});

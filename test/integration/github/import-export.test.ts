@@ -26,7 +26,15 @@ async function r2v(cwd: string, args: string[]): Promise<Run> {
   return out;
 }
 
-function rows(dbFile: string): Record<string, unknown[]> {
+interface Tables {
+  repos: unknown[];
+  threads: unknown[];
+  comments: unknown[];
+  pulls: unknown[];
+  links: unknown[];
+}
+
+function rows(dbFile: string): Tables {
   const store = openStore(dbFile);
   try {
     return {

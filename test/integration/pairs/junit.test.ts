@@ -18,7 +18,7 @@ echo '</testsuites>'; } > "$out"
 `;
 
 describe('JUnit result reader', () => {
-  it('grades finer test ids from the report written to {junit}', async () => {
+  it('grades finer test ids from the report written to {junit}, leaving the repository untouched', async () => {
     const store = openStore(':memory:');
     const world = await buildWorld(store, { only: [11, 12] });
     await world.repo.checkout('main');
@@ -30,6 +30,7 @@ describe('JUnit result reader', () => {
       heads[n] = await world.repo.merge('main', { message: `merge main into ${n}` });
       await world.repo.checkout('main');
     }
+    const objectsBefore = await world.repo.git(['count-objects', '-v']);
     const git = await PairGit.open(join(world.repo.dir, '.git'));
     try {
       const v = await validatePair(git, { number: 11, baseSha: base, headSha: heads[11]! }, { number: 12, baseSha: base, headSha: heads[12]! }, {
@@ -58,6 +59,9 @@ describe('JUnit result reader', () => {
     } finally {
       await git.close();
     }
+    // Patched trees, commits and merge results went to the scratch area, never into the repository.
+    expect(await world.repo.git(['count-objects', '-v'])).toBe(objectsBefore);
+    expect(await world.repo.git(['status', '--porcelain'])).toBe('');
     store.close();
   });
 });

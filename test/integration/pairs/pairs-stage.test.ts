@@ -38,7 +38,7 @@ async function listFiles(dir: string, prefix = ''): Promise<string[]> {
 describe('pairs stage on a generated repository', () => {
   it('ends each scenario with the right tier or reason, and exports instances, controls, patches and a sidecar', async () => {
     const store: Store = openStore(':memory:');
-    const world = await buildWorld(store, { only: [1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 16, 17, 18, 19] });
+    const world = await buildWorld(store, { only: [1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 16, 17, 18, 19, 20, 21] });
     const ctx = contextFor(store, world);
 
     const outcomes = await runPairs(ctx);
@@ -52,6 +52,7 @@ describe('pairs stage on a generated repository', () => {
       [`${REPO}#13+14`]: 'unrelated',
       [`${REPO}#16+17`]: 'apply-failed',
       [`${REPO}#18+19`]: 'no-fail-to-pass',
+      [`${REPO}#20+21`]: 'no-fail-to-pass',
     });
 
     const tables = new PairTables(store.db);
@@ -75,11 +76,16 @@ describe('pairs stage on a generated repository', () => {
     expect(tables.result(`${REPO}#3+4`)!.evidence).toMatchObject({ conflicts: ['conflict/value.sh'], patches: 'code' });
     expect(tables.result(`${REPO}#5+6`)!.evidence).toMatchObject({ pr: 5, already_passing: ['test/bv5.test.sh'] });
     const comp = tables.result(`${REPO}#7+8`)!;
-    expect(comp).toMatchObject({ tier: 'coupled', tierBasis: 'import' });
-    expect(comp.evidence).toMatchObject({ failing: ['test/comp7.test.js', 'test/comp8.test.js'] });
+    expect(comp).toMatchObject({ tier: 'coupled', tierBasis: 'file-overlap' });
+    expect(comp.evidence).toMatchObject({ failing: ['test/comp7.test.sh', 'test/comp8.test.sh'] });
     expect(tables.result(`${REPO}#9+10`)!.evidence).toMatchObject({ pr: 9, tests: ['post:9:test/flaky9.test.sh'] });
     expect(tables.result(`${REPO}#11+12`)).toMatchObject({ status: 'valid', tier: 'control', tierBasis: 'disjoint', baseCommit: world.base0 });
     expect(tables.result(`${REPO}#13+14`)).toMatchObject({ status: 'rejected', tier: 'unrelated', tierBasis: 'shared-directory' });
+    expect(tables.result(`${REPO}#20+21`)).toMatchObject({
+      tier: 'coupled',
+      tierBasis: 'import',
+      evidence: { pr: 20, detail: 'no-candidate-tests' },
+    });
     const applyFailed = tables.result(`${REPO}#16+17`)!;
     expect(applyFailed).toMatchObject({ tier: 'control', baseCommit: world.base1 });
     expect(applyFailed.evidence).toMatchObject({ pr: 16, patch: 'code', base: world.base1 });
@@ -126,14 +132,14 @@ describe('pairs stage on a generated repository', () => {
     expect(await readFile(join(out1, 'patches/acme__widgets/pr1/test.patch'), 'utf8')).toContain('+++ b/test/mul.test.sh');
     const meta = JSON.parse(await readFile(join(out1, 'meta.json'), 'utf8')) as { counts: unknown; files: Record<string, string> };
     expect(meta.counts).toEqual({
-      pairs: 9,
+      pairs: 10,
       by_tier: { coupled: 1, control: 1 },
-      rejected: 7,
-      by_reason: { 'textual-conflict': 1, 'base-validity': 1, 'composition-failed': 1, flaky: 1, unrelated: 1, 'apply-failed': 1, 'no-fail-to-pass': 1 },
+      rejected: 8,
+      by_reason: { 'textual-conflict': 1, 'base-validity': 1, 'composition-failed': 1, flaky: 1, unrelated: 1, 'apply-failed': 1, 'no-fail-to-pass': 2 },
     });
     expect(Object.keys(meta.files).sort()).toEqual(['control.jsonl', 'instances/acme__widgets.jsonl']);
 
-    expect(store.db.prepare('SELECT COUNT(*) AS n FROM pair_members').get()).toEqual({ n: 18 });
+    expect(store.db.prepare('SELECT COUNT(*) AS n FROM pair_members').get()).toEqual({ n: 20 });
     store.close();
   });
 

@@ -1,6 +1,6 @@
 /**
  * A generated repository with one pair of pull requests per scenario, each PR a real branch
- * (and refs/pull/N/head) with code and tests, and a real test command (`sh run-test.sh <test file>`: shell tests, and node for one pair).
+ * (and refs/pull/N/head) with code and tests, and a real test command (`sh run-test.sh <test file>`, shell tests).
  * Scenarios use disjoint time spans, so only the intended PRs pair up (window_days 0).
  */
 import { join } from 'node:path';
@@ -18,12 +18,13 @@ const filler = (tag: string): string => Array.from({ length: 12 }, (_, i) => `# 
 
 /** The main branch's files: one directory per scenario; shell code and tests, and one JavaScript pair. */
 const BASE_FILES: Record<string, string> = {
-  'run-test.sh': 'case "$1" in *.js) exec node "$1" ;; *) exec sh "$1" ;; esac\n',
+  'run-test.sh': 'exec sh "$1"\n',
   'coupled/math.sh': `add() { echo $(($1 + $2)); }\n${filler('math')}\n# end of math\n`,
   'conflict/value.sh': 'VALUE=1\n',
   'bv/a.sh': `one() { echo 1; }\n${filler('bv')}\n# end of bv\n`,
-  'comp/lib.js': `exports.name = () => 'world';\n`,
-  'comp/greet.js': `const lib = require('./lib.js');\nexports.greet = () => 'hi ' + lib.name();\n`,
+  'comp/greet.sh': `NAME=world\n${filler('greet')}\ngreet() { echo "hi $NAME"; }\n`,
+  'imp/a.js': `const b = require('./b.js');\nexports.a = () => b.b();\n`,
+  'imp/b.js': `exports.b = () => 1;\n`,
   'flaky/x.sh': `X=1\n${filler('flaky')}\n# end of x\n`,
   'ctl_a/one.sh': 'one() { echo 0; }\n',
   'ctl_b/two.sh': 'two() { echo 0; }\n',
@@ -36,7 +37,6 @@ const BASE_FILES: Record<string, string> = {
   'nf_b/y.sh': 'Y=1\n',
 };
 
-const js = (expr: string, name: string): string => `const assert = require('node:assert');\n${expr}\nconsole.log('ok ${name}');\n`;
 const sh = (source: string, check: string): string => `. ./${source}\n${check}\n`;
 
 interface PrSpec {
@@ -96,14 +96,21 @@ const PRS: PrSpec[] = [
       'test/bv6.test.sh': sh('bv/a.sh', '[ "$(three)" = 3 ]'),
     },
   },
-  // 7+8 composition: each passes alone, together both break (greet.js imports lib.js).
-  { number: 7, day: 31, files: { 'comp/lib.js': `exports.name = () => 'World';\n`, 'test/comp7.test.js': js(`assert.strictEqual(require('../comp/greet.js').greet(), 'hi World');`, 'comp7') } },
+  // 7+8 composition: each passes alone, together both break (one changes the name, the other the greeting).
+  {
+    number: 7,
+    day: 31,
+    files: {
+      'comp/greet.sh': `NAME=World\n${filler('greet')}\ngreet() { echo "hi $NAME"; }\n`,
+      'test/comp7.test.sh': sh('comp/greet.sh', '[ "$(greet)" = "hi World" ]'),
+    },
+  },
   {
     number: 8,
     day: 31,
     files: {
-      'comp/greet.js': `const lib = require('./lib.js');\nexports.greet = () => 'hello ' + lib.name();\n`,
-      'test/comp8.test.js': js(`assert.strictEqual(require('../comp/greet.js').greet(), 'hello world');`, 'comp8'),
+      'comp/greet.sh': `NAME=world\n${filler('greet')}\ngreet() { echo "hello $NAME"; }\n`,
+      'test/comp8.test.sh': sh('comp/greet.sh', '[ "$(greet)" = "hello world" ]'),
     },
   },
   // 9+10 flaky: PR 9's test alternates via a counter file outside the checkout.
@@ -136,6 +143,9 @@ const PRS: PrSpec[] = [
   // 18+19 no fail-to-pass: 18's test fails with and without its code.
   { number: 18, day: 81, files: { 'nf_a/x.sh': 'X=2\n', 'test/nf18.test.sh': sh('nf_a/x.sh', '[ "$X" = 5 ]') } },
   { number: 19, day: 81, files: { 'nf_b/y.sh': 'Y=2\n', 'test/nf19.test.sh': sh('nf_b/y.sh', '[ "$Y" = 2 ]') } },
+  // 20+21 coupled through an import (a.js requires b.js), but without tests: no fail-to-pass.
+  { number: 20, day: 91, files: { 'imp/a.js': `const b = require('./b.js');\nexports.a = () => b.b() + 1;\n` } },
+  { number: 21, day: 91, files: { 'imp/b.js': `exports.b = () => 2;\n` } },
   // 13+14 unrelated: same directory, different files, no import.
   { number: 13, day: 61, files: { 'unrel/p.sh': 'P=2\n', 'test/p.test.sh': sh('unrel/p.sh', '[ "$P" = 2 ]') } },
   { number: 14, day: 61, files: { 'unrel/q.sh': 'Q=2\n', 'test/q.test.sh': sh('unrel/q.sh', '[ "$Q" = 2 ]') } },

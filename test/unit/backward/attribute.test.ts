@@ -132,6 +132,7 @@ describe('extractAttributions: not attributions', () => {
     ['a number that is not a SHA', 'It was introduced in 20240105 nightly.'],
     ['the fix', 'Fixed by 3e9a1f2.'],
     ['an issue link', 'Same as https://github.com/acme/widget/issues/12'],
+    ['a feature introduced in a PR', 'The `--strict` flag was introduced in #4411.'],
   ])('%s', (_name, body) => {
     expect(one(body)).toEqual([]);
   });
@@ -157,6 +158,8 @@ describe('extractAttributions: hedging', () => {
     const block = `\`\`\`\n${FULL} is the first bad commit\ncommit ${FULL}\nAuthor: A <a@b>\n\n    maybe fix the cache\n\`\`\``;
     expect(one(`Here is the result:\n${block}`)).toEqual([expect.objectContaining({ kind: 'bisect-output', hedged: false })]);
     expect(one(`I might have messed up a step, but:\n${block}`)).toEqual([expect.objectContaining({ kind: 'bisect-output', hedged: true })]);
+    const withTranscript = block.replace('```\n', '```\n$ git bisect run make test\nBisecting: 0 revisions left to test after this (roughly 0 steps)\n');
+    expect(one(`I might have messed up a step, but:\n${withTranscript}`)).toEqual([expect.objectContaining({ kind: 'bisect-output', hedged: true })]);
   });
 
   it('does not hedge an attribution because of a neighbouring sentence', () => {

@@ -66,6 +66,12 @@ describe('screenThread: one rule each', () => {
     expect(result.reasons).toEqual([{ code: 'competing', evidence: 'different culprits named: 3e9a1f2 (post 1, ann) vs 4b5c6d7e (post 2, bob)' }]);
   });
 
+  it('competing: one sentence naming two commits', () => {
+    const { result, attributions } = screen([SYMPTOM, 'Bisected to 3e9a1f2 and 4b5c6d7e (the two halves of the cache rewrite).']);
+    expect(attributions.map((a) => a.ref.text)).toEqual(['3e9a1f2', '4b5c6d7e']);
+    expect(codes(result)).toEqual(['competing']);
+  });
+
   it('competing: different PRs', () => {
     const { result } = screen([SYMPTOM, 'Regression introduced by #10.', 'No: bisect says #11.']);
     expect(codes(result)).toEqual(['competing']);

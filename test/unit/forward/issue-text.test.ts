@@ -23,6 +23,9 @@ describe('findReferences / referenceSpans', () => {
     ['I think [this](https://github.com/acme/widgets/pull/42) resolves it.\nNext', '\nNext'],
     ['Another repo https://github.com/other/thing/pull/42 stays', 'Another repo https://github.com/other/thing/pull/42 stays'],
     ['Entity &#42; stays', 'Entity &#42; stays'],
+    ['Bare github.com/acme/widgets/pull/42 link', 'Bare  link'],
+    ['API https://ghe.example.com/api/v3/repos/acme/widgets/pulls/42 too', 'API  too'],
+    [`Short ${'github.com/acme/widgets/commit/' + SHA.slice(0, 9)} here`, 'Short  here'],
     ['The parser crashes; this is fixed by #42. Next.', 'The parser crashes;  Next.'],
     ['It fails (see #42, which fixes it) on start', 'It fails  on start'],
   ])('%s', (text, expected) => {

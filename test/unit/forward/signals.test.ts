@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { computeGold, PATH_LIMIT } from '../../../src/forward/gold.js';
 import { importTargets, isSharedPath } from '../../../src/forward/imports.js';
-import { labelsOf, repositoryPrior } from '../../../src/forward/prior.js';
+import { labelsOf, memoizeOnePath, repositoryPrior } from '../../../src/forward/prior.js';
 import { compiledRouter } from '../../../src/forward/router.js';
 import { alternativeScopes, measureStability, SCOPE_AMBIGUITY_THRESHOLD } from '../../../src/forward/stability.js';
 import { inferTestLayout, isSourcePath, testPathFor } from '../../../src/forward/test-layout.js';
@@ -115,6 +115,19 @@ describe('repository prior and labels', () => {
   it('breaks ties by the sorted key and handles an empty tree', () => {
     expect(repositoryPrior(['a', 'b'], (p) => (p[0] === 'a' ? ['x'] : ['w']))).toEqual({ workflows: ['w'], count: 1, paths: 2, sets: 2 });
     expect(repositoryPrior([], () => [])).toEqual({ workflows: [], count: 0, paths: 0, sets: 0 });
+  });
+  it('routes each path once across priors that share workflows, with the same answer', () => {
+    const calls: string[] = [];
+    const cache = new Map<string, readonly string[]>();
+    const counted = (paths: readonly string[]): string[] => {
+      calls.push(paths.join(','));
+      return activatedFor(paths);
+    };
+    const first = repositoryPrior(TREE, memoizeOnePath(counted, cache));
+    const second = repositoryPrior([...TREE, 'src/app/new.ts'], memoizeOnePath(counted, cache));
+    expect(first).toEqual(repositoryPrior(TREE, activatedFor));
+    expect(second).toEqual({ workflows: [W('lint.yml'), W('test-ts.yaml')], count: 5, paths: 11, sets: 5 });
+    expect(calls).toEqual([...TREE, 'src/app/new.ts']);
   });
   it('labels Local and Cross changes', () => {
     expect(labelsOf(['src/a.ts', 'src/b/c.ts'], 5)).toEqual({ scope: 'local', top_level: ['src'], changed_paths: 2, workflows: 5 });

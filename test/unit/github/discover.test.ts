@@ -101,3 +101,13 @@ describe('schema', () => {
     expect(r.dropped).toBe(2);
   });
 });
+
+describe('GraphQL errors', () => {
+  it('become item failures naming the request', () => {
+    const e = Object.assign(new Error('Request failed due to following response errors'), {
+      errors: [{ type: 'NOT_FOUND', message: 'Could not resolve to a Repository' }],
+      response: { data: null },
+    });
+    expect(toGitHubError(e, 'POST /graphql', 0)).toMatchObject({ kind: 'not-found', message: 'POST /graphql: GraphQL error NOT_FOUND: Could not resolve to a Repository' });
+  });
+});

@@ -9,6 +9,7 @@ interface Expected {
   culprits?: string[];
   mustSurvive?: string[];
   mustDelete?: string[];
+  insufficientSymptom?: boolean;
 }
 
 const dir = new URL('../../fixtures/backward/', import.meta.url);
@@ -44,5 +45,9 @@ describe('sanitization on the thread corpus', () => {
     }
     for (const s of e!.mustDelete ?? []) expect(out.report.text, `${key}: must-delete span removed`).not.toContain(s);
     if (e!.decision === 'candidate') expect(out.audit.findings, `${key}: audit of a candidate`).toEqual([]);
+    if (e!.decision !== 'reject') {
+      expect(out.symptom.ok, `${key}: observable symptom after sanitization (${out.symptom.why})`).toBe(e!.insufficientSymptom !== true);
+      expect(out.reasons.map((r) => r.code), `${key}: sanitize reasons`).toEqual(e!.insufficientSymptom ? ['insufficient-symptom'] : []);
+    }
   });
 });

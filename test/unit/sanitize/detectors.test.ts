@@ -21,6 +21,10 @@ describe('detectShas', () => {
     const text = `segfault at 0x3f9a2c1d8e, id=x3f9a2c1d, sum ${'3f9a2c1d'.repeat(8)}`;
     expect(detectShas(text, known)).toEqual([]);
   });
+  it('deletes the abbreviation inside git-describe style versions but keeps the version', () => {
+    const text = 'widget v2.4.0-12-g3f9a2c1d (also 1.0.dev3+g3f9a2c1.d20240101, tag-gdeadbee0)';
+    expect(cut(text, detectShas(text, known))).toBe('widget v2.4.0-12-g (also 1.0.dev3+g.d20240101, tag-gdeadbee0)');
+  });
   it('matches upper-case hex by its lower-case form and names the detector', () => {
     expect(detectShas('see 3F9A2C1D8E', known)).toEqual([{ start: 4, end: 14, detector: 'sha' }]);
   });
@@ -64,7 +68,7 @@ describe('detectPrRefs', () => {
 });
 
 describe('detectBisectTranscript', () => {
-  it('deletes a full session and the first-bad block, keeping the text around it', () => {
+  it('deletes a full bisect run and the first-bad block, keeping the text around it', () => {
     const text = [
       'Steps: run `widget --render x.svg`; it crashes with SIGSEGV.',
       '```',

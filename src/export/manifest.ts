@@ -1,0 +1,208 @@
+/**
+ * Frozen manifests: backward.jsonl, forward.jsonl and rejections.jsonl, each with a
+ * <name>.meta.json sidecar. Rows are streamed from SQLite in case-id order and written line by
+ * line through a bounded buffer, so memory does not grow with the number of cases. Every file is
+ * written under a temporary name and renamed only when all of them are complete.
+ */
+import { createHash, type Hash } from 'node:crypto';
+import { closeSync, existsSync, mkdirSync, openSync, renameSync, statSync, unlinkSync, writeSync } from 'node:fs';
+import { join } from 'node:path';
+import type { Db } from '../store/db.js';
+import { AdmissionTables } from '../store/tables/admission.js';
+import { UsageError } from '../errors.js';
+import { EVALUATOR_ID } from '../routing/index.js';
+import { canonicalJson } from '../util/canonical.js';
+import { applicableBlockers, SCHEMA_VERSION, type Blocker, type Selection, type Task } from './records.js';
+import { r2vVersion } from './version.js';
+
+export interface ExportOptions {
+  /** Output directory (created when missing). */
+  readonly out: string;
+  /** Only one task; default both. */
+  readonly task?: Task;
+  readonly requireReview?: boolean;
+  readonly requireProbe?: boolean;
+}
+
+export interface ManifestFileSummary {
+  readonly name: string;
+  readonly path: string;
+  readonly records: number;
+  readonly sha256: string;
+}
+
+export interface ExportSummary {
+  readonly files: ManifestFileSummary[];
+}
+
+export type ManifestKind = Task | 'rejections';
+
+export interface ManifestMeta {
+  schema_version: number;
+  r2v_version: string;
+  evaluator: string;
+  file: string;
+  kind: ManifestKind;
+  selection: { task: Task | 'all'; require_review: boolean; require_probe: boolean };
+  counts: {
+    records: number;
+    by_repo: Record<string, number>;
+    by_reason: Record<string, number>;
+    by_task: Record<string, number>;
+  };
+  sha256: string;
+}
+
+const FLUSH_BYTES = 1 << 20;
+
+/** Appends lines to a file descriptor through a bounded buffer, hashing what it writes. */
+class LineSink {
+  private readonly fd: number;
+  private readonly hash: Hash = createHash('sha256');
+  private pending: string[] = [];
+  private size = 0;
+  private closed = false;
+  records = 0;
+  readonly byRepo = new Map<string, number>();
+  readonly byReason = new Map<string, number>();
+  readonly byTask = new Map<string, number>();
+
+  constructor(readonly tmpPath: string) {
+    this.fd = openSync(tmpPath, 'w');
+  }
+
+  write(line: string, repo: string, task: Task, reasons: readonly string[] = []): void {
+    this.pending.push(line, '\n');
+    this.size += line.length + 1;
+    this.records += 1;
+    bump(this.byRepo, repo);
+    bump(this.byTask, task);
+    for (const r of new Set(reasons)) bump(this.byReason, r);
+    if (this.size >= FLUSH_BYTES) this.flush();
+  }
+
+  flush(): void {
+    if (this.pending.length === 0) return;
+    const buf = Buffer.from(this.pending.join(''), 'utf8');
+    this.pending = [];
+    this.size = 0;
+    this.hash.update(buf);
+    let off = 0;
+    while (off < buf.length) off += writeSync(this.fd, buf, off);
+  }
+
+  /** Flushes and closes; returns the SHA-256 of everything written. */
+  finish(): string {
+    this.flush();
+    this.closed = true;
+    closeSync(this.fd);
+    return this.hash.digest('hex');
+  }
+
+  abort(): void {
+    if (this.closed) return;
+    this.closed = true;
+    closeSync(this.fd);
+  }
+}
+
+function bump(m: Map<string, number>, key: string): void {
+  m.set(key, (m.get(key) ?? 0) + 1);
+}
+
+/** Map → plain object with keys in byte order (canonical JSON sorts them again anyway). */
+function sortedObject(m: ReadonlyMap<string, number>): Record<string, number> {
+  return Object.fromEntries([...m].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
+}
+
+/** The line written to rejections.jsonl for a case that is not admitted. */
+export function rejectionLine(row: { caseId: string; task: Task; repo: string; number: number; pull: number | null }, reasons: readonly Blocker[]): string {
+  return canonicalJson({
+    case_id: row.caseId,
+    task: row.task,
+    repo: row.repo,
+    number: row.number,
+    pull: row.pull ?? undefined,
+    reasons: reasons.map((r) => ({ gate: r.gate, stage: r.stage, code: r.code, evidence: r.evidence })),
+  });
+}
+
+/**
+ * Writes the manifests of the admitted cases (and the rejections) into `opts.out`. The same
+ * database and options always give byte-identical files.
+ */
+export function exportManifests(db: Db, opts: ExportOptions): ExportSummary {
+  if (existsSync(opts.out) && !statSync(opts.out).isDirectory()) throw new UsageError(`--out ${opts.out}: exists and is not a directory`);
+  mkdirSync(opts.out, { recursive: true });
+  const sel: Selection = { requireReview: opts.requireReview ?? false, requireProbe: opts.requireProbe ?? false };
+  const tasks: Task[] = opts.task ? [opts.task] : ['backward', 'forward'];
+  const names: ManifestKind[] = [...tasks, 'rejections'];
+  const suffix = `.tmp-${process.pid}`;
+  const sinks = new Map<ManifestKind, LineSink>();
+  const temps: string[] = [];
+  try {
+    for (const name of names) {
+      const tmp = join(opts.out, `.${name}.jsonl${suffix}`);
+      temps.push(tmp);
+      sinks.set(name, new LineSink(tmp));
+    }
+    const rejections = sinks.get('rejections')!;
+    const rejectedOf = new Map<Task, Map<string, number>>(tasks.map((t) => [t, new Map()]));
+    for (const row of new AdmissionTables(db).stream(opts.task)) {
+      const blocking = applicableBlockers(JSON.parse(row.blockers) as Blocker[], sel);
+      if (blocking.length === 0) {
+        sinks.get(row.task)!.write(row.record, row.repo, row.task);
+      } else {
+        const codes = blocking.map((b) => b.code);
+        rejections.write(rejectionLine(row, blocking), row.repo, row.task, codes);
+        for (const c of new Set(codes)) bump(rejectedOf.get(row.task)!, c);
+      }
+    }
+    const selection = { task: opts.task ?? ('all' as const), require_review: sel.requireReview, require_probe: sel.requireProbe };
+    const finals: { tmp: string; path: string }[] = [];
+    const files: ManifestFileSummary[] = [];
+    for (const name of names) {
+      const sink = sinks.get(name)!;
+      const digest = sink.finish();
+      const file = `${name}.jsonl`;
+      const meta: ManifestMeta = {
+        schema_version: SCHEMA_VERSION,
+        r2v_version: r2vVersion(),
+        evaluator: EVALUATOR_ID,
+        file,
+        kind: name,
+        selection,
+        counts: {
+          records: sink.records,
+          by_repo: sortedObject(sink.byRepo),
+          by_reason: sortedObject(name === 'rejections' ? sink.byReason : rejectedOf.get(name)!),
+          by_task: sortedObject(sink.byTask),
+        },
+        sha256: digest,
+      };
+      const metaTmp = join(opts.out, `.${name}.meta.json${suffix}`);
+      temps.push(metaTmp);
+      const fd = openSync(metaTmp, 'w');
+      try {
+        writeSync(fd, `${JSON.stringify(JSON.parse(canonicalJson(meta)), null, 2)}\n`);
+      } finally {
+        closeSync(fd);
+      }
+      finals.push({ tmp: join(opts.out, `.${file}${suffix}`), path: join(opts.out, file) });
+      finals.push({ tmp: metaTmp, path: join(opts.out, `${name}.meta.json`) });
+      files.push({ name: file, path: join(opts.out, file), records: sink.records, sha256: digest });
+    }
+    for (const f of finals) renameSync(f.tmp, f.path);
+    return { files };
+  } catch (error) {
+    for (const s of sinks.values()) s.abort();
+    for (const t of temps) {
+      try {
+        unlinkSync(t);
+      } catch {
+        // not created or already renamed
+      }
+    }
+    throw error;
+  }
+}

@@ -1,0 +1,23 @@
+/**
+ * Where the git objects of a manifest's repositories are: one directory given with --git-dir
+ * (every repository of the manifest), or the configured mirrors under the data directory.
+ */
+import { existsSync } from 'node:fs';
+import { UsageError } from '../errors.js';
+import { mirrorDir } from '../git/mirror.js';
+
+export type MirrorOf = (repo: string) => string;
+
+/** Every repository maps to the one git directory the user gave. */
+export function singleMirror(gitDir: string): MirrorOf {
+  return () => gitDir;
+}
+
+/** The mirror of each repository under `dataDir`; a missing one is a usage error naming it. */
+export function configuredMirrors(dataDir: string): MirrorOf {
+  return (repo) => {
+    const dir = mirrorDir(dataDir, repo);
+    if (!existsSync(dir)) throw new UsageError(`${repo}: no mirror at ${dir} (run the pipeline first, or pass --git-dir DIR)`);
+    return dir;
+  };
+}

@@ -1,0 +1,269 @@
+/**
+ * The admission gates and the manifest records of both tasks. Pure: everything read from the
+ * store (and the tree digests read from git) is passed in.
+ */
+import type { Attribution, TextScreen } from '../backward/types.js';
+import { CHECK_NAMES } from '../git/checks.js';
+import type { BackwardCaseRecord, CheckRow, ReportRow, ScreenRow } from '../store/tables/backward.js';
+import type { ForwardCase } from '../store/tables/forward.js';
+import type { ProbeVerdictSummary } from '../store/tables/probes.js';
+import { sha256 } from '../util/canonical.js';
+import { caseId } from '../util/case-id.js';
+
+/** Version of the record layout written to manifests. Bump on any field change. */
+export const SCHEMA_VERSION = 1;
+
+export type Task = 'backward' | 'forward';
+
+/** `always` blocks every export; `review` only with --require-review; `probe` only with --require-probe. */
+export type Gate = 'always' | 'review' | 'probe';
+
+export interface Blocker {
+  readonly gate: Gate;
+  /** The stage whose result blocks the case (or `admit` for admission's own checks). */
+  readonly stage: string;
+  /** Machine-readable reason code. */
+  readonly code: string;
+  readonly evidence: string;
+}
+
+export interface Selection {
+  readonly requireReview: boolean;
+  readonly requireProbe: boolean;
+}
+
+/** What a human decided about a case, as far as admission can tell. */
+export interface ReviewState {
+  /** Whether a review ledger exists in this database at all. */
+  readonly ledger: boolean;
+  readonly accepted: boolean;
+}
+
+export const NO_LEDGER: ReviewState = { ledger: false, accepted: false };
+
+/** The blockers that apply under a selection. */
+export function applicableBlockers(blockers: readonly Blocker[], sel: Selection): Blocker[] {
+  return blockers.filter((b) => b.gate === 'always' || (b.gate === 'review' && sel.requireReview) || (b.gate === 'probe' && sel.requireProbe));
+}
+
+function reviewGate(review: ReviewState): Blocker[] {
+  if (review.accepted) return [];
+  const evidence = review.ledger ? 'no human accept recorded for this case' : 'no review ledger in this database: no case can carry a human accept';
+  return [{ gate: 'review', stage: 'review', code: 'review-required', evidence }];
+}
+
+// --- Backward ----------------------------------------------------------------------------
+
+/** Everything admission reads about one Backward thread. */
+export interface BackwardInputs {
+  readonly repo: string;
+  readonly number: number;
+  readonly issueUrl: string;
+  readonly text: TextScreen | null;
+  readonly attributions: readonly Attribution[];
+  /** URL of each post of the thread (index 0 = issue body), null when unknown. */
+  readonly postUrls: readonly (string | null)[];
+  readonly record: BackwardCaseRecord | null;
+  readonly checks: readonly CheckRow[];
+  readonly report: ReportRow | null;
+  readonly screen: ScreenRow | null;
+  readonly probe: ProbeVerdictSummary | null;
+  readonly review: ReviewState;
+}
+
+export interface BackwardRecord {
+  task: 'backward';
+  case_id: string;
+  repo: string;
+  number: number;
+  report: string;
+  report_time: string;
+  default_branch: string | null;
+  cutoff: string | null;
+  cutoff_rule: string;
+  gold: string | null;
+  parent: string | null;
+  history_window: number | null;
+  checks: Record<string, boolean>;
+  probe: { boundary: string | null; parent: string | null; gold: string | null; reason: string; draft: boolean } | null;
+  labels: { cutoff_rule: string; history_window: number | null; tag: string | null; tag_window: number | null; attribution_kind: string | null };
+  source: { issue_url: string; attribution_url: string | null; quote: string | null };
+  digests: { report: string | null; original: string | null; cutoff_tree: string | null };
+}
+
+/** The case id of a Backward thread: the resolve stage's, or one derived from the thread alone when it never resolved. */
+export function backwardCaseId(input: Pick<BackwardInputs, 'repo' | 'number' | 'record'>): string {
+  return input.record?.caseId ?? caseId(input.repo, input.number, { repo: input.repo, number: input.number, gold: null });
+}
+
+export function backwardBlockers(input: BackwardInputs): Blocker[] {
+  const out: Blocker[] = [];
+  const add = (stage: string, code: string, evidence: string, gate: Gate = 'always'): void => void out.push({ gate, stage, code, evidence });
+  const { screen, record, report } = input;
+  if (!screen) {
+    add('screen', 'not-screened', 'the screen stage has no decision for this thread');
+  } else if (screen.decision === 'reject') {
+    for (const r of screen.reasons) add(r.stage, r.code, r.evidence);
+    if (screen.reasons.length === 0) add('screen', 'rejected', 'the screen stage rejected the thread without a reason');
+  } else if (screen.decision === 'review' && !input.review.accepted) {
+    const why = screen.reasons.map((r) => `${r.code}: ${r.evidence}`).join('; ');
+    add('screen', 'review-pending', why || 'the screen sent this case to human review');
+  }
+  if (screen?.decision !== 'reject') {
+    // Admission re-checks every gate on the stored rows, so a stale screen decision cannot admit.
+    if (!record || record.status !== 'resolved' || !record.gold) add('resolve', 'unresolved', 'no single resolved gold commit');
+    else {
+      if (screen && screen.caseId !== record.caseId) add('screen', 'stale-screen', `screen decided ${screen.caseId ?? 'no case'}, resolve now gives ${record.caseId}`);
+      const byName = new Map(input.checks.map((c) => [c.name, c]));
+      for (const name of CHECK_NAMES) {
+        const c = byName.get(name);
+        if (!c) add('validate', 'check-missing', `structural check ${name} was not run`);
+        else if (!c.pass) add('validate', 'structural-check-failed', `${name}: ${c.evidence}`);
+      }
+      if (!report) add('sanitize', 'not-sanitized', 'no sanitized report');
+      else {
+        if (!report.leakOk) add('sanitize', 'leak', report.leakFindings.map((f) => `${f.code}: ${f.text}`).join('; ') || 'leakage audit failed');
+        if (!report.symptomOk) add('sanitize', 'insufficient-symptom', report.symptomWhy);
+      }
+    }
+  }
+  const p = input.probe;
+  if (!p) add('probe', 'probe-missing', 'no probe verdict for this case', 'probe');
+  else if (p.boundary !== 'verified' || p.draft) {
+    add('probe', 'probe-not-verified', `boundary ${p.boundary ?? 'none'}${p.draft ? ' (draft spec)' : ''}: ${p.reason}`, 'probe');
+  }
+  out.push(...reviewGate(input.review));
+  return out;
+}
+
+/** The culprit attribution: the first the text screen names, else the first found. */
+function culprit(input: BackwardInputs): Attribution | null {
+  const idx = input.text?.culprits[0];
+  return (idx !== undefined ? input.attributions[idx] : undefined) ?? input.attributions[0] ?? null;
+}
+
+export function backwardRecord(input: BackwardInputs, cutoffTree: string | null): BackwardRecord {
+  const r = input.record;
+  const checks: Record<string, boolean> = {};
+  for (const c of input.checks) checks[c.name] = c.pass;
+  const a = culprit(input);
+  const p = input.probe;
+  return {
+    task: 'backward',
+    case_id: backwardCaseId(input),
+    repo: input.repo,
+    number: input.number,
+    report: input.report?.text ?? '',
+    report_time: r?.reportTime ?? '',
+    default_branch: r?.defaultBranch ?? null,
+    cutoff: r?.cutoff ?? null,
+    cutoff_rule: r?.cutoffRule ?? 'none',
+    gold: r?.gold ?? null,
+    parent: r?.parent ?? null,
+    history_window: r?.historyWindow ?? null,
+    checks,
+    probe: p ? { boundary: p.boundary, parent: p.parent, gold: p.gold, reason: p.reason, draft: p.draft } : null,
+    labels: {
+      cutoff_rule: r?.cutoffRule ?? 'none',
+      history_window: r?.historyWindow ?? null,
+      tag: r?.tag ?? null,
+      tag_window: r?.tagWindow ?? null,
+      attribution_kind: a?.kind ?? null,
+    },
+    source: {
+      issue_url: input.issueUrl,
+      attribution_url: a ? (input.postUrls[a.post] ?? input.issueUrl) : null,
+      quote: a?.sentence.text ?? null,
+    },
+    digests: {
+      report: input.report ? sha256(input.report.text) : null,
+      original: input.report ? sha256(input.report.original) : null,
+      cutoff_tree: cutoffTree,
+    },
+  };
+}
+
+// --- Forward -----------------------------------------------------------------------------
+
+export interface ForwardInputs {
+  readonly case: ForwardCase;
+  /** Digests of the gold's inputs as the route stage stored them, null when not routed. */
+  readonly goldDigests: { workflows: string; changed_paths: string; context: string } | null;
+  readonly review: ReviewState;
+}
+
+export interface ForwardRecord {
+  task: 'forward';
+  case_id: string;
+  repo: string;
+  issue: number;
+  pull: number;
+  issue_text: string;
+  base: string | null;
+  base_rule: string | null;
+  head: string | null;
+  context: { event: string; action: string; base_branch: string } | null;
+  changed_paths: string[];
+  gold: string[] | null;
+  evaluator: string | null;
+  invalid: { path: string; reason: string }[];
+  stability: unknown;
+  labels: unknown;
+  flags: { code: string; evidence: string }[];
+  source: { issue_url: string | null; pr_url: string | null; link_kind: string; link_kinds: string[] };
+  digests: { base_tree: string | null; workflows: string | null; changed_paths: string | null; context: string | null; issue_text: string | null };
+}
+
+export function forwardBlockers(input: ForwardInputs): Blocker[] {
+  const c = input.case;
+  const out: Blocker[] = [];
+  const add = (stage: string, code: string, evidence: string, gate: Gate = 'always'): void => void out.push({ gate, stage, code, evidence });
+  if (c.decision === 'pending') add(c.stage, 'incomplete', `the pair stopped after the ${c.stage} stage; a later stage has not run`);
+  else if (c.decision === 'reject') {
+    for (const r of c.reasons) add(r.stage, r.code, r.evidence);
+    if (c.reasons.length === 0) add(c.stage, 'rejected', `the ${c.stage} stage rejected the pair without a reason`);
+  } else {
+    if (c.decision === 'review' && !input.review.accepted) {
+      for (const f of c.flags) add('forward-screen', f.code, f.evidence);
+      if (c.flags.length === 0) add('forward-screen', 'review-pending', 'the screen sent this case to human review');
+    }
+    if (c.gold === null || c.evaluator === null || c.context === null) add('route', 'gold-missing', 'no gold computed');
+    if (c.base === null) add('recover', 'base-missing', 'no base commit recovered');
+    if (c.issue_text === null) add('forward-screen', 'issue-text-missing', 'no agent-visible issue text');
+  }
+  out.push(...reviewGate(input.review));
+  return out;
+}
+
+export function forwardRecord(input: ForwardInputs, baseTree: string | null): ForwardRecord {
+  const c = input.case;
+  const d = input.goldDigests;
+  const kinds = [...c.source.link_kinds].sort();
+  return {
+    task: 'forward',
+    case_id: c.case_id,
+    repo: c.repo,
+    issue: c.issue,
+    pull: c.pull,
+    issue_text: c.issue_text ?? '',
+    base: c.base,
+    base_rule: c.base_rule,
+    head: c.head,
+    context: c.context ? { event: c.context.event, action: c.context.action, base_branch: c.context.base_branch } : null,
+    changed_paths: [...c.changed_paths],
+    gold: c.gold ? [...c.gold] : null,
+    evaluator: c.evaluator,
+    invalid: c.invalid.map((i) => ({ path: i.path, reason: i.reason })),
+    stability: c.stability,
+    labels: c.labels,
+    flags: c.flags.map((f) => ({ code: f.code, evidence: f.evidence })),
+    source: { issue_url: c.source.issue_url, pr_url: c.source.pr_url, link_kind: kinds[0] ?? 'unknown', link_kinds: kinds },
+    digests: {
+      base_tree: baseTree,
+      workflows: d?.workflows ?? null,
+      changed_paths: d?.changed_paths ?? null,
+      context: d?.context ?? null,
+      issue_text: c.issue_text === null ? null : sha256(c.issue_text),
+    },
+  };
+}

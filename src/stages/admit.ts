@@ -1,0 +1,173 @@
+import {
+  applicableBlockers,
+  backwardBlockers,
+  backwardCaseId,
+  backwardRecord,
+  forwardBlockers,
+  forwardRecord,
+  NO_LEDGER,
+  type BackwardInputs,
+  type Blocker,
+  type ForwardInputs,
+  type Selection,
+} from '../export/records.js';
+import { pairKey } from '../forward/link-rules.js';
+import { AdmissionTables, type AdmissionRow } from '../store/tables/admission.js';
+import { BackwardTables } from '../store/tables/backward.js';
+import { ForwardTables } from '../store/tables/forward.js';
+import { ProbeTables } from '../store/tables/probes.js';
+import { Sources } from '../store/tables/sources.js';
+import { canonicalJson, digestOf } from '../util/canonical.js';
+import { gitReposOf } from './git-service.js';
+import type { ItemOutcome, PlannedItem, Stage, StageContext } from './types.js';
+
+export type AdmitItem =
+  | { readonly task: 'backward'; readonly inputs: BackwardInputs; readonly selection: Selection }
+  | { readonly task: 'forward'; readonly inputs: ForwardInputs; readonly selection: Selection };
+
+/** The selection a run admits under: `r2v run --require-review / --require-probe`. */
+export function selectionOf(ctx: Pick<StageContext, 'options'>): Selection {
+  return { requireReview: ctx.options.requireReview === true, requireProbe: ctx.options.requireProbe === true };
+}
+
+/** Every Backward thread that reached attribution (one attribution at least, or a case row). */
+export function gatherBackward(store: StageContext['store'], repo: string): BackwardInputs[] {
+  const sources = new Sources(store.db);
+  const tables = new BackwardTables(store.db);
+  const probes = new ProbeTables(store.db);
+  const out: BackwardInputs[] = [];
+  for (const number of tables.screenedThreads(repo)) {
+    const attributions = tables.attributions(repo, number);
+    const record = tables.caseOf(repo, number) ?? null;
+    if (attributions.length === 0 && !record) continue;
+    const thread = sources.thread(repo, number);
+    const comments = [...sources.comments(repo, number)].sort((a, b) =>
+      a.createdAt < b.createdAt ? -1 : a.createdAt > b.createdAt ? 1 : a.commentId - b.commentId,
+    );
+    const issueUrl = thread?.htmlUrl ?? record?.reportUrl ?? `https://github.com/${repo}/issues/${number}`;
+    out.push({
+      repo,
+      number,
+      issueUrl,
+      text: tables.textScreen(repo, number) ?? null,
+      attributions,
+      postUrls: [issueUrl, ...comments.map((c) => c.htmlUrl ?? `${issueUrl}#issuecomment-${c.commentId}`)],
+      record,
+      checks: tables.checks(repo, number),
+      report: tables.report(repo, number) ?? null,
+      screen: tables.screen(repo, number) ?? null,
+      probe: record?.caseId ? probes.verdictFor(record.caseId) : null,
+      review: NO_LEDGER,
+    });
+  }
+  return out;
+}
+
+/** Every Forward issue–PR pair of the repository, with the digests of its gold's inputs. */
+export function gatherForward(store: StageContext['store'], repo: string): ForwardInputs[] {
+  const forward = new ForwardTables(store.db);
+  const out: ForwardInputs[] = [];
+  for (const c of forward.iterateCases([repo])) {
+    const gold = c.gold !== null ? forward.gold(c.repo, c.issue, c.pull) : undefined;
+    out.push({ case: c, goldDigests: gold ? { ...gold.inputDigests } : null, review: NO_LEDGER });
+  }
+  return out;
+}
+
+function outcome(row: AdmissionRow, sel: Selection): ItemOutcome {
+  const save = (store: StageContext['store']): void => new AdmissionTables(store.db).replace(row);
+  const blocking = applicableBlockers(row.blockers, sel);
+  if (blocking.length === 0) return { status: 'done', save };
+  return { status: 'rejected', reason: [...new Set(blocking.map((b) => b.code))].join(','), save };
+}
+
+const treeMissing = (what: string, sha: string): Blocker => ({
+  gate: 'always',
+  stage: 'admit',
+  code: 'tree-missing',
+  evidence: `${what} ${sha} is not a commit of the mirror`,
+});
+
+const admissible = (blockers: readonly Blocker[]): boolean => !blockers.some((b) => b.gate === 'always');
+
+/**
+ * The final gate. Backward: an accepted attribution, one resolved gold, every structural check
+ * passed, a leak-free sanitized report with a symptom, the screen's candidate decision (or a
+ * human accept), and when required a human accept and a verified probe. Forward: linked, gold
+ * computed, no flag left open (or a human accept). Each case keeps its frozen manifest record
+ * and every blocker with its gate, so export can apply any selection without re-running.
+ */
+export const admitStage: Stage<AdmitItem> = {
+  name: 'admit',
+  version: 1,
+  needs: ['screen', 'forward-screen', 'probe'],
+  description: 'final admission gate per case; freezes the manifest record with every blocking reason',
+  plan(ctx, repos) {
+    const selection = selectionOf(ctx);
+    const items: PlannedItem<AdmitItem>[] = [];
+    for (const repo of repos) {
+      for (const inputs of gatherBackward(ctx.store, repo)) {
+        items.push({
+          key: `backward:${repo}#${inputs.number}`,
+          repo,
+          inputDigest: digestOf({ inputs, selection }),
+          input: { task: 'backward', inputs, selection },
+        });
+      }
+      for (const inputs of gatherForward(ctx.store, repo)) {
+        const c = inputs.case;
+        items.push({
+          key: `forward:${pairKey(repo, c.issue, c.pull)}`,
+          repo,
+          inputDigest: digestOf({ inputs, selection }),
+          input: { task: 'forward', inputs, selection },
+        });
+      }
+    }
+    return items;
+  },
+  async process(item, ctx) {
+    const it = item.input;
+    if (it.task === 'backward') {
+      const inputs = it.inputs;
+      const blockers = backwardBlockers(inputs);
+      const cutoff = inputs.record?.cutoff ?? null;
+      let tree: string | null = null;
+      if (admissible(blockers) && cutoff) {
+        const handle = await gitReposOf(ctx).get(inputs.repo);
+        tree = (await handle.objects.commit(cutoff))?.tree ?? null;
+        if (tree === null) blockers.push(treeMissing('cutoff', cutoff));
+      }
+      const record = backwardRecord(inputs, tree);
+      return outcome({
+        task: 'backward',
+        itemKey: item.key,
+        caseId: backwardCaseId(inputs),
+        repo: inputs.repo,
+        number: inputs.number,
+        pull: null,
+        record: canonicalJson(record),
+        blockers,
+      }, it.selection);
+    }
+    const inputs = it.inputs;
+    const c = inputs.case;
+    const blockers = forwardBlockers(inputs);
+    let tree: string | null = null;
+    if (admissible(blockers) && c.base) {
+      const handle = await gitReposOf(ctx).get(c.repo);
+      tree = (await handle.objects.commit(c.base))?.tree ?? null;
+      if (tree === null) blockers.push(treeMissing('base', c.base));
+    }
+    return outcome({
+      task: 'forward',
+      itemKey: item.key,
+      caseId: c.case_id,
+      repo: c.repo,
+      number: c.issue,
+      pull: c.pull,
+      record: canonicalJson(forwardRecord(inputs, tree)),
+      blockers,
+    }, it.selection);
+  },
+};

@@ -1,0 +1,83 @@
+import type { Database, Statement } from 'better-sqlite3';
+import type { Blocker, Task } from '../../export/records.js';
+import { canonicalJson } from '../../util/canonical.js';
+
+/** One admission row: the frozen record of a candidate case and what blocks it (migration 0007). */
+export interface AdmissionRow {
+  task: Task;
+  itemKey: string;
+  caseId: string;
+  repo: string;
+  number: number;
+  pull: number | null;
+  /** Canonical JSON of the manifest record, written to manifests as is. */
+  record: string;
+  blockers: Blocker[];
+}
+
+/** A row as streamed for export: the blockers stay as their stored JSON text until needed. */
+export interface AdmissionStreamRow {
+  task: Task;
+  caseId: string;
+  repo: string;
+  number: number;
+  pull: number | null;
+  record: string;
+  blockers: string;
+}
+
+export class AdmissionTables {
+  private readonly s: Record<string, Statement>;
+  constructor(private readonly db: Database) {
+    this.s = {
+      del: db.prepare('DELETE FROM admissions WHERE task = ? AND item_key = ?'),
+      ins: db.prepare(`INSERT INTO admissions (task, item_key, case_id, repo, number, pull, record, blockers)
+        VALUES (@task, @itemKey, @caseId, @repo, @number, @pull, @record, @blockers)`),
+      byCase: db.prepare('SELECT * FROM admissions WHERE case_id = ? ORDER BY task, item_key'),
+      byKey: db.prepare('SELECT * FROM admissions WHERE task = ? AND item_key = ?'),
+      streamAll: db.prepare(`SELECT task, case_id AS caseId, repo, number, pull, record, blockers FROM admissions
+        ORDER BY case_id, task, item_key`),
+      streamTask: db.prepare(`SELECT task, case_id AS caseId, repo, number, pull, record, blockers FROM admissions
+        WHERE task = ? ORDER BY case_id, task, item_key`),
+      count: db.prepare('SELECT count(*) AS n FROM admissions'),
+    };
+  }
+
+  /** Replaces the row of one item (task + key). */
+  replace(row: AdmissionRow): void {
+    this.s.del!.run(row.task, row.itemKey);
+    this.s.ins!.run({ ...row, blockers: canonicalJson(row.blockers) });
+  }
+
+  get(task: Task, itemKey: string): AdmissionRow | undefined {
+    const r = this.s.byKey!.get(task, itemKey) as Record<string, unknown> | undefined;
+    return r ? toRow(r) : undefined;
+  }
+
+  ofCase(caseId: string): AdmissionRow[] {
+    return (this.s.byCase!.all(caseId) as Record<string, unknown>[]).map(toRow);
+  }
+
+  count(): number {
+    return (this.s.count!.get() as { n: number }).n;
+  }
+
+  /** Every row (or one task's), sorted by case id, read one row at a time. */
+  *stream(task?: Task): Generator<AdmissionStreamRow> {
+    const it = task ? this.s.streamTask!.iterate(task) : this.s.streamAll!.iterate();
+    for (const r of it as Iterable<AdmissionStreamRow>) yield r;
+  }
+}
+
+function toRow(r: Record<string, unknown>): AdmissionRow {
+  return {
+    task: r.task as Task,
+    itemKey: r.item_key as string,
+    caseId: r.case_id as string,
+    repo: r.repo as string,
+    number: r.number as number,
+    pull: (r.pull as number | null) ?? null,
+    record: r.record as string,
+    blockers: JSON.parse(r.blockers as string) as Blocker[],
+  };
+}
