@@ -82,7 +82,7 @@ async function benchValidation(): Promise<void> {
     await git(dir, ['init', '-q', '--initial-branch=main']);
     await git(dir, ['config', 'user.name', 'bench']);
     await git(dir, ['config', 'user.email', 'bench@example.com']);
-    const k = 4;
+    const k = 3;
     const baseFiles: Record<string, string> = {};
     for (let i = 0; i < k; i += 1) baseFiles[`mod${i}/f.sh`] = `f${i}() { echo 0; }\n`;
     const base = await commitFiles(dir, baseFiles, 'base');

@@ -7,6 +7,8 @@ import { registerRoute } from './route.js';
 import { registerGit } from './git.js';
 import { registerProbe } from './probe.js';
 import { registerPairs } from './pairs.js';
+import { registerReview } from './review.js';
+import { registerExport } from './export.js';
 
 /**
  * Command groups, in help order. Each module exports one `register…` function;
@@ -19,6 +21,8 @@ export const commands: readonly RegisterCommand[] = [
   registerGit,
   registerProbe,
   registerPairs,
+  registerExport,
   registerInspectForward,
   registerInspectBackward,
+  registerReview,
 ];

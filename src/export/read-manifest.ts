@@ -56,9 +56,9 @@ export const ManifestRecord = z.discriminatedUnion('task', [BackwardManifestReco
 export type ManifestRecord = z.infer<typeof ManifestRecord>;
 
 /** Fails early with a clear message when the manifest path is unusable. */
-export function checkManifestPath(path: string): void {
-  if (!existsSync(path)) throw new UsageError(`--manifest ${path}: no such file`);
-  if (!statSync(path).isFile()) throw new UsageError(`--manifest ${path}: not a file`);
+export function checkManifestPath(path: string, flag = '--manifest'): void {
+  if (!existsSync(path)) throw new UsageError(`${flag} ${path}: no such file`);
+  if (!statSync(path).isFile()) throw new UsageError(`${flag} ${path}: not a file`);
 }
 
 /** Streams the records of a manifest, validated; throws UsageError on the first bad line. */

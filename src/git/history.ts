@@ -1,5 +1,5 @@
 import { MinerError } from '../errors.js';
-import { runGit, streamGitLines } from './runner.js';
+import { runGit } from './runner.js';
 
 /** True when `a` is an ancestor of `b` (or the same commit). */
 export async function isAncestor(gitDir: string, a: string, b: string): Promise<boolean> {
@@ -58,8 +58,7 @@ export function mergesBranchIn(subject: string, branch: string): boolean {
 
 /**
  * The default branch as it stood at `reportTime`. Walks today's first-parent line from the tip
- * down to the first commit whose committer time is not after the report (one `git log` process,
- * stopped as soon as that commit is read). A merge above that commit is a foxtrot merge when its
+ * down to the first commit whose committer time is not after the report. A merge above that commit is a foxtrot merge when its
  * subject merges the branch itself in, or when it is itself the head of a pull request (it was
  * made on the PR's branch; GitHub's own "Merge pull request #N" commits are never taken as such):
  * its first-parent line was a side branch, so the walk restarts from its second parent. A mirror
@@ -89,21 +88,22 @@ export async function computeCutoff(gitDir: string, branch: string, reportTime: 
   }
 }
 
-/** First-parent walk from `start`: the merges above the first commit not after `limit`, and that commit. */
+/**
+ * First-parent walk from `start`: the first commit not after `limit`, and the merges above it
+ * (newest first). Two rev-list processes; with a commit-graph neither parses the skipped commits.
+ */
 async function walkFirstParent(gitDir: string, start: string, limit: number): Promise<{ cutoff: string | null; merges: MergeRow[] }> {
-  const merges: MergeRow[] = [];
-  let cutoff: string | null = null;
-  await streamGitLines(gitDir, ['log', '--first-parent', '--format=%H%x00%P%x00%ct%x00%s', start, '--'], (line) => {
-    if (line.length === 0) return true;
-    const [sha, parents, time, subject] = line.split('\0');
-    if (Number(time) <= limit) {
-      cutoff = sha!;
-      return false;
-    }
-    const ps = parents!.split(' ').filter(Boolean);
-    if (ps.length > 1) merges.push({ sha: sha!, parents: ps, time: Number(time), subject: subject ?? '' });
-    return true;
-  });
+  const cand = await runGit(gitDir, ['rev-list', '--first-parent', '-n1', `--before=@${limit}`, start, '--']);
+  const cutoff = cand.stdout.trim() || null;
+  const range = cutoff ? [start, `^${cutoff}`] : [start];
+  const r = await runGit(gitDir, ['rev-list', '--first-parent', '--merges', '--no-commit-header', '--format=%H%x00%P%x00%ct%x00%s', ...range, '--']);
+  const merges = r.stdout
+    .split('\n')
+    .filter((l) => l.length > 0)
+    .map((l) => {
+      const [sha, parents, time, subject] = l.split('\0');
+      return { sha: sha!, parents: parents!.split(' ').filter(Boolean), time: Number(time), subject: subject ?? '' };
+    });
   return { cutoff, merges };
 }
 

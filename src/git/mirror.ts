@@ -78,6 +78,7 @@ export async function ensureMirror(opts: { repo: string; url: string; dir: strin
     await runGit(tmp, ['config', 'remote.origin.url', remote]);
     await runGit(tmp, ['config', 'gc.auto', '0']);
     await runGit(tmp, ['config', 'core.logAllRefUpdates', 'false']);
+    await runGit(tmp, ['config', 'fetch.writeCommitGraph', 'true']);
     for (const spec of MIRROR_REFSPECS) await runGit(tmp, ['config', '--add', 'remote.origin.fetch', spec]);
     await fetchWithRetry(tmp, opts.repo, shown, retry, opts.signal);
     await updateHead(tmp, opts.signal);

@@ -86,7 +86,8 @@ const NOT_FOUND: Answer = { status: 404, body: { message: 'Not Found' } };
 // ---- routes -------------------------------------------------------------------------------
 
 export function route(world: FakeWorld, method: string, url: URL, body: string, base: string): Answer | null {
-  const p = url.pathname.replace(/\/+$/, '');
+  // GitHub Enterprise serves REST under /api/v3 and GraphQL at /api/graphql.
+  const p = url.pathname.replace(/\/+$/, '').replace(/^\/api\/v3(?=\/)/, '');
   const q = url.searchParams;
   if (method === 'POST' && (p === '/graphql' || p === '/api/graphql')) return graphql(world, body);
   if (method !== 'GET') return null;

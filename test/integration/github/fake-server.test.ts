@@ -111,3 +111,17 @@ describe('GraphQL errors in a 200', () => {
     store.close();
   });
 });
+
+describe('GitHub Enterprise URLs', () => {
+  it('sends REST under /api/v3 and GraphQL to /api/graphql', async () => {
+    const w = world(smallRepo('o/r'));
+    w.repos[0]!.pulls![0]!.closing_issues = [1];
+    const server = await serve(w);
+    const store = openStore(':memory:');
+    const port = createGitHubClient({ apiUrl: `${server.url}/api/v3`, token: TOKEN, recorder: new GitHubTables(store.db), ...FAST_CLIENT }).port({ stage: 'discover', repo: 'o/r' });
+    expect((await port.getRepository('o/r')).defaultBranch).toBe('trunk');
+    expect(await port.closingIssues('o/r', 10, null)).toEqual([1]);
+    expect(server.requests.map((r) => `${r.method} ${r.path}`)).toEqual(['GET /api/v3/repos/o/r', 'POST /api/graphql']);
+    store.close();
+  });
+});

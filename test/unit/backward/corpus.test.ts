@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { extractAttributions } from '../../../src/backward/attribute.js';
-import { screenThread } from '../../../src/backward/screen.js';
+import { hasObservableSymptom, screenThread } from '../../../src/backward/screen.js';
 import { threadFromImport } from '../../../src/backward/thread.js';
 import type { Thread } from '../../../src/backward/types.js';
 // @ts-expect-error: plain .mjs helper without type declarations
@@ -16,6 +16,7 @@ interface Expected {
   mustSurvive: string[];
   mustDelete: string[];
   insufficientSymptom?: boolean;
+  gold?: string | null;
 }
 
 const dir = join(import.meta.dirname, '../../fixtures/backward');
@@ -82,11 +83,23 @@ describe.each(cases)('$key', ({ key, thread }) => {
     }
   });
 
+  it('describes an observable symptom once the body attributions are cut out, unless marked otherwise', () => {
+    let body = thread.posts[0]!.body;
+    for (const a of attributions.filter((x) => x.post === 0).reverse()) body = body.slice(0, a.sentence.start) + body.slice(a.sentence.end);
+    expect(hasObservableSymptom(`${thread.title}\n\n${body}`).ok).toBe(!want.insufficientSymptom);
+  });
+
   it('reaches the expected decision, reasons and culprits', () => {
     const screen = screenThread(thread, attributions);
     expect(screen.decision).toBe(want.decision);
     expect([...new Set(screen.reasons.map((r) => r.code))]).toEqual([...want.reasons].sort());
     expect([...new Set(screen.culprits.map((i) => attributions[i]!.ref.text))]).toEqual(want.culprits);
+    if (want.decision !== 'reject') {
+      expect(want.gold === null || /^[0-9a-f]{40}$/.test(want.gold!)).toBe(true);
+      const commitCulprits = screen.culprits.map((i) => attributions[i]!.ref).filter((r) => r.type !== 'pr');
+      expect(commitCulprits.length > 0).toBe(want.gold !== null);
+      for (const r of commitCulprits) expect(want.gold!.startsWith(r.value)).toBe(true);
+    }
     for (const r of screen.reasons) {
       if (r.post !== undefined) expect(thread.posts[r.post]!.body).toContain(r.evidence);
     }

@@ -61,7 +61,7 @@ describe('default test globs', () => {
     // Substrings of "test" are not tests.
     ['src/latest.js', false],
     ['src/contest/a.py', false],
-    ['testing/helpers.py', false],
+    ['testing/fixtures.py', false],
     ['src/attest.go', false],
     ['docs/testing.md', false],
   ])('%s → %s', (path, expected) => {

@@ -11,7 +11,7 @@ describe('findImport', () => {
     ['src/a.js', `const m = await import('./lazy');`, ['src/lazy.jsx'], 'src/lazy.jsx'],
     ['pkg/sub/a.py', `from .b import thing`, ['pkg/sub/b.py'], 'pkg/sub/b.py'],
     ['pkg/sub/a.py', `from ..core import thing`, ['pkg/core/__init__.py'], 'pkg/core/__init__.py'],
-    ['pkg/sub/a.py', `from . import helpers, other`, ['pkg/sub/other.py'], 'pkg/sub/other.py'],
+    ['pkg/sub/a.py', `from . import utils, other`, ['pkg/sub/other.py'], 'pkg/sub/other.py'],
     ['app/main.py', `import mypkg.util as u`, ['src/mypkg/util.py'], 'src/mypkg/util.py'],
     ['cmd/main.go', `import (\n  "fmt"\n  "example.com/m/internal/store"\n)`, ['internal/store/db.go'], 'internal/store/db.go'],
     ['src/a.c', `#include "util.h"\n#include <stdio.h>`, ['src/util.h'], 'src/util.h'],

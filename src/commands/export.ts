@@ -1,0 +1,160 @@
+/**
+ * Frozen manifests and what is done with them: `r2v export`, `r2v verify`, `r2v package`,
+ * `r2v package audit`, `r2v score` and `r2v preflight`.
+ */
+import { resolve } from 'node:path';
+import { Command, Option } from 'commander';
+import { openApp } from '../app.js';
+import { EXIT, UsageError } from '../errors.js';
+import { auditPackages } from '../export/audit.js';
+import { exportManifests } from '../export/manifest.js';
+import { configuredMirrors, singleMirror, type MirrorOf } from '../export/mirrors.js';
+import { packageCase } from '../export/package.js';
+import { loadManifest, readManifest, ManifestRecord, checkManifestPath } from '../export/read-manifest.js';
+import { applicableBlockers, type Blocker } from '../export/records.js';
+import { formatScore, preflight, scorePredictions, type GoldEntry } from '../export/score.js';
+import { verifyManifest } from '../export/verify.js';
+import { gitDirFromUser } from '../git/open-dir.js';
+import { AdmissionTables } from '../store/tables/admission.js';
+import { readJsonl } from '../util/jsonl.js';
+import { printJson, type CliContext, type GlobalOptions, type Io, type RegisterCommand } from './types.js';
+
+async function mirrorsFor(opts: { gitDir?: string }, cmd: Command, io: Io): Promise<MirrorOf> {
+  if (opts.gitDir) return singleMirror(await gitDirFromUser('--git-dir', opts.gitDir, io.cwd));
+  const app = openApp(cmd.optsWithGlobals<GlobalOptions>(), io);
+  const dataDir = app.dataDir;
+  app.close();
+  return configuredMirrors(dataDir);
+}
+
+function goldsOf(records: readonly ManifestRecord[]): GoldEntry[] {
+  return records.map((r) => ({ caseId: r.case_id, task: r.task, gold: r.gold }));
+}
+
+/** The admitted records of the database (no review or probe requirement), validated. */
+function* admittedFromDb(cmd: Command, io: Io): Generator<ManifestRecord> {
+  const app = openApp(cmd.optsWithGlobals<GlobalOptions>(), io);
+  try {
+    for (const row of new AdmissionTables(app.store.db).stream()) {
+      if (applicableBlockers(JSON.parse(row.blockers) as Blocker[], { requireReview: false, requireProbe: false }).length > 0) continue;
+      yield ManifestRecord.parse(JSON.parse(row.record));
+    }
+  } finally {
+    app.close();
+  }
+}
+
+export const registerExport: RegisterCommand = (program: Command, ctx: CliContext) => {
+  const { io } = ctx;
+
+  program
+    .command('export')
+    .description('write frozen manifests of the admitted cases (backward.jsonl, forward.jsonl, rejections.jsonl + .meta.json)')
+    .option('--out <dir>', 'output directory', 'manifests')
+    .addOption(new Option('--task <task>', 'only one task').choices(['backward', 'forward']))
+    .option('--require-review', 'admit only cases with a human accept')
+    .option('--require-probe', 'admit only Backward cases with a verified probe')
+    .action((opts: { out: string; task?: 'backward' | 'forward'; requireReview?: boolean; requireProbe?: boolean }, cmd: Command) => {
+      const app = openApp(cmd.optsWithGlobals<GlobalOptions>(), io);
+      try {
+        const summary = exportManifests(app.store.db, {
+          out: resolve(io.cwd, opts.out),
+          task: opts.task,
+          requireReview: opts.requireReview ?? false,
+          requireProbe: opts.requireProbe ?? false,
+        });
+        if (opts.requireReview) {
+          io.stderr.write('r2v: --require-review: no review ledger in this database, so no case carries a human accept and none is admitted\n');
+        }
+        for (const f of summary.files) io.stdout.write(`${f.path}\t${f.records} records\tsha256 ${f.sha256}\n`);
+      } finally {
+        app.close();
+      }
+    });
+
+  program
+    .command('verify')
+    .description('recompute every gold and structural check a manifest records; exit non-zero on any difference')
+    .requiredOption('--manifest <file>', 'manifest JSONL (backward.jsonl or forward.jsonl)')
+    .option('--git-dir <dir>', 'git directory holding the objects (default: the configured mirrors)')
+    .action(async (opts: { manifest: string; gitDir?: string }, cmd: Command) => {
+      const path = resolve(io.cwd, opts.manifest);
+      checkManifestPath(path);
+      const report = await verifyManifest(path, await mirrorsFor(opts, cmd, io));
+      for (const d of report.differences) io.stdout.write(`${d.caseId}: ${d.what}\n`);
+      io.stdout.write(`verified ${report.checked} cases: ${report.differences.length} differences\n`);
+      if (report.differences.length > 0) ctx.setExitCode(EXIT.itemsFailed);
+    });
+
+  const pkg = program
+    .command('package')
+    .description('build task packages (a case or all) with grading data kept apart; `package audit DIR` checks them')
+    .option('--case <id>', 'one case')
+    .option('--all', 'every case of the manifest (or every admitted case of the database)')
+    .option('--out <dir>', 'output directory (packages and grading/)')
+    .option('--manifest <file>', 'read cases from this manifest instead of the database')
+    .option('--git-dir <dir>', 'git directory holding the objects (default: the configured mirrors)')
+    .action(async (opts: { case?: string; all?: boolean; out?: string; manifest?: string; gitDir?: string }, cmd: Command) => {
+      if (!opts.out) throw new UsageError('package: --out DIR is required');
+      if (!opts.case && !opts.all) throw new UsageError('package: give --case ID or --all');
+      if (opts.case && opts.all) throw new UsageError('package: --case and --all exclude each other');
+      const out = resolve(io.cwd, opts.out);
+      const mirrors = await mirrorsFor(opts, cmd, io);
+      const source: AsyncIterable<ManifestRecord> | Iterable<ManifestRecord> = opts.manifest
+        ? readManifest(resolve(io.cwd, opts.manifest))
+        : admittedFromDb(cmd, io);
+      let n = 0;
+      for await (const r of source) {
+        if (opts.case && r.case_id !== opts.case) continue;
+        await packageCase(r, mirrors(r.repo), out);
+        io.stdout.write(`${r.case_id}\n`);
+        n += 1;
+      }
+      if (opts.case && n === 0) throw new UsageError(`--case ${opts.case}: no such admitted case${opts.manifest ? ` in ${opts.manifest}` : ''}`);
+      io.stderr.write(`r2v: packaged ${n} cases into ${out}\n`);
+    });
+
+  pkg
+    .command('audit')
+    .description('audit every package under DIR for leaks; one line per finding, non-zero exit on any')
+    .argument('<dir>', 'directory written by r2v package')
+    .action(async (dir: string) => {
+      const report = await auditPackages(resolve(io.cwd, dir));
+      for (const f of report.findings) io.stdout.write(`${f}\n`);
+      io.stdout.write(`audited ${report.packages} packages: ${report.findings.length} findings\n`);
+      if (report.findings.length > 0) ctx.setExitCode(EXIT.itemsFailed);
+    });
+
+  program
+    .command('score')
+    .description('score predictions against a manifest (per case, then Overall)')
+    .requiredOption('--manifest <file>', 'manifest JSONL')
+    .requiredOption('--predictions <file>', 'predictions JSONL: {case_id, sha} or {case_id, activated_workflows}')
+    .option('--json', 'one JSON object instead of text lines')
+    .action(async (opts: { manifest: string; predictions: string; json?: boolean }) => {
+      const golds = goldsOf(await loadManifest(resolve(io.cwd, opts.manifest)));
+      const predictions = resolve(io.cwd, opts.predictions);
+      checkManifestPath(predictions, '--predictions');
+      const lines = [];
+      for await (const l of readJsonl(predictions)) lines.push(l);
+      const report = scorePredictions(golds, lines);
+      if (opts.json) printJson(io, report);
+      else for (const l of formatScore(report)) io.stdout.write(`${l}\n`);
+    });
+
+  program
+    .command('preflight')
+    .description('check the scorer on a manifest: oracle answers score 100%, malformed and wrong answers 0%')
+    .requiredOption('--manifest <file>', 'manifest JSONL')
+    .action(async (opts: { manifest: string }) => {
+      const golds = goldsOf(await loadManifest(resolve(io.cwd, opts.manifest)));
+      if (golds.length === 0) throw new UsageError(`--manifest ${opts.manifest}: no cases to check the scorer on`);
+      const checks = preflight(golds);
+      for (const c of checks) {
+        io.stdout.write(`${c.ok ? 'ok  ' : 'FAIL'}\t${c.name}\texpected ${(100 * c.expected).toFixed(1)}%\tgot ${(100 * c.got).toFixed(1)}%\n`);
+      }
+      const failed = checks.filter((c) => !c.ok).length;
+      io.stdout.write(`preflight: ${checks.length - failed}/${checks.length} checks passed on ${golds.length} cases\n`);
+      if (failed > 0) ctx.setExitCode(EXIT.itemsFailed);
+    });
+};

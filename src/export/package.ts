@@ -1,0 +1,224 @@
+/**
+ * Task packages: what an agent is given for one case, built from a manifest record and the
+ * repository's mirror. Gold and grading data go to <out>/grading/<case-id>.json, never inside a
+ * package. Each package is built under a temporary name and renamed when complete.
+ */
+import { existsSync, mkdirSync, renameSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { runGit, runGitBuffer } from '../git/runner.js';
+import { parseLsTree } from '../git/workflows.js';
+import { canonicalJson } from '../util/canonical.js';
+import type { BackwardManifestRecord, ForwardManifestRecord, ManifestRecord } from './read-manifest.js';
+
+export const GRADING_DIR = 'grading';
+
+export const BACKWARD_INSTRUCTIONS =
+  'report.md describes a regression. The git repository in repo/ holds the project history up to the moment the ' +
+  'report was filed; history_metadata.jsonl lists every commit of it. Find the first bad commit: the commit whose ' +
+  'parent does not show the problem and which does. Answer with one line: its full 40-character lowercase hexadecimal SHA.';
+
+export const FORWARD_INSTRUCTIONS =
+  'issue.md is a change request against the repository snapshot in tree/. A pull request implementing it is opened ' +
+  'against the branch named in context.json. Predict which workflow files under .github/workflows/ a pull_request ' +
+  'event with the action in context.json would activate for that pull request. Answer with one JSON object ' +
+  '{"case_id": "...", "activated_workflows": ["<path>", ...]}; an empty list is a valid answer.';
+
+export interface BackwardGrading {
+  case_id: string;
+  task: 'backward';
+  repo: string;
+  gold: string;
+  cutoff: string;
+  cutoff_tree: string;
+  /** The first commit of the default branch's first-parent line after the cutoff, when the mirror has one. */
+  after_cutoff: string | null;
+  commits: number;
+}
+
+export interface ForwardGrading {
+  case_id: string;
+  task: 'forward';
+  repo: string;
+  gold: string[];
+  evaluator: string;
+  base: string;
+  base_tree: string;
+  head: string | null;
+  pull: number;
+  pr_url: string | null;
+  /** Every file of S_t: path → "<mode> <blob id>". */
+  base_files: Record<string, string>;
+}
+
+export type Grading = BackwardGrading | ForwardGrading;
+
+const pretty = (v: unknown): string => `${JSON.stringify(JSON.parse(canonicalJson(v)), null, 2)}\n`;
+
+function writeAtomic(path: string, text: string): void {
+  const tmp = `${path}.tmp-${process.pid}`;
+  writeFileSync(tmp, text);
+  renameSync(tmp, path);
+}
+
+/** One line per commit reachable from `rev`: sha, parents, timestamp (committer, ISO), author, message. */
+export async function historyMetadata(gitDir: string, rev: string): Promise<string[]> {
+  const r = await runGit(gitDir, ['log', '--format=%H%x00%P%x00%ct%x00%an <%ae>%x00%B%x1e', rev, '--']);
+  const out: string[] = [];
+  for (const rec of r.stdout.split('\x1e')) {
+    const t = rec.replace(/^\n/, '');
+    if (t.length === 0) continue;
+    const [sha, parents, ct, author, message] = t.split('\0');
+    out.push(
+      canonicalJson({
+        sha,
+        parents: parents ? parents.split(' ').filter((p) => p.length > 0) : [],
+        timestamp: new Date(Number(ct) * 1000).toISOString().replace('.000Z', 'Z'),
+        author,
+        message: message ?? '',
+      }),
+    );
+  }
+  return out;
+}
+
+async function firstAfter(mirror: string, cutoff: string, branch: string | null): Promise<string | null> {
+  if (!branch) return null;
+  const r = await runGit(mirror, ['rev-list', '--first-parent', '--ancestry-path', '--reverse', `${cutoff}..refs/heads/${branch}`, '--'], {
+    allowExit: [128],
+  });
+  if (r.exitCode !== 0) return null;
+  return r.stdout.split('\n').find((l) => l.length > 0) ?? null;
+}
+
+function start(out: string, caseId: string): string {
+  if (!/^[A-Za-z0-9._-]+$/.test(caseId) || caseId.startsWith('.')) throw new Error(`case id ${JSON.stringify(caseId)} is not usable as a directory name`);
+  mkdirSync(join(out, GRADING_DIR), { recursive: true });
+  const tmp = join(out, `.${caseId}.partial`);
+  rmSync(tmp, { recursive: true, force: true });
+  mkdirSync(tmp, { recursive: true });
+  return tmp;
+}
+
+function finish(out: string, caseId: string, tmp: string, grading: Grading): void {
+  const dest = join(out, caseId);
+  rmSync(dest, { recursive: true, force: true });
+  renameSync(tmp, dest);
+  writeAtomic(join(out, GRADING_DIR, `${caseId}.json`), pretty(grading));
+}
+
+/** Backward: repo/ (history up to the cutoff only), history_metadata.jsonl, report.md, task.json. */
+export async function packageBackward(r: BackwardManifestRecord, mirror: string, out: string): Promise<void> {
+  const tmp = start(out, r.case_id);
+  try {
+    const repoDir = join(tmp, 'repo');
+    await runGit('', ['init', '-q', '--initial-branch=main', '--template=', repoDir]);
+    const gitDir = join(repoDir, '.git');
+    await runGit(gitDir, ['config', 'core.logAllRefUpdates', 'false']);
+    await runGit(gitDir, ['config', 'gc.auto', '0']);
+    // Exactly the objects reachable from the cutoff, packed from the mirror: no remote, no other refs.
+    await runGit(mirror, ['pack-objects', '--revs', '-q', join(gitDir, 'objects', 'pack', 'pack')], { input: `${r.cutoff}\n` });
+    await runGit(gitDir, ['update-ref', 'refs/heads/main', r.cutoff]);
+    await runGit(gitDir, [`--work-tree=${repoDir}`, 'read-tree', '-u', '--reset', 'HEAD']);
+    rmSync(join(gitDir, 'logs'), { recursive: true, force: true });
+    const tree = (await runGit(gitDir, ['rev-parse', 'HEAD^{tree}'])).stdout.trim();
+    const history = await historyMetadata(gitDir, 'HEAD');
+    writeFileSync(join(tmp, 'history_metadata.jsonl'), history.map((l) => `${l}\n`).join(''));
+    writeFileSync(join(tmp, 'report.md'), r.report.endsWith('\n') ? r.report : `${r.report}\n`);
+    writeFileSync(
+      join(tmp, 'task.json'),
+      pretty({
+        case_id: r.case_id,
+        task: 'backward',
+        repo: r.repo,
+        instructions: BACKWARD_INSTRUCTIONS,
+        inputs: { repository: 'repo', history: 'history_metadata.jsonl', report: 'report.md' },
+        answer_format: { lines: 1, pattern: '^[0-9a-f]{40}$', description: 'the full 40-character lowercase hex SHA of the first bad commit' },
+      }),
+    );
+    finish(out, r.case_id, tmp, {
+      case_id: r.case_id,
+      task: 'backward',
+      repo: r.repo,
+      gold: r.gold,
+      cutoff: r.cutoff,
+      cutoff_tree: r.digests.cutoff_tree ?? tree,
+      after_cutoff: await firstAfter(mirror, r.cutoff, r.default_branch),
+      commits: history.length,
+    });
+  } catch (error) {
+    rmSync(tmp, { recursive: true, force: true });
+    throw error;
+  }
+}
+
+/** Writes the blobs of `rev`'s tree under `dir` (no .git, no attribute processing), returns path → "mode oid". */
+export async function writeTree(mirror: string, rev: string, dir: string): Promise<Record<string, string>> {
+  const ls = parseLsTree((await runGit(mirror, ['ls-tree', '-r', '-z', '--full-tree', `${rev}^{tree}`])).stdout);
+  const files: Record<string, string> = {};
+  const blobs = ls.filter((e) => e.type === 'blob');
+  for (let i = 0; i < blobs.length; i += 500) {
+    const chunk = blobs.slice(i, i + 500);
+    const r = await runGitBuffer(mirror, ['cat-file', '--batch'], { input: chunk.map((b) => `${b.oid}\n`).join('') });
+    let pos = 0;
+    for (const b of chunk) {
+      const nl = r.stdout.indexOf(10, pos);
+      const size = Number(r.stdout.subarray(pos, nl).toString('utf8').split(' ')[2]);
+      const body = r.stdout.subarray(nl + 1, nl + 1 + size);
+      pos = nl + 1 + size + 1;
+      const path = join(dir, b.path);
+      mkdirSync(join(path, '..'), { recursive: true });
+      if (b.mode === '120000') symlinkSync(body.toString('utf8'), path);
+      else writeFileSync(path, body, { mode: b.mode === '100755' ? 0o755 : 0o644 });
+      files[b.path] = `${b.mode === '100755' ? '100755' : b.mode === '120000' ? '120000' : '100644'} ${b.oid}`;
+    }
+  }
+  return files;
+}
+
+/** Forward: tree/ (S_t without .git), issue.md, context.json, task.json. */
+export async function packageForward(r: ForwardManifestRecord, mirror: string, out: string): Promise<void> {
+  const tmp = start(out, r.case_id);
+  try {
+    const treeDir = join(tmp, 'tree');
+    mkdirSync(treeDir);
+    const files = await writeTree(mirror, r.base, treeDir);
+    const baseTree = (await runGit(mirror, ['rev-parse', `${r.base}^{tree}`])).stdout.trim();
+    writeFileSync(join(tmp, 'issue.md'), r.issue_text.endsWith('\n') ? r.issue_text : `${r.issue_text}\n`);
+    writeFileSync(join(tmp, 'context.json'), pretty(r.context));
+    writeFileSync(
+      join(tmp, 'task.json'),
+      pretty({
+        case_id: r.case_id,
+        task: 'forward',
+        repo: r.repo,
+        instructions: FORWARD_INSTRUCTIONS,
+        inputs: { tree: 'tree', issue: 'issue.md', context: 'context.json' },
+        answer_format: { case_id: r.case_id, activated_workflows: ['.github/workflows/<file>'] },
+      }),
+    );
+    finish(out, r.case_id, tmp, {
+      case_id: r.case_id,
+      task: 'forward',
+      repo: r.repo,
+      gold: [...r.gold].sort(),
+      evaluator: r.evaluator,
+      base: r.base,
+      base_tree: r.digests.base_tree ?? baseTree,
+      head: r.head,
+      pull: r.pull,
+      pr_url: r.source.pr_url,
+      base_files: files,
+    });
+  } catch (error) {
+    rmSync(tmp, { recursive: true, force: true });
+    throw error;
+  }
+}
+
+export function packageCase(r: ManifestRecord, mirror: string, out: string): Promise<void> {
+  return r.task === 'backward' ? packageBackward(r, mirror, out) : packageForward(r, mirror, out);
+}
+
+export function packageExists(out: string, caseId: string): boolean {
+  return existsSync(join(out, caseId, 'task.json'));
+}
