@@ -1,7 +1,7 @@
 /**
  * Coupled-pairs benchmark: candidate enumeration (sorted sweeps vs all pairs), test-glob
  * classification (compiled once vs compiled per path), and pair validation on a generated
- * repository with and without reusing per-PR condition runs across pairs.
+ * repository with and without reusing per-PR splits and condition runs across pairs.
  * Run: node --import tsx scripts/bench/pairs.ts
  */
 import { execa } from 'execa';
@@ -12,7 +12,7 @@ import { candidatePairs, candidatePairsNaive, type PullTimes } from '../../src/p
 import { PairGit } from '../../src/pairs/git.js';
 import { compileGlobs, DEFAULT_TEST_GLOBS, globToRegExp } from '../../src/pairs/globs.js';
 import type { ConditionResult } from '../../src/pairs/tests.js';
-import { validatePair } from '../../src/pairs/validate.js';
+import { validatePair, type PrSplit } from '../../src/pairs/validate.js';
 
 function lcg(seed: number): () => number {
   let s = seed;
@@ -82,7 +82,7 @@ async function benchValidation(): Promise<void> {
     await git(dir, ['init', '-q', '--initial-branch=main']);
     await git(dir, ['config', 'user.name', 'bench']);
     await git(dir, ['config', 'user.email', 'bench@example.com']);
-    const k = 3;
+    const k = 4;
     const baseFiles: Record<string, string> = {};
     for (let i = 0; i < k; i += 1) baseFiles[`mod${i}/f.sh`] = `f${i}() { echo 0; }\n`;
     const base = await commitFiles(dir, baseFiles, 'base');
@@ -95,13 +95,15 @@ async function benchValidation(): Promise<void> {
     }
     const pairs: [number, number][] = [];
     for (let a = 0; a < k; a += 1) for (let b = a + 1; b < k; b += 1) pairs.push([a, b]);
-    const runAll = async (cache?: Map<string, Promise<ConditionResult>>): Promise<[number, number]> => {
+    const runAll = async (reuse: boolean): Promise<[number, number]> => {
+      const cache = reuse ? new Map<string, Promise<ConditionResult>>() : undefined;
+      const splits = reuse ? new Map<string, Promise<PrSplit>>() : undefined;
       const t = performance.now();
       let valid = 0;
       for (const [a, b] of pairs) {
         const g = await PairGit.open(join(dir, '.git'));
         try {
-          const v = await validatePair(g, prs[a]!, prs[b]!, { isTest: compileGlobs(DEFAULT_TEST_GLOBS), base: 'newer', template: 'sh {tests}', repeats: 2, timeoutMs: 30_000, cache });
+          const v = await validatePair(g, prs[a]!, prs[b]!, { isTest: compileGlobs(DEFAULT_TEST_GLOBS), base: 'newer', template: 'sh {tests}', repeats: 2, timeoutMs: 30_000, cache, splits });
           if (v.status === 'valid') valid += 1;
         } finally {
           await g.close();
@@ -109,8 +111,8 @@ async function benchValidation(): Promise<void> {
       }
       return [valid, performance.now() - t];
     };
-    const [validNaive, tNaive] = await runAll();
-    const [validCached, tCached] = await runAll(new Map());
+    const [validNaive, tNaive] = await runAll(false);
+    const [validCached, tCached] = await runAll(true);
     console.log(`validation: ${pairs.length} pairs of ${k} PRs, valid ${validNaive}/${validCached}`);
     console.log(`validation: reuse ${(pairs.length / (tCached / 1000)).toFixed(2)} pairs/s, no reuse ${(pairs.length / (tNaive / 1000)).toFixed(2)} pairs/s, ratio ${(tNaive / tCached).toFixed(2)}x`);
   } finally {

@@ -103,7 +103,7 @@ const BISECT_LOG_LINE = /^\s*#\s*first bad commit:\s*\[([0-9a-fA-F]{7,40})\]/;
 const COMMIT_BLOCK_LINE =
   /^(?:commit [0-9a-fA-F]{7,40}\b.*|(?:Author|AuthorDate|Commit|CommitDate|Date|Merge):.*|\s*|    .*|\t.*| \S.*\|\s+\d+.*| \d+ files? changed.*|:\d{6} \d{6} .*)$/;
 
-/** Lines of a bisect session that may precede the outcome outside a code block. */
+/** Lines of a bisect run that may precede the outcome outside a code block. */
 const BISECT_TRANSCRIPT = /^\s*(?:\$\s*)?(?:git bisect\b|Bisecting:|running\b|\[[0-9a-fA-F]{7,40}\]|bisect run\b)/;
 
 interface Found {

@@ -51,12 +51,16 @@ export function screenThread(thread: Thread, attributions: readonly Attribution[
   const outsideBlocks = (post: number, r: Range): boolean => !blocks.some((b) => b.post === post && r.start < b.end && r.end > b.start);
 
   const findings: Finding[] = [];
-  const seen = new Set<string>();
+  const seen = new Map<string, number>();
   const add = (code: BackwardReason, evidence: string, post?: number, sure = true): void => {
     const key = `${code}\u0000${evidence}\u0000${post ?? ''}`;
-    if (seen.has(key)) return;
-    seen.add(key);
-    findings.push(post === undefined ? { code, evidence, sure } : { code, evidence, post, sure });
+    const at = seen.get(key);
+    // The same finding made twice counts as sure when either made it sure.
+    if (at !== undefined) findings[at] = { ...findings[at]!, sure: findings[at]!.sure || sure };
+    else {
+      seen.set(key, findings.length);
+      findings.push(post === undefined ? { code, evidence, sure } : { code, evidence, post, sure });
+    }
   };
   const matching = (patterns: readonly RegExp[], from: { post: number; offset: number } | null): { post: number; text: string }[] => {
     const out: { post: number; text: string }[] = [];

@@ -7,7 +7,7 @@
  */
 import { readFile, rm } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
-import { ConfigError } from '../errors.js';
+import { ConfigError, MinerError } from '../errors.js';
 import { runIsolated, type ExecResult } from '../probe/exec.js';
 
 export type Outcome = 'pass' | 'fail' | 'error' | 'missing';
@@ -104,6 +104,12 @@ export interface ConditionResult {
   readonly runs: readonly TestRunRecord[];
 }
 
+/** An interrupted run says nothing about the test: the item fails (and runs again later) instead. */
+function checkNotAborted(r: ExecResult): ExecResult {
+  if (r.aborted) throw new MinerError('transient', 'test run interrupted');
+  return r;
+}
+
 function outcomeOf(r: ExecResult): Outcome {
   if (r.timedOut || r.aborted || r.signal !== null) return 'error';
   return r.exitCode === 0 ? 'pass' : 'fail';
@@ -134,13 +140,15 @@ export async function runCondition(input: RunConditionInput): Promise<ConditionR
     try {
       if (junit) {
         const report = join(dirname(dir), `${basename(dir)}.junit.xml`);
-        const r = await runIsolated({
-          command: buildCommand(input.template, input.files, report),
-          cwd: dir,
-          timeoutMs: input.timeoutMs,
-          logDir: input.logDir,
-          signal: input.signal,
-        });
+        const r = checkNotAborted(
+          await runIsolated({
+            command: buildCommand(input.template, input.files, report),
+            cwd: dir,
+            timeoutMs: input.timeoutMs,
+            logDir: input.logDir,
+            signal: input.signal,
+          }),
+        );
         const xml = await readFile(report, 'utf8').catch(() => null);
         await rm(report, { force: true });
         const cases = xml === null ? [] : parseJunit(xml);
@@ -156,13 +164,15 @@ export async function runCondition(input: RunConditionInput): Promise<ConditionR
         for (const [id, list] of outcomes) if (!seen.has(id)) list.push('missing');
       } else {
         for (const id of input.files) {
-          const r = await runIsolated({
-            command: buildCommand(input.template, [id]),
-            cwd: dir,
-            timeoutMs: input.timeoutMs,
-            logDir: input.logDir,
-            signal: input.signal,
-          });
+          const r = checkNotAborted(
+            await runIsolated({
+              command: buildCommand(input.template, [id]),
+              cwd: dir,
+              timeoutMs: input.timeoutMs,
+              logDir: input.logDir,
+              signal: input.signal,
+            }),
+          );
           const outcome = outcomeOf(r);
           const list = outcomes.get(id) ?? [];
           list.push(outcome);

@@ -86,6 +86,8 @@ export interface ValidateOptions {
    * their (already repeated) runs are reused instead of run again.
    */
   readonly cache?: Map<string, Promise<ConditionResult>>;
+  /** Splits shared between pairs of one run (a PR's split does not depend on its partner). */
+  readonly splits?: Map<string, Promise<PrSplit>>;
   /** File reader for the import scan (e.g. a long-lived `cat-file --batch`); default one git process per file. */
   readonly readFile?: FileReader;
 }
@@ -150,8 +152,18 @@ export async function chooseBase(git: PairGit, a: PrRef, b: PrRef, rule: 'newer'
 const digest = (b: Buffer): string => sha256(b);
 
 export async function validatePair(git: PairGit, pa: PrRef, pb: PrRef, opts: ValidateOptions): Promise<PairValidation> {
-  const a = await splitPr(git, pa, opts.isTest);
-  const b = await splitPr(git, pb, opts.isTest);
+  const split = (pr: PrRef): Promise<PrSplit> => {
+    const key = `${git.gitDir}#${pr.number}@${pr.baseSha}..${pr.headSha}`;
+    let p = opts.splits?.get(key);
+    if (!p) {
+      p = splitPr(git, pr, opts.isTest);
+      p.catch(() => opts.splits?.delete(key));
+      opts.splits?.set(key, p);
+    }
+    return p;
+  };
+  const a = await split(pa);
+  const b = await split(pb);
   const conditions: ConditionRuns[] = [];
   const fail = new Map<number, string[]>();
   let tier: TierDecision | null = null;

@@ -9,7 +9,7 @@ import { BackwardTables } from '../store/tables/backward.js';
 import { ForwardTables, type ForwardCase } from '../store/tables/forward.js';
 import { Sources } from '../store/tables/sources.js';
 import { backwardReviewDigest, forwardReviewDigest } from './digest.js';
-import { backwardCaseKey, forwardCaseKey, type ReviewTask } from './keys.js';
+import { backwardCaseKey, forwardCaseKey, parseCaseKey, type ReviewTask } from './keys.js';
 
 export type ScreenDecision = 'candidate' | 'review';
 
@@ -179,8 +179,24 @@ export function lookupCases(db: Database, scope: CaseScope = {}): CaseLookup[] {
   const out: CaseLookup[] = [];
   if (scope.task !== 'forward') out.push(...backwardLookups(db, scope.repos));
   if (scope.task !== 'backward') for (const c of new ForwardTables(db).iterateCases(scope.repos)) out.push(forwardLookup(c));
-  const key = (l: CaseLookup): string => (l.kind === 'reviewable' ? l.case.caseKey : l.caseKey);
-  return out.sort((a, b) => (key(a) < key(b) ? -1 : key(a) > key(b) ? 1 : 0));
+  return out.sort(byCaseKey);
+}
+
+const keyOf = (l: CaseLookup): string => (l.kind === 'reviewable' ? l.case.caseKey : l.caseKey);
+
+/** Repository, then issue number, then pull number (Backward first), then the key text. */
+function byCaseKey(a: CaseLookup, b: CaseLookup): number {
+  const [ka, kb] = [keyOf(a), keyOf(b)];
+  const [ra, rb] = [parseCaseKey(ka), parseCaseKey(kb)];
+  if (ra && rb) {
+    const na = ra.task === 'backward' ? ra.number : ra.issue;
+    const nb = rb.task === 'backward' ? rb.number : rb.issue;
+    const pa = ra.task === 'backward' ? -1 : ra.pull;
+    const pb = rb.task === 'backward' ? -1 : rb.pull;
+    const order = (ra.repo < rb.repo ? -1 : ra.repo > rb.repo ? 1 : 0) || na - nb || pa - pb;
+    if (order !== 0) return order;
+  }
+  return ka < kb ? -1 : ka > kb ? 1 : 0;
 }
 
 /** The reviewable cases of the scope; with `includeCandidates` also the rules' candidates. */

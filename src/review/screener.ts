@@ -43,7 +43,7 @@ export function checkAnswer(stdout: string, quoteSources: readonly string[]): An
     return { kind: 'unsupported', answer, detail: `quotes not found in the text: ${missing.map((q) => JSON.stringify(clip(q))).join(', ')}` };
   }
   if (answer.decision !== 'uncertain' && answer.quotes.length === 0) {
-    return { kind: 'unsupported', answer, detail: `a ${answer.decision} quotes nothing from the text` };
+    return { kind: 'unsupported', answer, detail: `decision ${answer.decision} quotes nothing from the text` };
   }
   return { kind: 'supported', answer };
 }

@@ -24,10 +24,12 @@ interface Entry {
   readonly steps: readonly Step[];
 }
 
-/** For one directory: the path lists that may match a file in it, and the workflows to look at. */
+/**
+ * For one directory: each path list cut down to the patterns that can match a file directly in
+ * it (`undefined` when none can), and the workflows worth looking at.
+ */
 interface DirPlan {
-  /** `lists[id]` is 1 when list `id` may match. */
-  readonly lists: Uint8Array;
+  readonly lists: readonly (readonly CompiledPattern[] | undefined)[];
   /** Entries (workflows) to evaluate, in order. */
   readonly entries: Int32Array;
 }
@@ -36,77 +38,58 @@ interface DirPlan {
 const MAX_CACHED_DIRS = 50_000;
 
 /**
- * Which path lists may match a path, keyed by the patterns' literal directory prefixes (or the
- * exact path, for patterns without special characters), and so which workflows need looking
- * at: a workflow whose every eligible trigger has a `paths` list that cannot match is not
- * activated by that path. The answer depends only on the path's directory (plus exact-path
- * patterns), so it is computed once per directory.
+ * Can `p` match some file directly in `dir` (a directory ending in `/`, or '' for the root)?
+ * A match must start with the pattern's literal prefix, and such a file is `dir` followed by a
+ * name without `/`. Only a necessary condition: the regex stays the judge.
  */
-class ListIndex {
-  private readonly byDir = new Map<string, number[]>();
-  private readonly byExact = new Map<string, number[]>();
-  private readonly wild: number[] = [];
+export function mayMatchIn(p: CompiledPattern, dir: string): boolean {
+  if (p.prefix.length <= dir.length) return dir.startsWith(p.prefix);
+  return p.prefix.startsWith(dir) && p.prefix.indexOf('/', dir.length) === -1;
+}
+
+/**
+ * Per-directory plans. Dropping the patterns that cannot match keeps the ordered walk exact:
+ * the last matching pattern is among those that can match. A workflow whose every eligible
+ * trigger has a `paths` list with nothing left is not activated by a file in that directory.
+ */
+class DirPlans {
   private readonly dirs = new Map<string, DirPlan>();
+  /** The directory and plan of the previous path: sorted input hits it without hashing. */
+  private lastDir = '';
+  private lastPlan: DirPlan | undefined;
 
   /** `owners[id]`: the entry (workflow) list `id` belongs to; `always`: entries any path may activate. */
   constructor(
-    lists: readonly (readonly CompiledPattern[])[],
+    private readonly lists: readonly (readonly CompiledPattern[])[],
     private readonly owners: readonly number[],
     private readonly always: readonly number[],
-  ) {
-    lists.forEach((patterns, id) => {
-      for (const p of patterns) {
-        if (p.exact) {
-          push(this.byExact, p.prefix, id);
-          continue;
-        }
-        const dir = p.prefix.slice(0, p.prefix.lastIndexOf('/') + 1);
-        if (dir === '') {
-          this.wild.push(id);
-          break;
-        }
-        push(this.byDir, dir, id);
-      }
-    });
-  }
+  ) {}
 
-  /** The plan for `path`: cached per directory unless an exact-path pattern names the path. */
   planFor(path: string): DirPlan {
+    const last = this.lastPlan;
+    if (last !== undefined && path.startsWith(this.lastDir) && path.indexOf('/', this.lastDir.length) === -1) return last;
     const dir = path.slice(0, path.lastIndexOf('/') + 1);
-    const exact = this.byExact.get(path);
-    if (exact) return this.build(dir, exact);
     let plan = this.dirs.get(dir);
     if (plan === undefined) {
       if (this.dirs.size >= MAX_CACHED_DIRS) this.dirs.clear();
-      plan = this.build(dir, []);
+      plan = this.build(dir);
       this.dirs.set(dir, plan);
     }
+    this.lastDir = dir;
+    this.lastPlan = plan;
     return plan;
   }
 
-  private build(dir: string, extra: readonly number[]): DirPlan {
-    const lists = new Uint8Array(this.owners.length);
+  private build(dir: string): DirPlan {
     const entries = new Set<number>(this.always);
-    const mark = (ids: readonly number[]): void => {
-      for (const id of ids) {
-        lists[id] = 1;
-        entries.add(this.owners[id]!);
-      }
-    };
-    mark(this.wild);
-    mark(extra);
-    for (let slash = dir.indexOf('/'); slash >= 0; slash = dir.indexOf('/', slash + 1)) {
-      const ids = this.byDir.get(dir.slice(0, slash + 1));
-      if (ids) mark(ids);
-    }
+    const lists = this.lists.map((patterns, id) => {
+      const kept = patterns.filter((p) => mayMatchIn(p, dir));
+      if (kept.length === 0) return undefined;
+      entries.add(this.owners[id]!);
+      return kept;
+    });
     return { lists, entries: Int32Array.from([...entries].sort((x, y) => x - y)) };
   }
-}
-
-function push(map: Map<string, number[]>, key: string, id: number): void {
-  const ids = map.get(key);
-  if (ids === undefined) map.set(key, [id]);
-  else if (ids[ids.length - 1] !== id) ids.push(id);
 }
 
 function anyIncluded(patterns: readonly CompiledPattern[], files: readonly string[]): boolean {
@@ -121,7 +104,7 @@ function allIncluded(patterns: readonly CompiledPattern[], files: readonly strin
 
 export class ContextPlan {
   private readonly entries: readonly Entry[];
-  private readonly index: ListIndex;
+  private readonly dirPlans: DirPlans;
 
   /** `branch` is the short base branch name. */
   constructor(workflows: readonly CompiledWorkflow[], ctx: { readonly action: string; readonly merge_conflict?: boolean }, branch: string) {
@@ -150,7 +133,7 @@ export class ContextPlan {
     this.entries = entries;
     // A workflow with an eligible trigger without `paths` may be activated by any path.
     const always = entries.flatMap((entry, i) => (entry.steps.some((st) => st.paths === undefined) ? [i] : []));
-    this.index = new ListIndex(lists, owners, always);
+    this.dirPlans = new DirPlans(lists, owners, always);
   }
 
   /** Activated workflow paths (in workflow path order) for one change set. */
@@ -158,14 +141,22 @@ export class ContextPlan {
     const out: string[] = [];
     if (changedPaths.length === 1) {
       const path = changedPaths[0]!;
-      const plan = this.index.planFor(path);
-      const marked = plan.lists;
+      const plan = this.dirPlans.planFor(path);
+      const lists = plan.lists;
       const candidates = plan.entries;
       for (let c = 0; c < candidates.length; c++) {
         const entry = this.entries[candidates[c]!]!;
-        for (const step of entry.steps) {
-          if (step.paths !== undefined && !(marked[step.pathsId] === 1 && isIncluded(step.paths, path))) continue;
-          if (step.ignore !== undefined && marked[step.ignoreId] === 1 && isIncluded(step.ignore, path)) continue;
+        const steps = entry.steps;
+        for (let s = 0; s < steps.length; s++) {
+          const step = steps[s]!;
+          if (step.paths !== undefined) {
+            const kept = lists[step.pathsId];
+            if (kept === undefined || !isIncluded(kept, path)) continue;
+          }
+          if (step.ignore !== undefined) {
+            const kept = lists[step.ignoreId];
+            if (kept !== undefined && isIncluded(kept, path)) continue;
+          }
           out.push(entry.path);
           break;
         }

@@ -154,8 +154,11 @@ export function compilePattern(pattern: string): CompiledPattern {
     }
   }
   out += '$';
-  // `s`: `**` matches any character, newline included; `u`: code points, as iterated above.
-  const regex = new RegExp(out, 'su');
+  // `s`: `**` matches any character, newline included. `u` (code points, as iterated above)
+  // matters only when the pattern has a character outside the BMP, where a quantifier must
+  // apply to the whole character; ASCII-and-BMP patterns match the same without it, faster.
+  const astral = chars.some((c) => c.length > 1);
+  const regex = new RegExp(out, astral ? 'su' : 's');
   const parts = literalParts(chars);
   // Always the same properties in the same order: one object shape keeps the hot loop monomorphic.
   return { negative, regex, source: pattern, prefix: parts.prefix, suffix: parts.suffix, exact: parts.exact };

@@ -9,7 +9,7 @@ import { candidatePairs, type PairWhy } from '../pairs/candidates.js';
 import { PairGit } from '../pairs/git.js';
 import { compileGlobs, DEFAULT_TEST_GLOBS } from '../pairs/globs.js';
 import { checkTemplate, type ConditionResult } from '../pairs/tests.js';
-import { validatePair, type PairValidation, type PrRef } from '../pairs/validate.js';
+import { validatePair, type PairValidation, type PrRef, type PrSplit } from '../pairs/validate.js';
 import { Sources, type PullRow } from '../store/tables/sources.js';
 import { PairTables, type PairRecord } from '../store/tables/pairs.js';
 import { sha256, digestOf } from '../util/canonical.js';
@@ -135,6 +135,8 @@ export const pairsStage: Stage<PairInput> = {
         signal: ctx.signal,
         readFile: (rev, path) => handle.objects.blob(rev, path),
         cache: ctx.services.get('pairs-condition-runs', () => new Map<string, Promise<ConditionResult>>()),
+        // Keyed by git dir, PR and commits; the globs are fixed per repository for the run.
+        splits: ctx.services.get('pairs-splits', () => new Map<string, Promise<PrSplit>>()),
       });
       const record = toRecord(input, item.key, v);
       const save = (store: StageContext['store']): void => new PairTables(store.db).replace(record);

@@ -27,6 +27,10 @@ export const migration0009: Migration = {
         BEGIN SELECT RAISE(ABORT, 'review_entries is append-only'); END;
       CREATE TRIGGER review_entries_no_delete BEFORE DELETE ON review_entries
         BEGIN SELECT RAISE(ABORT, 'review_entries is append-only'); END;
+      -- INSERT OR REPLACE would delete the old row without firing the delete trigger.
+      CREATE TRIGGER review_entries_no_replace BEFORE INSERT ON review_entries
+        WHEN NEW.id IS NOT NULL AND EXISTS (SELECT 1 FROM review_entries WHERE id = NEW.id)
+        BEGIN SELECT RAISE(ABORT, 'review_entries is append-only'); END;
     `);
   },
 };

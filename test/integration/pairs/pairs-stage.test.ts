@@ -38,7 +38,7 @@ async function listFiles(dir: string, prefix = ''): Promise<string[]> {
 describe('pairs stage on a generated repository', () => {
   it('ends each scenario with the right tier or reason, and exports instances, controls, patches and a sidecar', async () => {
     const store: Store = openStore(':memory:');
-    const world = await buildWorld(store, { only: [1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 16, 17, 18, 19, 20, 21] });
+    const world = await buildWorld(store, { only: [1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 16, 17, 18, 19, 20, 21, 22, 23, 24, 25] });
     const ctx = contextFor(store, world);
 
     const outcomes = await runPairs(ctx);
@@ -53,6 +53,8 @@ describe('pairs stage on a generated repository', () => {
       [`${REPO}#16+17`]: 'apply-failed',
       [`${REPO}#18+19`]: 'no-fail-to-pass',
       [`${REPO}#20+21`]: 'no-fail-to-pass',
+      [`${REPO}#22+23`]: 'no-code-change',
+      [`${REPO}#24+25`]: 'textual-conflict',
     });
 
     const tables = new PairTables(store.db);
@@ -86,6 +88,8 @@ describe('pairs stage on a generated repository', () => {
       tierBasis: 'import',
       evidence: { pr: 20, detail: 'no-candidate-tests' },
     });
+    expect(tables.result(`${REPO}#22+23`)).toMatchObject({ tier: null, evidence: { pr: 22, test_files: ['test/only.test.sh'] } });
+    expect(tables.result(`${REPO}#24+25`)).toMatchObject({ tier: 'control', evidence: { patches: 'code+test', conflicts: ['test/shared.test.sh'] } });
     const applyFailed = tables.result(`${REPO}#16+17`)!;
     expect(applyFailed).toMatchObject({ tier: 'control', baseCommit: world.base1 });
     expect(applyFailed.evidence).toMatchObject({ pr: 16, patch: 'code', base: world.base1 });
@@ -132,14 +136,23 @@ describe('pairs stage on a generated repository', () => {
     expect(await readFile(join(out1, 'patches/acme__widgets/pr1/test.patch'), 'utf8')).toContain('+++ b/test/mul.test.sh');
     const meta = JSON.parse(await readFile(join(out1, 'meta.json'), 'utf8')) as { counts: unknown; files: Record<string, string> };
     expect(meta.counts).toEqual({
-      pairs: 10,
+      pairs: 12,
       by_tier: { coupled: 1, control: 1 },
-      rejected: 8,
-      by_reason: { 'textual-conflict': 1, 'base-validity': 1, 'composition-failed': 1, flaky: 1, unrelated: 1, 'apply-failed': 1, 'no-fail-to-pass': 2 },
+      rejected: 10,
+      by_reason: {
+        'textual-conflict': 2,
+        'base-validity': 1,
+        'composition-failed': 1,
+        flaky: 1,
+        unrelated: 1,
+        'apply-failed': 1,
+        'no-fail-to-pass': 2,
+        'no-code-change': 1,
+      },
     });
     expect(Object.keys(meta.files).sort()).toEqual(['control.jsonl', 'instances/acme__widgets.jsonl']);
 
-    expect(store.db.prepare('SELECT COUNT(*) AS n FROM pair_members').get()).toEqual({ n: 20 });
+    expect(store.db.prepare('SELECT COUNT(*) AS n FROM pair_members').get()).toEqual({ n: 24 });
     store.close();
   });
 

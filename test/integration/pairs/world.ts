@@ -35,6 +35,9 @@ const BASE_FILES: Record<string, string> = {
   'apf/x.sh': 'X=1\n',
   'nf_a/x.sh': 'X=1\n',
   'nf_b/y.sh': 'Y=1\n',
+  'tc_a/a.sh': 'A=1\n',
+  'tc_b/b.sh': 'B=1\n',
+  'test/shared.test.sh': 'true\n',
 };
 
 const sh = (source: string, check: string): string => `. ./${source}\n${check}\n`;
@@ -146,6 +149,12 @@ const PRS: PrSpec[] = [
   // 20+21 coupled through an import (a.js requires b.js), but without tests: no fail-to-pass.
   { number: 20, day: 91, files: { 'imp/a.js': `const b = require('./b.js');\nexports.a = () => b.b() + 1;\n` } },
   { number: 21, day: 91, files: { 'imp/b.js': `exports.b = () => 2;\n` } },
+  // 22+23: 22 changes only a test, so it has no code patch.
+  { number: 22, day: 101, files: { 'test/only.test.sh': 'true\n' } },
+  { number: 23, day: 101, files: { 'tc_a/a.sh': 'A=3\n', 'test/a3.test.sh': sh('tc_a/a.sh', '[ "$A" = 3 ]') } },
+  // 24+25: the code merges cleanly, but both test patches edit the same line.
+  { number: 24, day: 111, files: { 'tc_a/a.sh': 'A=2\n', 'test/shared.test.sh': sh('tc_a/a.sh', '[ "$A" = 2 ]') } },
+  { number: 25, day: 111, files: { 'tc_b/b.sh': 'B=2\n', 'test/shared.test.sh': sh('tc_b/b.sh', '[ "$B" = 2 ]') } },
   // 13+14 unrelated: same directory, different files, no import.
   { number: 13, day: 61, files: { 'unrel/p.sh': 'P=2\n', 'test/p.test.sh': sh('unrel/p.sh', '[ "$P" = 2 ]') } },
   { number: 14, day: 61, files: { 'unrel/q.sh': 'Q=2\n', 'test/q.test.sh': sh('unrel/q.sh', '[ "$Q" = 2 ]') } },

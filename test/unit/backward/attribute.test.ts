@@ -51,7 +51,7 @@ describe('extractAttributions: attribution forms', () => {
     ],
     ['owner/name@sha', 'The regression was introduced by other/lib@3e9a1f2.', { kind: 'statement', type: 'sha', text: 'other/lib@3e9a1f2' }],
     ['owner/name#N', 'regression introduced by other/lib#77', { kind: 'pr-ref', type: 'pr', text: 'other/lib#77' }],
-    ['hard-wrapped sentence', 'After a long session I bisected\nthe regression to 3e9a1f2, which\nchanged the cache.', { kind: 'statement', type: 'sha', text: '3e9a1f2' }],
+    ['hard-wrapped sentence', 'After a long evening I bisected\nthe regression to 3e9a1f2, which\nchanged the cache.', { kind: 'statement', type: 'sha', text: '3e9a1f2' }],
     ['inside a quote', '> I bisected this to 3e9a1f2.\n\nThanks!', { kind: 'statement', type: 'sha', text: '3e9a1f2' }],
     ['wrapped inside a quote', '> I bisected this\n> to 3e9a1f2.', { kind: 'statement', type: 'sha', text: '3e9a1f2' }],
   ])('%s', (_name, body, want) => {
@@ -102,6 +102,17 @@ describe('extractAttributions: attribution forms', () => {
     expect(found.map((a) => [a.kind, a.ref.text, a.sentence.text])).toEqual([
       ['bisect-output', FULL, `# first bad commit: [${FULL}] cache: drop stale entries`],
     ]);
+  });
+
+  it('handles CRLF line endings', () => {
+    const body = `Broken since 2.4.\r\n\r\n\`\`\`\r\n${FULL} is the first bad commit\r\ncommit ${FULL}\r\nAuthor: A <a@b>\r\n\r\n    subject\r\n\`\`\`\r\nAlso the culprit is\r\n3e9a1f2.`;
+    const found = extractAttributions(aThread([body]));
+    expect(found.map((a) => [a.kind, a.ref.text, body.slice(a.start, a.end)])).toEqual([
+      ['bisect-output', FULL, FULL],
+      ['statement', '3e9a1f2', '3e9a1f2'],
+    ]);
+    expect(found[0]!.sentence.text).toBe(`${FULL} is the first bad commit\r\ncommit ${FULL}\r\nAuthor: A <a@b>\r\n\r\n    subject`);
+    expect(found[1]!.sentence.text).toBe('Also the culprit is\r\n3e9a1f2.');
   });
 
   it('lists attributions in post order, then offset order, with author and time', () => {

@@ -5,7 +5,7 @@ import { extractAttributions } from '../../../src/backward/attribute.js';
 import { hasObservableSymptom, screenThread } from '../../../src/backward/screen.js';
 import { threadFromImport } from '../../../src/backward/thread.js';
 import type { Thread } from '../../../src/backward/types.js';
-// @ts-expect-error: plain .mjs helper without type declarations
+// @ts-expect-error: plain .mjs module without type declarations
 import { buildCorpus } from '../../fixtures/backward/build-corpus.mjs';
 
 interface Expected {

@@ -116,6 +116,12 @@ describe('screenThread: one rule each', () => {
     expect(screen([SYMPTOM, 'Bisected to #55, see #55 for the change.'], { number: 100 }).result.decision).toBe('candidate');
   });
 
+  it('a later post that both quotes another issue and calls it a different crash is a sure mismatch', () => {
+    const { result } = screen([SYMPTOM, 'Bisected to 3e9a1f2.', 'For #77 the bisect landed on 3e9a1f2 too, and that is a different crash.']);
+    expect(result.decision).toBe('reject');
+    expect(result.reasons).toEqual([{ code: 'symptom-mismatch', evidence: 'For #77 the bisect landed on 3e9a1f2 too, and that is a different crash.', post: 2 }]);
+  });
+
   it('a reject rule wins over a review', () => {
     const { result } = screen([SYMPTOM, 'Over in #77 the bisect landed on 3e9a1f2.', 'False alarm.']);
     expect(result.decision).toBe('reject');

@@ -1,6 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { execa } from 'execa';
-import { buildCommand, checkTemplate, flakyIds, parseJunit, shellQuote } from '../../../src/pairs/tests.js';
+import { mkdtemp } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { buildCommand, checkTemplate, flakyIds, parseJunit, runCondition, shellQuote } from '../../../src/pairs/tests.js';
 
 describe('test command template', () => {
   it('passes each id as one shell word, exactly', async () => {
@@ -49,5 +52,40 @@ describe('parseJunit', () => {
 describe('flakyIds', () => {
   it('lists ids whose repeats disagree', () => {
     expect(flakyIds(new Map([['a', ['pass', 'pass']], ['b', ['fail', 'pass']], ['c', ['missing', 'fail']]] as const))).toEqual(['b', 'c']);
+  });
+});
+
+describe('runCondition', () => {
+  it('runs each id alone, once per repeat, in a fresh directory, and judges by exit code', async () => {
+    const prepared: string[] = [];
+    const r = await runCondition({
+      prepare: async () => {
+        const dir = await mkdtemp(join(tmpdir(), 'r2v-cond-'));
+        prepared.push(dir);
+        return dir;
+      },
+      template: 'test {tests} = ok && test ! -e marker && touch marker',
+      files: ['ok', 'bad'],
+      repeats: 2,
+      timeoutMs: 10_000,
+    });
+    expect(prepared).toHaveLength(2);
+    expect(Object.fromEntries(r.outcomes)).toEqual({ ok: ['pass', 'pass'], bad: ['fail', 'fail'] });
+    expect(r.runs.map((x) => `${x.repeat}:${x.testId}:${x.exitCode}`)).toEqual(['0:ok:0', '0:bad:1', '1:ok:0', '1:bad:1']);
+  });
+
+  it('fails instead of grading when the run is interrupted', async () => {
+    const controller = new AbortController();
+    controller.abort();
+    await expect(
+      runCondition({
+        prepare: () => mkdtemp(join(tmpdir(), 'r2v-cond-')),
+        template: 'sleep 5; true {tests}',
+        files: ['a'],
+        repeats: 2,
+        timeoutMs: 10_000,
+        signal: controller.signal,
+      }),
+    ).rejects.toThrow('test run interrupted');
   });
 });

@@ -1,0 +1,211 @@
+import { copyFileSync, existsSync, mkdirSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { Writable } from 'node:stream';
+import { execa } from 'execa';
+import YAML from 'yaml';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { runCli } from '../../../src/cli.js';
+import { openStore } from '../../../src/store/db.js';
+import { cleanupTempDirs, tempDir } from '../../support/make-repo.js';
+import { buildWorld, mirrorOf, REPO, runWorld, type World } from './world.js';
+
+let dir: string;
+let world: World;
+
+function sink(): { stream: Writable; text: () => string } {
+  const chunks: Buffer[] = [];
+  return {
+    stream: new Writable({ write: (c, _e, cb) => void (chunks.push(Buffer.from(c)), cb()) }),
+    text: () => Buffer.concat(chunks).toString('utf8'),
+  };
+}
+
+async function r2v(args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
+  const out = sink();
+  const err = sink();
+  const code = await runCli(['--config', join(dir, 'r2v.config.yaml'), ...args], {
+    io: { stdout: out.stream, stderr: err.stream, cwd: dir, env: {}, isTTY: false },
+    signal: new AbortController().signal,
+  });
+  return { code, stdout: out.text(), stderr: err.text() };
+}
+
+const records = (path: string): Record<string, unknown>[] =>
+  readFileSync(path, 'utf8').split('\n').filter((l) => l.length > 0).map((l) => JSON.parse(l) as Record<string, unknown>);
+
+function writeLines(path: string, rows: readonly unknown[]): void {
+  writeFileSync(path, rows.map((r) => (typeof r === 'string' ? r : JSON.stringify(r))).join('\n') + '\n');
+}
+
+beforeAll(async () => {
+  dir = await tempDir('r2v-export-cli-');
+  const store = openStore(join(dir, 'r2v.db'));
+  try {
+    world = await buildWorld(store);
+    const summary = await runWorld(store, dir, world.repo.dir);
+    expect(summary.failed).toBe(0);
+  } finally {
+    store.close();
+  }
+  writeFileSync(join(dir, 'r2v.config.yaml'), YAML.stringify({ data_dir: '.', repos: [{ name: REPO, git_url: world.repo.dir, default_branch: 'main' }] }));
+  const r = await r2v(['export', '--out', 'manifests']);
+  expect(r.code).toBe(0);
+});
+
+afterAll(async () => {
+  await cleanupTempDirs();
+});
+
+describe('r2v export / verify', () => {
+  it('export rejects a bad --task with exit 2', async () => {
+    const r = await r2v(['export', '--task', 'sideways']);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain('sideways');
+  });
+
+  it('verify recomputes every gold and check of both manifests with no difference', async () => {
+    for (const name of ['backward', 'forward']) {
+      const r = await r2v(['verify', '--manifest', `manifests/${name}.jsonl`]);
+      expect(r.stdout).toMatch(new RegExp(`^verified ${name === 'backward' ? 1 : 2} cases: 0 differences$`, 'm'));
+      expect(r.code).toBe(0);
+    }
+    const viaGitDir = await r2v(['verify', '--manifest', 'manifests/forward.jsonl', '--git-dir', mirrorOf(dir)]);
+    expect(viaGitDir.code).toBe(0);
+  });
+
+  it('verify reports tampered golds, checks and trees, and the sidecar digest', async () => {
+    mkdirSync(join(dir, 'tampered'), { recursive: true });
+    const fwd = records(join(dir, 'manifests/forward.jsonl'));
+    fwd[0]!.gold = [];
+    writeLines(join(dir, 'tampered/forward.jsonl'), fwd);
+    copyFileSync(join(dir, 'manifests/forward.meta.json'), join(dir, 'tampered/forward.meta.json'));
+    const r = await r2v(['verify', '--manifest', 'tampered/forward.jsonl']);
+    expect(r.code).toBe(3);
+    expect(r.stdout).toContain(`${fwd[0]!.case_id as string}: gold: recorded [], recomputed [`);
+    expect(r.stdout).toMatch(/^\(manifest\): sha256 [0-9a-f]{64} differs from the sidecar's/m);
+
+    const bwd = records(join(dir, 'manifests/backward.jsonl'));
+    (bwd[0]!.checks as Record<string, boolean>).temporal = false;
+    (bwd[0]!.digests as Record<string, string>).cutoff_tree = '0'.repeat(40);
+    writeLines(join(dir, 'tampered/backward.jsonl'), bwd);
+    const b = await r2v(['verify', '--manifest', 'tampered/backward.jsonl']);
+    expect(b.code).toBe(3);
+    expect(b.stdout).toContain('check temporal: recorded fail, now pass');
+    expect(b.stdout).toContain(`cutoff tree: recorded ${'0'.repeat(40)}`);
+  });
+
+  it('verify refuses a manifest computed by another evaluator, and bad input, with one line and exit 2', async () => {
+    const fwd = records(join(dir, 'manifests/forward.jsonl'));
+    fwd[1]!.evaluator = 'routing/0';
+    writeLines(join(dir, 'other-evaluator.jsonl'), fwd);
+    const r = await r2v(['verify', '--manifest', 'other-evaluator.jsonl']);
+    expect(r.code).toBe(2);
+    expect(r.stderr.trim().split('\n')).toHaveLength(1);
+    expect(r.stderr).toMatch(/evaluator routing\/0, this r2v has routing\/1/);
+
+    const missing = await r2v(['verify', '--manifest', 'nope.jsonl']);
+    expect([missing.code, missing.stderr.trim()]).toEqual([2, `r2v: --manifest ${join(dir, 'nope.jsonl')}: no such file`]);
+    writeFileSync(join(dir, 'broken.jsonl'), '{"task": "forward", "case_id": \n');
+    const broken = await r2v(['verify', '--manifest', 'broken.jsonl']);
+    expect(broken.code).toBe(2);
+    expect(broken.stderr).toMatch(/broken\.jsonl:1: malformed JSON/);
+    const noMirror = await r2v(['verify', '--manifest', 'manifests/forward.jsonl', '--git-dir', join(dir, 'manifests')]);
+    expect(noMirror.code).toBe(2);
+    expect(noMirror.stderr).toContain('not a git repository');
+  });
+});
+
+describe('r2v package / package audit', () => {
+  it('packages every admitted case with grading data apart, and the audit finds nothing', async () => {
+    const r = await r2v(['package', '--all', '--out', 'packages']);
+    expect(r.code).toBe(0);
+    const ids = [...records(join(dir, 'manifests/backward.jsonl')), ...records(join(dir, 'manifests/forward.jsonl'))].map((x) => x.case_id as string);
+    expect(r.stdout.trim().split('\n').sort()).toEqual([...ids].sort());
+    expect(readdirSync(join(dir, 'packages')).sort()).toEqual([...ids, 'grading'].sort());
+
+    const b = records(join(dir, 'manifests/backward.jsonl'))[0]!;
+    const pkg = join(dir, 'packages', b.case_id as string);
+    expect(readdirSync(pkg).sort()).toEqual(['history_metadata.jsonl', 'repo', 'report.md', 'task.json']);
+    const git = (args: string[]) => execa('git', ['-C', join(pkg, 'repo'), ...args], { reject: false, env: { LC_ALL: 'C' } });
+    expect((await git(['rev-parse', 'HEAD'])).stdout).toBe(world.cutoff);
+    expect((await git(['for-each-ref', '--format=%(refname)'])).stdout).toBe('refs/heads/main');
+    expect((await git(['cat-file', '-e', world.afterCutoff])).exitCode).not.toBe(0);
+    expect((await git(['cat-file', '-e', world.gold])).exitCode).toBe(0);
+    expect((await git(['remote'])).stdout).toBe('');
+    const history = records(join(pkg, 'history_metadata.jsonl'));
+    expect(history.map((h) => h.sha)).toEqual((await git(['rev-list', world.cutoff])).stdout.split('\n'));
+    expect(history[0]).toMatchObject({ sha: world.cutoff, message: 'Bump version to 2.4.0\n', author: 'Test Author <author@example.com>' });
+    expect(readFileSync(join(pkg, 'report.md'), 'utf8')).not.toContain(world.gold.slice(0, 7));
+    const task = JSON.parse(readFileSync(join(pkg, 'task.json'), 'utf8')) as { answer_format: { pattern: string } };
+    expect(task.answer_format.pattern).toBe('^[0-9a-f]{40}$');
+    expect(JSON.parse(readFileSync(join(dir, 'packages/grading', `${b.case_id as string}.json`), 'utf8'))).toMatchObject({
+      gold: world.gold, cutoff: world.cutoff, after_cutoff: world.afterCutoff, commits: 5,
+    });
+
+    const f = records(join(dir, 'manifests/forward.jsonl')).find((x) => x.pull === 50)!;
+    const fpkg = join(dir, 'packages', f.case_id as string);
+    expect(readdirSync(fpkg).sort()).toEqual(['context.json', 'issue.md', 'task.json', 'tree']);
+    expect(existsSync(join(fpkg, 'tree', '.git'))).toBe(false);
+    expect(readFileSync(join(fpkg, 'tree/src/render.js'), 'utf8')).toBe('r\n');
+    expect(JSON.parse(readFileSync(join(fpkg, 'context.json'), 'utf8'))).toEqual({ event: 'pull_request', action: 'synchronize', base_branch: 'main' });
+    expect(JSON.stringify(JSON.parse(readFileSync(join(fpkg, 'task.json'), 'utf8')))).not.toContain('ci.yml');
+
+    const audit = await r2v(['package', 'audit', 'packages']);
+    expect(audit.stdout.trim()).toBe('audited 3 packages: 0 findings');
+    expect(audit.code).toBe(0);
+  });
+
+  it('packages one case from a manifest; an unknown case and missing options are usage errors', async () => {
+    const f = records(join(dir, 'manifests/forward.jsonl'))[0]!;
+    const one = await r2v(['package', '--case', f.case_id as string, '--manifest', 'manifests/forward.jsonl', '--out', 'one']);
+    expect(one.code).toBe(0);
+    expect(readdirSync(join(dir, 'one')).sort()).toEqual([f.case_id as string, 'grading'].sort());
+    const unknown = await r2v(['package', '--case', 'acme_widget__9__00000000', '--out', 'one']);
+    expect(unknown.code).toBe(2);
+    expect(unknown.stderr).toContain('--case acme_widget__9__00000000: no such admitted case');
+    expect((await r2v(['package', '--out', 'one'])).code).toBe(2);
+    expect((await r2v(['package', '--all'])).code).toBe(2);
+  });
+});
+
+describe('r2v score / preflight', () => {
+  it('scores per case with an Overall line; unscorable predictions stay in the denominator', async () => {
+    const fwd = records(join(dir, 'manifests/forward.jsonl'));
+    writeLines(join(dir, 'pred-fwd.jsonl'), [
+      { case_id: fwd[0]!.case_id, activated_workflows: [...(fwd[0]!.gold as string[])].reverse() },
+      '{"case_id": "broken',
+      { case_id: 'acme_widget__7__deadbeef', activated_workflows: [] },
+      { case_id: fwd[1]!.case_id, activated_workflows: [] },
+    ]);
+    const r = await r2v(['score', '--manifest', 'manifests/forward.jsonl', '--predictions', 'pred-fwd.jsonl']);
+    expect(r.code).toBe(0);
+    const out = r.stdout.trim().split('\n');
+    expect(out).toContain(`${fwd[0]!.case_id as string}\t1\tcorrect`);
+    expect(out).toContain(`${fwd[1]!.case_id as string}\t0\twrong\tdoes not match the gold`);
+    expect(out.some((l) => l.startsWith('note\tline 2: malformed JSON'))).toBe(true);
+    expect(out).toContain('note\tline 3: case acme_widget__7__deadbeef is not in the manifest');
+    expect(out.at(-1)).toBe('Overall: 1/2 = 50.0%');
+
+    const bwd = records(join(dir, 'manifests/backward.jsonl'));
+    writeLines(join(dir, 'pred-bwd.jsonl'), [{ case_id: bwd[0]!.case_id, sha: world.gold.toUpperCase() }]);
+    const upper = await r2v(['score', '--manifest', 'manifests/backward.jsonl', '--predictions', 'pred-bwd.jsonl']);
+    expect(upper.stdout).toContain('\t0\tunscorable\tsha has uppercase hex');
+    expect(upper.stdout.trim().split('\n').at(-1)).toBe('Overall: 0/1 = 0.0%');
+    const missing = await r2v(['score', '--manifest', 'manifests/backward.jsonl', '--predictions', 'none.jsonl']);
+    expect(missing.code).toBe(2);
+    expect(missing.stderr).toContain('--predictions');
+  });
+
+  it('preflight passes on both manifests and fails on an empty one', async () => {
+    for (const name of ['backward', 'forward']) {
+      const r = await r2v(['preflight', '--manifest', `manifests/${name}.jsonl`]);
+      expect(r.stdout).toMatch(/^preflight: 10\/10 checks passed/m);
+      expect(r.stdout).toMatch(/^ok  \toracle\texpected 100\.0%\tgot 100\.0%$/m);
+      expect(r.code).toBe(0);
+    }
+    writeFileSync(join(dir, 'empty.jsonl'), '');
+    const empty = await r2v(['preflight', '--manifest', 'empty.jsonl']);
+    expect(empty.code).toBe(2);
+    expect(empty.stderr).toContain('no cases to check the scorer on');
+  });
+});

@@ -1,0 +1,138 @@
+import { readFileSync, readdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { exportManifests } from '../../../src/export/manifest.js';
+import { AdmissionTables } from '../../../src/store/tables/admission.js';
+import { ProbeTables } from '../../../src/store/tables/probes.js';
+import { openStore } from '../../../src/store/db.js';
+import { sha256 } from '../../../src/util/canonical.js';
+import { tempDir } from '../../support/make-repo.js';
+import { admitStage } from '../../../src/stages/admit.js';
+import { buildWorld, REPO, runWorld } from './world.js';
+
+const FILES = ['backward.jsonl', 'backward.meta.json', 'forward.jsonl', 'forward.meta.json', 'rejections.jsonl', 'rejections.meta.json'];
+
+function readAll(dir: string): Record<string, string> {
+  return Object.fromEntries(FILES.map((f) => [f, readFileSync(join(dir, f), 'utf8')]));
+}
+const lines = (text: string): Record<string, unknown>[] => text.split('\n').filter((l) => l.length > 0).map((l) => JSON.parse(l) as Record<string, unknown>);
+
+describe('admission and export on a real repository', () => {
+  it('admits the clean cases, records every rejection, and exports byte-identical manifests', async () => {
+    const dir = await tempDir('r2v-export-');
+    const store = openStore(join(dir, 'r2v.db'));
+    try {
+      const world = await buildWorld(store);
+      const first = await runWorld(store, dir, world.repo.dir);
+      expect(first.failed).toBe(0);
+
+      const out1 = join(dir, 'm1');
+      exportManifests(store.db, { out: out1 });
+      const files = readAll(out1);
+      expect(readdirSync(out1).sort()).toEqual([...FILES].sort());
+
+      const backward = lines(files['backward.jsonl']!);
+      expect(backward.map((r) => r.number)).toEqual([1]);
+      const b = backward[0]!;
+      expect(b).toMatchObject({
+        task: 'backward',
+        repo: REPO,
+        gold: world.gold,
+        cutoff: world.cutoff,
+        cutoff_rule: 'first-parent-by-date',
+        history_window: 2,
+        default_branch: 'main',
+        probe: { boundary: null, draft: false },
+        source: { issue_url: `https://github.com/${REPO}/issues/1`, attribution_url: `https://github.com/${REPO}/issues/1` },
+      });
+      expect(b.case_id).toMatch(/^acme_widget__1__[0-9a-f]{8}$/);
+      expect(Object.values(b.checks as Record<string, boolean>)).toEqual(Array(8).fill(true));
+      expect(b.report as string).not.toContain(world.gold.slice(0, 7));
+      expect(b.report as string).toContain('TypeError: Cannot read properties of undefined');
+      expect((b.source as { quote: string }).quote).toContain('is the first bad commit');
+      expect((b.digests as { cutoff_tree: string }).cutoff_tree).toBe(await world.repo.git(['rev-parse', `${world.cutoff}^{tree}`]));
+
+      const forward = lines(files['forward.jsonl']!);
+      expect(new Map(forward.map((r) => [r.pull, r.gold]))).toEqual(
+        new Map([[50, ['.github/workflows/ci.yml']], [51, ['.github/workflows/docs.yml']]]),
+      );
+      const f50 = forward.find((r) => r.pull === 50)!;
+      expect(f50).toMatchObject({
+        task: 'forward',
+        issue: 40,
+        base: world.cutoff,
+        context: { event: 'pull_request', action: 'synchronize', base_branch: 'main' },
+        changed_paths: ['src/render.js'],
+        evaluator: 'routing/1',
+        source: { issue_url: `https://github.com/${REPO}/issues/40`, pr_url: `https://github.com/${REPO}/pull/50`, link_kind: 'closing-references' },
+      });
+
+      // Every candidate not admitted is in rejections.jsonl with its reason codes and evidence.
+      const rejections = lines(files['rejections.jsonl']!);
+      const byNumber = new Map(rejections.map((r) => [r.number, r]));
+      expect([...byNumber.keys()].sort()).toEqual([2, 42]);
+      const hedged = byNumber.get(2)! as { reasons: { code: string; stage: string; evidence: string }[] };
+      expect(hedged.reasons.map((r) => [r.stage, r.code])).toEqual([['attribute', 'hedged']]);
+      expect(hedged.reasons[0]!.evidence.length).toBeGreaterThan(0);
+      const prior = byNumber.get(42)! as { pull: number; reasons: { code: string }[] };
+      expect(prior.pull).toBe(52);
+      expect(prior.reasons.map((r) => r.code)).toContain('prior-equal');
+
+      // Records are sorted by case id, canonical (sorted keys), with matching sidecars.
+      for (const name of ['backward', 'forward', 'rejections']) {
+        const text = files[`${name}.jsonl`]!;
+        const recs = lines(text);
+        const ids = recs.map((r) => r.case_id as string);
+        expect(ids).toEqual([...ids].sort());
+        for (const raw of text.split('\n').filter((l) => l.length > 0)) {
+          const keys = Object.keys(JSON.parse(raw) as object);
+          expect(keys).toEqual([...keys].sort());
+        }
+        const meta = JSON.parse(files[`${name}.meta.json`]!) as Record<string, unknown>;
+        expect(meta).toMatchObject({ schema_version: 1, evaluator: 'routing/1', file: `${name}.jsonl`, sha256: sha256(text) });
+        expect((meta.counts as { records: number }).records).toBe(recs.length);
+      }
+      const rmeta = JSON.parse(files['rejections.meta.json']!) as { counts: { by_reason: Record<string, number>; by_repo: Record<string, number> } };
+      expect(rmeta.counts.by_repo).toEqual({ [REPO]: 2 });
+      expect(rmeta.counts.by_reason.hedged).toBe(1);
+
+      // Same database → byte-identical files.
+      const out2 = join(dir, 'm2');
+      exportManifests(store.db, { out: out2 });
+      expect(readAll(out2)).toEqual(files);
+
+      // Re-running every stage on the same inputs (forced) → byte-identical files again.
+      const again = await runWorld(store, dir, world.repo.dir, { force: true });
+      expect(again.failed).toBe(0);
+      const out3 = join(dir, 'm3');
+      exportManifests(store.db, { out: out3 });
+      expect(readAll(out3)).toEqual(files);
+      expect(new AdmissionTables(store.db).count()).toBe(5);
+
+      // Selections: --require-probe drops the Backward case (no verified probe), --require-review everything.
+      const probe = exportManifests(store.db, { out: join(dir, 'probe'), requireProbe: true });
+      expect(probe.files.map((f) => [f.name, f.records])).toEqual([['backward.jsonl', 0], ['forward.jsonl', 2], ['rejections.jsonl', 3]]);
+      const probeRejections = lines(readFileSync(join(dir, 'probe', 'rejections.jsonl'), 'utf8'));
+      const dropped = probeRejections.find((r) => r.number === 1) as { reasons: { gate: string; code: string }[] };
+      expect(dropped.reasons).toEqual([expect.objectContaining({ gate: 'probe', code: 'probe-not-verified' })]);
+      const review = exportManifests(store.db, { out: join(dir, 'review'), requireReview: true, task: 'forward' });
+      expect(review.files.map((f) => [f.name, f.records])).toEqual([['forward.jsonl', 0], ['rejections.jsonl', 3]]);
+
+      // A verified probe (stored by the probe stage's table) admits the case under --require-probe.
+      const caseId = b.case_id as string;
+      new ProbeTables(store.db).replaceCase({
+        caseId, repo: REPO, number: 1, status: 'replayed', specPath: 'probes/x.yaml', specDigest: 'd', draft: false, draftPath: null,
+        draftKind: null, goldSha: world.gold, parentSha: null, parentVerdict: 'good', parentWhy: 'ok', goldVerdict: 'bad', goldWhy: 'crash',
+        boundary: 'verified', observed: 'verified', reason: 'verified', repeats: 3, networkIsolated: true, finishedAt: '2024-06-01T00:00:00Z',
+      }, []);
+      const admit = await runWorld(store, dir, world.repo.dir, { stages: [admitStage], runOptions: { requireProbe: true } });
+      expect(admit.stages[0]).toMatchObject({ done: 3, rejected: 2 });
+      const verified = exportManifests(store.db, { out: join(dir, 'verified'), requireProbe: true, task: 'backward' });
+      expect(verified.files[0]).toMatchObject({ name: 'backward.jsonl', records: 1 });
+      const rec = lines(readFileSync(join(dir, 'verified', 'backward.jsonl'), 'utf8'))[0]!;
+      expect(rec.probe).toEqual({ boundary: 'verified', parent: 'good', gold: 'bad', reason: 'verified', draft: false });
+    } finally {
+      store.close();
+    }
+  });
+});

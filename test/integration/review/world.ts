@@ -1,0 +1,93 @@
+/**
+ * A database holding both tasks' cases, built by the real stages: a Backward repository with a
+ * candidate, a review case (another issue named next to the attribution) and a thread whose
+ * guess is no attribution (rejected); and the Forward scenario (candidates, multi-link and scope-ambiguous pairs, rejections).
+ */
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { Writable } from 'node:stream';
+import { runCli } from '../../../src/cli.js';
+import { openStore, type Store } from '../../../src/store/db.js';
+import { makeRepo, tempDir } from '../../support/make-repo.js';
+import { REPO as BACKWARD_REPO, storeThread } from '../backward/pipeline-fixture.js';
+import { buildScenario, REPO as FORWARD_REPO } from '../forward/scenario.js';
+
+export { BACKWARD_REPO, FORWARD_REPO };
+
+export const SYMPTOM =
+  'Rendering any SVG with nested groups now fails with `TypeError: Cannot read properties of undefined (reading "points")` ' +
+  'in src/flatten.js. It works fine with 2.3.0. Steps: install widget 2.4.0, run `widget render nested.svg`, see the crash.';
+
+export interface World {
+  readonly dir: string;
+  readonly dbPath: string;
+  readonly gold: string;
+  /** Runs the CLI in the world's directory. */
+  cli(args: readonly string[], env?: NodeJS.ProcessEnv): Promise<{ code: number; stdout: string; stderr: string }>;
+  /** Opens the database (close it before the next cli call). */
+  open(): Store;
+  /** Rewrites the config with extra YAML lines appended. */
+  writeConfig(extra?: readonly string[]): void;
+}
+
+function capture(): { stream: Writable; text: () => string } {
+  const chunks: Buffer[] = [];
+  const stream = new Writable({
+    write(chunk: Buffer, _enc, cb) {
+      chunks.push(Buffer.from(chunk));
+      cb();
+    },
+  });
+  return { stream, text: () => Buffer.concat(chunks).toString('utf8') };
+}
+
+/** The Backward review thread: another issue is named next to the attribution (unsure symptom match). */
+export function reviewThreadComment(gold: string): string {
+  return `Looks like #12 again. I bisected it to ${gold.slice(0, 9)}.`;
+}
+
+export async function buildWorld(): Promise<World> {
+  const dir = await tempDir('r2v-review-');
+  const dbPath = join(dir, 'data', 'r2v.db');
+  const store = openStore(dbPath);
+  const brepo = await makeRepo();
+  await brepo.commit('Initial import', { files: { 'src/flatten.js': 'v1\n' } });
+  const gold = await brepo.commit('Rework the path flattener', { files: { 'src/flatten.js': 'v2\n' } });
+  await brepo.commit('Tidy docs', { files: { 'README.md': 'docs\n' } });
+  storeThread(store, 1, 'render crashes on nested groups', SYMPTOM, [`Bisected it to ${gold.slice(0, 9)}.`], 10);
+  storeThread(store, 2, 'render crashes on nested groups again', SYMPTOM, [reviewThreadComment(gold)], 10);
+  storeThread(store, 3, 'render crashes with nested groups', SYMPTOM, [`Maybe it is ${gold.slice(0, 9)}, I suspect that commit.`], 10);
+  const scenario = await buildScenario(store);
+  store.close();
+
+  const writeConfig = (extra: readonly string[] = []): void => {
+    writeFileSync(
+      join(dir, 'r2v.config.yaml'),
+      [
+        'data_dir: data',
+        'repos:',
+        `  - name: ${BACKWARD_REPO}`,
+        `    git_url: ${JSON.stringify(brepo.dir)}`,
+        '    default_branch: main',
+        `  - name: ${FORWARD_REPO}`,
+        `    git_url: ${JSON.stringify(scenario.repo.dir)}`,
+        ...extra,
+        '',
+      ].join('\n'),
+    );
+  };
+  writeConfig();
+  const cli = async (args: readonly string[], env: NodeJS.ProcessEnv = {}): Promise<{ code: number; stdout: string; stderr: string }> => {
+    const out = capture();
+    const err = capture();
+    const code = await runCli(args, { io: { stdout: out.stream, stderr: err.stream, cwd: dir, env, isTTY: false }, signal: new AbortController().signal });
+    return { code, stdout: out.text(), stderr: err.text() };
+  };
+  return { dir, dbPath, gold, cli, open: () => openStore(dbPath), writeConfig };
+}
+
+/** Runs the Backward and Forward stages (everything between discover and probe). */
+export async function runPipeline(world: World, force = false): Promise<void> {
+  const r = await world.cli(['--quiet', 'run', '--from', 'attribute', '--until', 'forward-screen', ...(force ? ['--force'] : [])]);
+  if (r.code !== 0 && r.code !== 3) throw new Error(`pipeline run failed (${r.code}): ${r.stderr}`);
+}
