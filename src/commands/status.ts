@@ -3,7 +3,7 @@ import { silentLogger } from '../log.js';
 import { createStageContext } from '../run/context.js';
 import { pendingReason } from '../run/runner.js';
 import type { Stage } from '../stages/types.js';
-import { StatusQueries, type BudgetRow } from '../store/tables/status.js';
+import { budgetSummary, type BudgetEntry } from '../store/tables/github.js';
 import { WorkItems } from '../store/tables/work-items.js';
 import type { CliContext } from './types.js';
 
@@ -13,7 +13,7 @@ export interface StatusReport {
   stages: { name: string; version: number; total: number; done: number; rejected: number; failed: number; pending: number; planError?: string }[];
   failures: { stage: string; key: string; repo: string; kind: string; message: string; attempts: number }[];
   rejections: { stage: string; reason: string; count: number }[];
-  budget: BudgetRow[];
+  budget: BudgetEntry[];
 }
 
 /** Counts per stage over the repositories in scope. Pending = planned items whose ledger row is missing, failed or stale. */
@@ -76,6 +76,6 @@ export async function statusReport(app: App, stages: readonly Stage<any>[], repo
   }
   report.failures.sort((a, b) => a.stage.localeCompare(b.stage) || a.key.localeCompare(b.key));
   report.rejections = [...rejections.values()].sort((a, b) => b.count - a.count || a.stage.localeCompare(b.stage) || a.reason.localeCompare(b.reason));
-  report.budget = new StatusQueries(app.store.db).budget(repos);
+  report.budget = budgetSummary(app.store.db).filter((b) => scope.has(b.repo));
   return report;
 }

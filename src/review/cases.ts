@@ -8,7 +8,7 @@ import type { Database } from 'better-sqlite3';
 import { BackwardTables } from '../store/tables/backward.js';
 import { ForwardTables, type ForwardCase } from '../store/tables/forward.js';
 import { Sources } from '../store/tables/sources.js';
-import { backwardReviewDigest, forwardReviewDigest } from './digest.js';
+import { backwardDigestOfRows, forwardDigestOfCase } from './digest.js';
 import { backwardCaseKey, forwardCaseKey, parseCaseKey, type ReviewTask } from './keys.js';
 
 export type ScreenDecision = 'candidate' | 'review';
@@ -97,7 +97,7 @@ function backwardLookups(db: Database, repos: readonly string[] | undefined): Ca
       hedged: a.hedged,
       url: postUrl(a.post),
     }));
-    const inputDigest = backwardReviewDigest({ report: report.text, gold: record.gold, quotes: quotes.map((q) => q.text) });
+    const inputDigest = backwardDigestOfRows({ report, record, attributions })!;
     out.push({
       kind: 'reviewable',
       case: {
@@ -135,10 +135,10 @@ function backwardLookups(db: Database, repos: readonly string[] | undefined): Ca
 function forwardLookup(c: ForwardCase): CaseLookup {
   const caseKey = forwardCaseKey(c.repo, c.issue, c.pull);
   if (c.decision === 'reject') return { kind: 'rejected', caseKey, caseId: c.case_id, codes: uniq(c.reasons.map((r) => r.code)) };
-  if (c.decision === 'pending' || c.issue_text === null || c.base === null || c.gold === null) {
+  const inputDigest = forwardDigestOfCase(c);
+  if (c.decision === 'pending' || inputDigest === null || c.issue_text === null) {
     return { kind: 'incomplete', caseKey, caseId: c.case_id, why: 'not screened yet (run the Forward stages)' };
   }
-  const inputDigest = forwardReviewDigest({ issueText: c.issue_text, base: c.base, changedPaths: c.changed_paths, gold: c.gold });
   return {
     kind: 'reviewable',
     case: {

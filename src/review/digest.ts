@@ -48,3 +48,27 @@ export type ReviewInput = ({ readonly task: 'backward' } & BackwardReviewInput) 
 export function reviewDigest(input: ReviewInput): string {
   return input.task === 'backward' ? backwardReviewDigest(input) : forwardReviewDigest(input);
 }
+
+/**
+ * The review digest of a Backward thread from its stored rows (what admission and the review
+ * export both read), or null while it has no resolved gold or sanitized report.
+ */
+export function backwardDigestOfRows(rows: {
+  readonly report: { readonly text: string } | null | undefined;
+  readonly record: { readonly gold: string | null; readonly status: string } | null | undefined;
+  readonly attributions: readonly { readonly sentence: { readonly text: string } }[];
+}): string | null {
+  if (!rows.report || !rows.record || rows.record.status !== 'resolved' || !rows.record.gold) return null;
+  return backwardReviewDigest({ report: rows.report.text, gold: rows.record.gold, quotes: rows.attributions.map((a) => a.sentence.text) });
+}
+
+/** The review digest of a Forward case record (src/store/tables/forward.ts), or null before it is screened. */
+export function forwardDigestOfCase(c: {
+  readonly issue_text: string | null;
+  readonly base: string | null;
+  readonly changed_paths: readonly string[];
+  readonly gold: readonly string[] | null;
+}): string | null {
+  if (c.issue_text === null || c.base === null || c.gold === null) return null;
+  return forwardReviewDigest({ issueText: c.issue_text, base: c.base, changedPaths: c.changed_paths, gold: c.gold });
+}

@@ -1,12 +1,14 @@
 import { copyFileSync, mkdirSync, writeFileSync, appendFileSync, chmodSync } from 'node:fs';
 import { join } from 'node:path';
 import { execa } from 'execa';
-import { describe, expect, it } from 'vitest';
+import { Writable } from 'node:stream';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { runCli } from '../../../src/cli.js';
 import { auditPackages } from '../../../src/export/audit.js';
 import { packageBackward, packageForward } from '../../../src/export/package.js';
 import { BackwardManifestRecord, ForwardManifestRecord } from '../../../src/export/read-manifest.js';
 import { directoryTree } from '../../../src/export/tree.js';
-import { makeRepo, tempDir } from '../../support/make-repo.js';
+import { cleanupTempDirs, makeRepo, tempDir } from '../../support/make-repo.js';
 
 const BID = 'acme_widget__1__0000000a';
 const FID = 'acme_widget__2__0000000b';
@@ -14,7 +16,8 @@ const FID = 'acme_widget__2__0000000b';
 async function setup() {
   const repo = await makeRepo();
   const c1 = await repo.commit('Initial import', { files: { 'src/a.js': 'a1\n', 'README.md': '# w\n', 'bin/run.sh': '#!/bin/sh\n' } });
-  await repo.git(['update-index', '--chmod=+x', 'bin/run.sh']);
+  chmodSync(join(repo.dir, 'bin', 'run.sh'), 0o755);
+  await repo.git(['add', '-A']);
   await repo.git(['commit', '-q', '--amend', '--no-edit']);
   const base = await repo.rev('HEAD');
   const gold = await repo.commit('Break a', { files: { 'src/a.js': 'a2\n', 'docs/x.md': 'x\n' } });
@@ -48,9 +51,17 @@ async function fresh(s: Setup): Promise<{ out: string; bgit: (args: string[]) =>
   return { out, bgit, tree: join(out, FID, 'tree') };
 }
 
+let shared: Setup;
+beforeAll(async () => {
+  shared = await setup();
+});
+afterAll(async () => {
+  await cleanupTempDirs();
+});
+
 describe('package audit', () => {
   it('passes clean packages whose Forward tree digest equals the base tree', async () => {
-    const s = await setup();
+    const s = shared;
     const { out, tree } = await fresh(s);
     expect(await auditPackages(out)).toEqual({ packages: 2, findings: [] });
     expect(directoryTree(tree).tree).toBe(await s.repo.git(['rev-parse', `${s.cutoff}^{tree}`]));
@@ -60,7 +71,11 @@ describe('package audit', () => {
     [
       'a tag past the cutoff',
       async (p: Awaited<ReturnType<typeof fresh>>, s: Setup) => void (await p.bgit(['fetch', '-q', '--no-write-fetch-head', s.mirror, 'refs/tags/v9:refs/tags/v9'])),
-      (s: Setup) => [`${BID}: unexpected refs: refs/tags/v9`, `${BID}: commit ${s.after} from after the cutoff is present`],
+      (s: Setup) => [
+        `${BID}: unexpected refs: refs/tags/v9`,
+        expect.stringMatching(new RegExp(`^${BID}: 5 objects not reachable from the cutoff: .*${s.after}`)),
+        `${BID}: commit ${s.after} from after the cutoff is present`,
+      ],
     ],
     [
       'a stray ref inside the history',
@@ -71,7 +86,7 @@ describe('package audit', () => {
       'a reflog entry',
       async (p: Awaited<ReturnType<typeof fresh>>, s: Setup) =>
         void (await p.bgit(['-c', 'core.logAllRefUpdates=always', 'update-ref', '-m', 'moved', 'refs/heads/main', s.cutoff])),
-      () => [`${BID}: reflogs present: logs/refs/heads/main`],
+      () => [expect.stringMatching(new RegExp(`^${BID}: reflogs present: logs/`))],
     ],
     [
       'an extra object from after the cutoff',
@@ -87,7 +102,10 @@ describe('package audit', () => {
         await p.bgit(['remote', 'add', 'origin', s.mirror]);
         writeFileSync(join(p.out, BID, 'repo', '.git', 'shallow'), `${s.gold}\n`);
       },
-      () => [`${BID}: repository is shallow (.git/shallow exists)`, expect.stringMatching(new RegExp(`^${BID}: remote configured: remote\\.origin\\.url `))],
+      () => expect.arrayContaining([
+        `${BID}: repository is shallow (.git/shallow exists)`,
+        expect.stringMatching(new RegExp(`^${BID}: remote configured: remote\\.origin\\.url `)),
+      ]),
     ],
     [
       'a future file in the work tree and the gold in the report',
@@ -123,10 +141,20 @@ describe('package audit', () => {
       ],
     ],
   ])('catches %s', async (_label, plant, expected) => {
-    const s = await setup();
+    const s = shared;
     const p = await fresh(s);
     await plant(p, s);
     const report = await auditPackages(p.out);
     expect(report.findings).toEqual(expected(s));
+  });
+
+  it('exits non-zero from the CLI with one line per finding', async () => {
+    const p = await fresh(shared);
+    await p.bgit(['update-ref', 'refs/heads/old', shared.gold]);
+    const chunks: Buffer[] = [];
+    const stdout = new Writable({ write: (c, _e, cb) => void (chunks.push(Buffer.from(c)), cb()) });
+    const code = await runCli(['package', 'audit', p.out], { io: { stdout, stderr: stdout, cwd: p.out, env: {}, isTTY: false }, signal: new AbortController().signal });
+    expect(code).toBe(3);
+    expect(Buffer.concat(chunks).toString('utf8').trim().split('\n')).toEqual([`${BID}: unexpected refs: refs/heads/old`, 'audited 2 packages: 1 findings']);
   });
 });

@@ -154,7 +154,7 @@ describe('r2v review export and import on cases built by the real stages', () =>
   }, 60_000);
 
   it('reports bad command-line input in one line with exit code 2', async () => {
-    const world = await buildWorld();
+    const world = await buildWorld({ forward: false });
     expect(await world.cli(['review', 'export', '--status', 'done'])).toEqual({
       code: 2, stdout: '', stderr: 'r2v: --status done: must be one of pending, needs-adjudication, accepted, rejected, all\n',
     });

@@ -96,8 +96,8 @@ describe('import lines', () => {
   const ok: CaseLookup = { kind: 'reviewable', case: reviewable };
   const rejected: CaseLookup = { kind: 'rejected', caseKey: 'acme/widget#3', caseId: 'acme_widget__3__0123abcd', codes: ['hedged'] };
   const index: CaseIndex = {
-    byKey: new Map([['acme/widget#2', ok], ['acme/widget#3', rejected]]),
-    byId: new Map([['acme_widget__2__0123abcd', ok], ['acme_widget__3__0123abcd', rejected]]),
+    byKey: new Map<string, CaseLookup>([['acme/widget#2', ok], ['acme/widget#3', rejected]]),
+    byId: new Map<string, CaseLookup>([['acme_widget__2__0123abcd', ok], ['acme_widget__3__0123abcd', rejected]]),
   };
   const at = '2024-06-01T00:00:00.000Z';
   const line = (o: Record<string, unknown>): unknown => ({ case_id: 'acme_widget__2__0123abcd', reviewer: 'alice', decision: 'accept', reason: 'ok', ...o });

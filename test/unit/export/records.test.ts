@@ -1,0 +1,107 @@
+import { describe, expect, it } from 'vitest';
+import {
+  applicableBlockers,
+  backwardBlockers,
+  backwardCaseId,
+  forwardBlockers,
+  NO_LEDGER,
+  type BackwardInputs,
+  type ForwardInputs,
+} from '../../../src/export/records.js';
+import { CHECK_NAMES } from '../../../src/git/checks.js';
+import type { ForwardCase } from '../../../src/store/tables/forward.js';
+
+const GOLD = 'b'.repeat(40);
+const clean: BackwardInputs = {
+  repo: 'acme/widget',
+  number: 1,
+  issueUrl: 'https://github.com/acme/widget/issues/1',
+  text: { decision: 'candidate', reasons: [], culprits: [] },
+  attributions: [],
+  postUrls: ['https://github.com/acme/widget/issues/1'],
+  record: {
+    repo: 'acme/widget', number: 1, status: 'resolved', decision: 'candidate', caseId: 'acme_widget__1__12345678', gold: GOLD,
+    goldSubject: 'x', parent: 'a'.repeat(40), defaultBranch: 'main', cutoff: 'c'.repeat(40), cutoffRule: 'first-parent-by-date',
+    cutoffNotes: [], historyWindow: 2, tag: null, tagWindow: null, prNumbers: [], reportTime: '2024-01-01T10:00:00Z', reportUrl: 'u',
+  },
+  checks: CHECK_NAMES.map((name) => ({ name, pass: true, evidence: 'ok' })),
+  report: { original: 'o', text: 't', deletions: [], leakOk: true, leakFindings: [], symptomOk: true, symptomWhy: '' },
+  screen: { repo: 'acme/widget', number: 1, caseId: 'acme_widget__1__12345678', decision: 'candidate', reasons: [] },
+  probe: { boundary: 'verified', reason: 'verified', parent: 'good', gold: 'bad', draft: false },
+  review: NO_LEDGER,
+};
+const always = { requireReview: false, requireProbe: false };
+const codes = (bs: { code: string }[]): string[] => bs.map((b) => b.code);
+
+describe('Backward admission gates', () => {
+  it('a clean case is blocked only by the review gate (no ledger), which applies only on request', () => {
+    const blockers = backwardBlockers(clean);
+    expect(blockers).toEqual([{ gate: 'review', stage: 'review', code: 'review-required', evidence: expect.stringContaining('no review ledger') }]);
+    expect(applicableBlockers(blockers, always)).toEqual([]);
+    expect(codes(applicableBlockers(blockers, { requireReview: true, requireProbe: false }))).toEqual(['review-required']);
+    expect(backwardBlockers({ ...clean, review: { ledger: true, accepted: true } })).toEqual([]);
+  });
+
+  it.each([
+    ['a failing check', { checks: clean.checks.map((c) => (c.name === 'temporal' ? { ...c, pass: false, evidence: 'after report' } : c)) }, ['structural-check-failed']],
+    ['a missing check', { checks: clean.checks.slice(1) }, ['check-missing']],
+    ['a leak', { report: { ...clean.report!, leakOk: false, leakFindings: [{ code: 'gold-prefix', text: 'bbbbbbb' }] } }, ['leak']],
+    ['no symptom left', { report: { ...clean.report!, symptomOk: false, symptomWhy: 'too short' } }, ['insufficient-symptom']],
+    ['no report', { report: null }, ['not-sanitized']],
+    ['no screen decision', { screen: null }, ['not-screened']],
+    ['a stale screen', { screen: { ...clean.screen!, caseId: 'acme_widget__1__00000000' } }, ['stale-screen']],
+    ['a review decision without a human accept', { screen: { ...clean.screen!, decision: 'review' as const } }, ['review-pending']],
+    ['an unresolved thread', { record: { ...clean.record!, status: 'rejected' as const, gold: null } }, ['unresolved']],
+  ])('%s blocks always', (_label, patch, expected) => {
+    const blockers = applicableBlockers(backwardBlockers({ ...clean, ...patch } as BackwardInputs), always);
+    expect(codes(blockers)).toEqual(expected);
+    expect(blockers.every((b) => b.evidence.length > 0)).toBe(true);
+  });
+
+  it('a rejected screen carries the upstream stage, code and evidence', () => {
+    const screen = { ...clean.screen!, decision: 'reject' as const, reasons: [{ stage: 'attribute', code: 'hedged', evidence: 'I suspect', post: 1 }] };
+    expect(applicableBlockers(backwardBlockers({ ...clean, screen }), always)).toEqual([{ gate: 'always', stage: 'attribute', code: 'hedged', evidence: 'I suspect' }]);
+  });
+
+  it.each([
+    ['no verdict', null, 'probe-missing'],
+    ['a flaky boundary', { boundary: 'flaky' as const, reason: 'mixed', parent: 'good' as const, gold: 'flaky' as const, draft: false }, 'probe-not-verified'],
+    ['a draft spec', { boundary: 'verified' as const, reason: 'draft', parent: 'good' as const, gold: 'bad' as const, draft: true }, 'probe-not-verified'],
+  ])('the probe gate blocks %s only with --require-probe', (_label, probe, code) => {
+    const blockers = backwardBlockers({ ...clean, probe, review: { ledger: true, accepted: true } });
+    expect(applicableBlockers(blockers, always)).toEqual([]);
+    expect(codes(applicableBlockers(blockers, { requireReview: false, requireProbe: true }))).toEqual([code]);
+  });
+
+  it('an unresolved thread gets a stable case id from its repository and number', () => {
+    const a = backwardCaseId({ repo: 'acme/widget', number: 7, record: null });
+    expect(a).toMatch(/^acme_widget__7__[0-9a-f]{8}$/);
+    expect(backwardCaseId({ repo: 'acme/widget', number: 7, record: null })).toBe(a);
+    expect(backwardCaseId({ repo: 'acme/widget', number: 8, record: null })).not.toBe(a);
+  });
+});
+
+const fcase: ForwardCase = {
+  case_id: 'acme_widget__40__abcdef12', repo: 'acme/widget', issue: 40, pull: 50, stage: 'forward-screen', issue_text: 'text', deletions: [],
+  base: 'c'.repeat(40), base_rule: 'pr-base-sha', head: 'd'.repeat(40), context: { event: 'pull_request', action: 'synchronize', base_branch: 'main' },
+  changed_paths: ['src/a.js'], gold: ['.github/workflows/ci.yml'], invalid: [], evaluator: 'routing/1', limit_applied: false, stability: null,
+  prior: null, labels: null, flags: [], decision: 'candidate', reasons: [], source: { issue_url: null, pr_url: null, link_kinds: ['timeline'] },
+};
+const finput = (patch: Partial<ForwardCase>): ForwardInputs => ({ case: { ...fcase, ...patch }, goldDigests: null, review: NO_LEDGER });
+
+describe('Forward admission gates', () => {
+  it.each([
+    ['a candidate', {}, []],
+    ['an open flag', { decision: 'review' as const, flags: [{ code: 'scope-ambiguous', evidence: '3 of 4' }] }, ['scope-ambiguous']],
+    ['a pair still pending', { decision: 'pending' as const, stage: 'route' as const }, ['incomplete']],
+    ['a rejection', { decision: 'reject' as const, reasons: [{ stage: 'link', code: 'not-merged', evidence: 'open' }] }, ['not-merged']],
+    ['no gold', { gold: null }, ['gold-missing']],
+  ])('%s', (_label, patch, expected) => {
+    expect(codes(applicableBlockers(forwardBlockers(finput(patch)), always))).toEqual(expected);
+  });
+
+  it('a human accept clears an open flag', () => {
+    const input = { ...finput({ decision: 'review', flags: [{ code: 'multi-link', evidence: '#5' }] }), review: { ledger: true, accepted: true } };
+    expect(forwardBlockers(input)).toEqual([]);
+  });
+});
