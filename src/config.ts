@@ -131,7 +131,8 @@ repos: []
 #  - name: owner/name
 #    git_url: https://github.com/owner/name.git   # or a local path / file:// URL
 #    default_branch: main                         # overrides the API's answer
-#    test_command: "npm test -- {tests}"          # coupled pairs: {tests} is replaced by test ids
+#    test_command: "npm test -- {tests}"          # coupled pairs: {tests} is replaced by test ids;
+#                                                 # {junit}, if present, by a JUnit XML report path to read
 #    test_globs: ["test/**", "**/*.test.ts"]      # which changed files are tests
 
 # Optional external screener (e.g. a script that asks a language model): it reads one candidate

@@ -64,7 +64,7 @@ export const registerExport: RegisterCommand = (program: Command, ctx: CliContex
           requireProbe: opts.requireProbe ?? false,
         });
         if (opts.requireReview) {
-          io.stderr.write('r2v: --require-review: no review ledger in this database, so no case carries a human accept and none is admitted\n');
+          io.stderr.write('r2v: --require-review admits the cases with a human accept as of the last admit run (after r2v review import, run: r2v run --stage admit)\n');
         }
         for (const f of summary.files) io.stdout.write(`${f.path}\t${f.records} records\tsha256 ${f.sha256}\n`);
       } finally {

@@ -36,10 +36,17 @@ export interface Selection {
 export interface ReviewState {
   /** Whether a review ledger exists in this database at all. */
   readonly ledger: boolean;
+  /** The ledger's standing for the case's current inputs (accepted, rejected, pending, needs-adjudication), `none` without a ledger. */
+  readonly status: string;
   readonly accepted: boolean;
 }
 
-export const NO_LEDGER: ReviewState = { ledger: false, accepted: false };
+export const NO_LEDGER: ReviewState = { ledger: false, status: 'none', accepted: false };
+
+/** A review state from the ledger's standing of a case. */
+export function reviewState(status: string): ReviewState {
+  return { ledger: true, status, accepted: status === 'accepted' };
+}
 
 /** The blockers that apply under a selection. */
 export function applicableBlockers(blockers: readonly Blocker[], sel: Selection): Blocker[] {
@@ -48,7 +55,10 @@ export function applicableBlockers(blockers: readonly Blocker[], sel: Selection)
 
 function reviewGate(review: ReviewState): Blocker[] {
   if (review.accepted) return [];
-  const evidence = review.ledger ? 'no human accept recorded for this case' : 'no review ledger in this database: no case can carry a human accept';
+  if (review.status === 'rejected') return [{ gate: 'always', stage: 'review', code: 'review-rejected', evidence: 'a human reviewer rejected this case' }];
+  const evidence = review.ledger
+    ? `review status ${review.status}: no human accept for the case's current inputs`
+    : 'no review ledger in this database: no case can carry a human accept';
   return [{ gate: 'review', stage: 'review', code: 'review-required', evidence }];
 }
 

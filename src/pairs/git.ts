@@ -125,10 +125,6 @@ export class PairGit {
     return Number(await this.text(['show', '-s', '--format=%ct', sha]));
   }
 
-  async treeOf(commit: string): Promise<string> {
-    return this.text(['rev-parse', '--verify', `${commit}^{tree}`]);
-  }
-
   /** Files changed from the merge base of `base` and `head` to `head` (renames as delete + add). */
   async changedFiles(base: string, head: string): Promise<ChangedFile[]> {
     const out = (await this.run(['diff', '--name-status', '--no-renames', '-z', `${base}...${head}`])).stdout.toString('utf8');

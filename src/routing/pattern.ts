@@ -23,14 +23,17 @@ export interface CompiledPattern {
   /** The pattern exactly as written, including a leading `!`. */
   readonly source: string;
   /**
-   * Cheap necessary conditions checked before the regex: every match starts with `prefix` and
-   * ends with `suffix`; a pattern without special characters (`exact`) matches only the
-   * string equal to `prefix`.
+   * Every match starts with `prefix` and ends with `suffix` (cheap pre-checks before the regex).
+   * `shape` says when they decide alone: `exact` (no special character: equal to `prefix`),
+   * `starts` (`<literal>**`: starts with `prefix`), `ends` (`**` then a literal, or `**`, `/`, `*` and a
+   * literal, with no `/` in the literal: ends with `suffix`); otherwise `regex` and the regex judges.
    */
   readonly prefix: string;
   readonly suffix: string;
-  readonly exact: boolean;
+  readonly shape: PatternShape;
 }
+
+export type PatternShape = 'regex' | 'exact' | 'starts' | 'ends';
 
 export class PatternError extends Error {
   constructor(
@@ -161,7 +164,7 @@ export function compilePattern(pattern: string): CompiledPattern {
   const regex = new RegExp(out, astral ? 'su' : 's');
   const parts = literalParts(chars);
   // Always the same properties in the same order: one object shape keeps the hot loop monomorphic.
-  return { negative, regex, source: pattern, prefix: parts.prefix, suffix: parts.suffix, exact: parts.exact };
+  return { negative, regex, source: pattern, prefix: parts.prefix, suffix: parts.suffix, shape: shapeOf(body, parts) };
 }
 
 const SPECIAL: ReadonlySet<string> = new Set(['*', '?', '+', '[', ']', '\\']);
@@ -184,6 +187,17 @@ function literalParts(chars: readonly string[]): { prefix: string; suffix: strin
   // The `/` of `**/` is optional (`**/x` matches `x`), so it is not part of the suffix.
   if (chars[end] === '/' && chars[end - 1] === '*' && chars[end - 2] === '*') end++;
   return { prefix: chars.slice(0, prefixEnd).join(''), suffix: chars.slice(end).join(''), exact: false };
+}
+
+/**
+ * Shapes whose regex is equivalent to a literal test: `L**` is `^L.*$` (starts with L); `**S`
+ * is `^.*S$`, and `**`, `/`, `*S` is `^(?:.+/)?[^/]*S$`: both "ends with S" when S has no `/`.
+ */
+function shapeOf(body: string, parts: { prefix: string; suffix: string; exact: boolean }): PatternShape {
+  if (parts.exact) return 'exact';
+  if (body === `${parts.prefix}**`) return 'starts';
+  if (!parts.suffix.includes('/') && (body === `**${parts.suffix}` || body === `**/*${parts.suffix}`)) return 'ends';
+  return 'regex';
 }
 
 export interface ListMatch {
@@ -210,7 +224,16 @@ export function matchList(patterns: readonly CompiledPattern[], subject: string)
 export function isIncluded(patterns: readonly CompiledPattern[], subject: string): boolean {
   for (let i = patterns.length - 1; i >= 0; i--) {
     const p = patterns[i]!;
-    const hit = p.exact ? subject === p.prefix : subject.startsWith(p.prefix) && subject.endsWith(p.suffix) && p.regex.test(subject);
+    const shape = p.shape;
+    const hit =
+      shape === 'exact'
+        ? subject === p.prefix
+        : shape === 'starts'
+          ? subject.startsWith(p.prefix)
+          : shape === 'ends'
+            ? // `(?:.+/)?` cannot take a lone leading `/`: such a (non-git) path goes to the regex.
+              subject.endsWith(p.suffix) && (subject.charCodeAt(0) !== 47 || p.regex.test(subject))
+            : subject.startsWith(p.prefix) && subject.endsWith(p.suffix) && p.regex.test(subject);
     if (hit) return !p.negative;
   }
   return false;

@@ -5,13 +5,16 @@ import {
   backwardRecord,
   forwardBlockers,
   forwardRecord,
-  NO_LEDGER,
+  reviewState,
   type BackwardInputs,
   type Blocker,
   type ForwardInputs,
   type Selection,
 } from '../export/records.js';
 import { pairKey } from '../forward/link-rules.js';
+import { backwardDigestOfRows, forwardDigestOfCase } from '../review/digest.js';
+import { backwardCaseKey, forwardCaseKey } from '../review/keys.js';
+import { ReviewLedger } from '../store/tables/review.js';
 import { AdmissionTables, type AdmissionRow } from '../store/tables/admission.js';
 import { BackwardTables } from '../store/tables/backward.js';
 import { ForwardTables } from '../store/tables/forward.js';
@@ -35,6 +38,7 @@ export function gatherBackward(store: StageContext['store'], repo: string): Back
   const sources = new Sources(store.db);
   const tables = new BackwardTables(store.db);
   const probes = new ProbeTables(store.db);
+  const ledger = new ReviewLedger(store.db);
   const out: BackwardInputs[] = [];
   for (const number of tables.screenedThreads(repo)) {
     const attributions = tables.attributions(repo, number);
@@ -45,6 +49,8 @@ export function gatherBackward(store: StageContext['store'], repo: string): Back
       a.createdAt < b.createdAt ? -1 : a.createdAt > b.createdAt ? 1 : a.commentId - b.commentId,
     );
     const issueUrl = thread?.htmlUrl ?? record?.reportUrl ?? `https://github.com/${repo}/issues/${number}`;
+    const report = tables.report(repo, number) ?? null;
+    const digest = backwardDigestOfRows({ report, record, attributions });
     out.push({
       repo,
       number,
@@ -54,10 +60,10 @@ export function gatherBackward(store: StageContext['store'], repo: string): Back
       postUrls: [issueUrl, ...comments.map((c) => c.htmlUrl ?? `${issueUrl}#issuecomment-${c.commentId}`)],
       record,
       checks: tables.checks(repo, number),
-      report: tables.report(repo, number) ?? null,
+      report,
       screen: tables.screen(repo, number) ?? null,
       probe: record?.caseId ? probes.verdictFor(record.caseId) : null,
-      review: NO_LEDGER,
+      review: reviewState(digest ? ledger.status(backwardCaseKey(repo, number), digest).status : 'pending'),
     });
   }
   return out;
@@ -66,10 +72,13 @@ export function gatherBackward(store: StageContext['store'], repo: string): Back
 /** Every Forward issue–PR pair of the repository, with the digests of its gold's inputs. */
 export function gatherForward(store: StageContext['store'], repo: string): ForwardInputs[] {
   const forward = new ForwardTables(store.db);
+  const ledger = new ReviewLedger(store.db);
   const out: ForwardInputs[] = [];
   for (const c of forward.iterateCases([repo])) {
     const gold = c.gold !== null ? forward.gold(c.repo, c.issue, c.pull) : undefined;
-    out.push({ case: c, goldDigests: gold ? { ...gold.inputDigests } : null, review: NO_LEDGER });
+    const digest = forwardDigestOfCase(c);
+    const review = reviewState(digest ? ledger.status(forwardCaseKey(c.repo, c.issue, c.pull), digest).status : 'pending');
+    out.push({ case: c, goldDigests: gold ? { ...gold.inputDigests } : null, review });
   }
   return out;
 }

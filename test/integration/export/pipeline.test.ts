@@ -4,6 +4,10 @@ import { describe, expect, it } from 'vitest';
 import { exportManifests } from '../../../src/export/manifest.js';
 import { AdmissionTables } from '../../../src/store/tables/admission.js';
 import { ProbeTables } from '../../../src/store/tables/probes.js';
+import { ReviewLedger } from '../../../src/store/tables/review.js';
+import { BackwardTables } from '../../../src/store/tables/backward.js';
+import { ForwardTables } from '../../../src/store/tables/forward.js';
+import { backwardDigestOfRows, forwardDigestOfCase } from '../../../src/review/digest.js';
 import { openStore } from '../../../src/store/db.js';
 import { sha256 } from '../../../src/util/canonical.js';
 import { tempDir } from '../../support/make-repo.js';
@@ -131,6 +135,26 @@ describe('admission and export on a real repository', () => {
       expect(verified.files[0]).toMatchObject({ name: 'backward.jsonl', records: 1 });
       const rec = lines(readFileSync(join(dir, 'verified', 'backward.jsonl'), 'utf8'))[0]!;
       expect(rec.probe).toEqual({ boundary: 'verified', parent: 'good', gold: 'bad', reason: 'verified', draft: false });
+
+      // Human decisions from the review ledger: an accept admits under --require-review and clears an
+      // open flag; a reject blocks whatever the selection.
+      const ledger = new ReviewLedger(store.db);
+      const bt = new BackwardTables(store.db);
+      const cases = new Map(new ForwardTables(store.db).cases([REPO]).map((c) => [c.pull, c]));
+      const decide = (caseKey: string, task: 'backward' | 'forward', decision: 'accept' | 'reject', inputDigest: string): void =>
+        void ledger.append({ caseKey, task, reviewer: 'alice', decision, reason: 'read it', inputDigest, recordedAt: '2024-06-02T00:00:00Z', source: 'human' });
+      decide(`${REPO}#1`, 'backward', 'accept', backwardDigestOfRows({ report: bt.report(REPO, 1), record: bt.caseOf(REPO, 1), attributions: bt.attributions(REPO, 1) })!);
+      decide(`${REPO}#42<-52`, 'forward', 'accept', forwardDigestOfCase(cases.get(52)!)!);
+      decide(`${REPO}#41<-51`, 'forward', 'reject', forwardDigestOfCase(cases.get(51)!)!);
+      await runWorld(store, dir, world.repo.dir, { stages: [admitStage], runOptions: { requireReview: true } });
+      const reviewed = exportManifests(store.db, { out: join(dir, 'reviewed'), requireReview: true });
+      expect(reviewed.files.map((f) => [f.name, f.records])).toEqual([['backward.jsonl', 1], ['forward.jsonl', 1], ['rejections.jsonl', 3]]);
+      expect(lines(readFileSync(join(dir, 'reviewed', 'forward.jsonl'), 'utf8')).map((r) => r.pull)).toEqual([52]);
+      const why = new Map(lines(readFileSync(join(dir, 'reviewed', 'rejections.jsonl'), 'utf8')).map((r) => [r.number, (r.reasons as { code: string }[]).map((x) => x.code)]));
+      expect(why).toEqual(new Map([[2, ['hedged', 'review-required']], [40, ['review-required']], [41, ['review-rejected']]]));
+      const plain = exportManifests(store.db, { out: join(dir, 'plain'), task: 'forward' });
+      expect(lines(readFileSync(join(dir, 'plain', 'forward.jsonl'), 'utf8')).map((r) => r.pull).sort()).toEqual([50, 52]);
+      expect(plain.files[1]).toMatchObject({ name: 'rejections.jsonl', records: 1 });
     } finally {
       store.close();
     }

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { makeRepo } from '../../support/make-repo.js';
 import { computeCutoff, defaultBranchOf, historyWindow, isAncestor, matchingTag, tagWindow } from '../../../src/git/history.js';
+import { areAncestors, computeCutoffs } from '../../../src/git/cutoffs.js';
 import { gd, tickDate } from './support.js';
 import { foxtrotRepo } from './scenarios.js';
 
@@ -54,6 +55,35 @@ describe('computeCutoff', () => {
     const repo = await makeRepo();
     await repo.commit('c1');
     await expect(computeCutoff(gd(repo), 'trunk', tickDate(3))).rejects.toThrow(/branch trunk not found/);
+  });
+});
+
+describe('computeCutoffs and areAncestors', () => {
+  it('answer many report times and pairs at once, with the single-case rules', async () => {
+    const f = await foxtrotRepo();
+    const times = [tickDate(0), tickDate(2, true), f.report, tickDate(7, true), tickDate(9)];
+    const cutoffs = await computeCutoffs(f.gitDir, 'main', times);
+    expect(cutoffs.map((c) => [c.sha, c.rule])).toEqual([
+      [null, 'no-commit-before-report'],
+      [f.c1, 'foxtrot-corrected'], // same commit on both lines; the foxtrot above it was still followed
+      [f.m2, 'foxtrot-corrected'],
+      [f.merge, 'first-parent-by-date'],
+      [f.after, 'first-parent-by-date'],
+    ]);
+    const pairs = [
+      { a: f.c1, b: f.after }, // both on today's first-parent line
+      { a: f.after, b: f.c1 },
+      { a: f.onMain, b: f.m2 }, // off the line: asked of git
+      { a: f.onFeature, b: f.m2 },
+      { a: f.c1, b: f.c1 },
+    ];
+    expect(await areAncestors(f.gitDir, 'main', pairs)).toEqual([true, false, true, false, true]);
+  });
+
+  it('hands cases with a possible pull-request-head merge to the single-case rule', async () => {
+    const f = await foxtrotRepo({ mergeMessage: 'sync', prHead: true });
+    const [c] = await computeCutoffs(f.gitDir, 'main', [f.report]);
+    expect(c).toMatchObject({ sha: f.m2, rule: 'foxtrot-corrected' });
   });
 });
 

@@ -5,6 +5,7 @@ import {
   backwardCaseId,
   forwardBlockers,
   NO_LEDGER,
+  reviewState,
   type BackwardInputs,
   type ForwardInputs,
 } from '../../../src/export/records.js';
@@ -39,7 +40,7 @@ describe('Backward admission gates', () => {
     expect(blockers).toEqual([{ gate: 'review', stage: 'review', code: 'review-required', evidence: expect.stringContaining('no review ledger') }]);
     expect(applicableBlockers(blockers, always)).toEqual([]);
     expect(codes(applicableBlockers(blockers, { requireReview: true, requireProbe: false }))).toEqual(['review-required']);
-    expect(backwardBlockers({ ...clean, review: { ledger: true, accepted: true } })).toEqual([]);
+    expect(backwardBlockers({ ...clean, review: reviewState('accepted') })).toEqual([]);
   });
 
   it.each([
@@ -68,7 +69,7 @@ describe('Backward admission gates', () => {
     ['a flaky boundary', { boundary: 'flaky' as const, reason: 'mixed', parent: 'good' as const, gold: 'flaky' as const, draft: false }, 'probe-not-verified'],
     ['a draft spec', { boundary: 'verified' as const, reason: 'draft', parent: 'good' as const, gold: 'bad' as const, draft: true }, 'probe-not-verified'],
   ])('the probe gate blocks %s only with --require-probe', (_label, probe, code) => {
-    const blockers = backwardBlockers({ ...clean, probe, review: { ledger: true, accepted: true } });
+    const blockers = backwardBlockers({ ...clean, probe, review: reviewState('accepted') });
     expect(applicableBlockers(blockers, always)).toEqual([]);
     expect(codes(applicableBlockers(blockers, { requireReview: false, requireProbe: true }))).toEqual([code]);
   });
@@ -100,8 +101,13 @@ describe('Forward admission gates', () => {
     expect(codes(applicableBlockers(forwardBlockers(finput(patch)), always))).toEqual(expected);
   });
 
+  it('a human reject blocks whatever the selection', () => {
+    const blockers = forwardBlockers({ ...finput({}), review: reviewState('rejected') });
+    expect(applicableBlockers(blockers, always)).toEqual([{ gate: 'always', stage: 'review', code: 'review-rejected', evidence: 'a human reviewer rejected this case' }]);
+  });
+
   it('a human accept clears an open flag', () => {
-    const input = { ...finput({ decision: 'review', flags: [{ code: 'multi-link', evidence: '#5' }] }), review: { ledger: true, accepted: true } };
+    const input = { ...finput({ decision: 'review', flags: [{ code: 'multi-link', evidence: '#5' }] }), review: reviewState('accepted') };
     expect(forwardBlockers(input)).toEqual([]);
   });
 });

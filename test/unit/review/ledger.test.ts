@@ -3,6 +3,8 @@ import { describe, expect, it } from 'vitest';
 import { ValidationError } from '../../../src/errors.js';
 import { openStore, type Store } from '../../../src/store/db.js';
 import { ReviewLedger, type ReviewEntry } from '../../../src/store/tables/review.js';
+import { ledgerStanding } from '../../../src/review/state.js';
+import { backwardDigestOfRows, backwardReviewDigest, forwardDigestOfCase, forwardReviewDigest } from '../../../src/review/digest.js';
 
 const KEY = 'acme/widget#7';
 const D1 = 'a'.repeat(64);
@@ -151,5 +153,31 @@ describe('review ledger is append-only', () => {
       expect(() => l.append(bad)).toThrow(message);
       expect(l.count()).toBe(0);
     });
+  });
+});
+
+describe('ledger standing for admission', () => {
+  it('counts only a human accept on the current digest, and has no status without a digest', () => {
+    withLedger((l, store) => {
+      expect(ledgerStanding(store.db, KEY, null)).toEqual({ ledger: true, accepted: false, status: null });
+      expect(ledgerStanding(store.db, KEY, D1)).toEqual({ ledger: true, accepted: false, status: 'pending' });
+      l.append(entry({ reviewer: 'screener:llm', source: 'screener' }));
+      expect(ledgerStanding(store.db, KEY, D1).accepted).toBe(false);
+      l.append(entry());
+      expect(ledgerStanding(store.db, KEY, D1)).toEqual({ ledger: true, accepted: true, status: 'accepted' });
+      expect(ledgerStanding(store.db, KEY, D2).accepted).toBe(false);
+    });
+  });
+
+  it('computes digests from stored rows only when the case is complete', () => {
+    const gold = '0123456789abcdef0123456789abcdef01234567';
+    const rows = { report: { text: 'crash' }, record: { gold, status: 'resolved' }, attributions: [{ sentence: { text: 'Bisected to 0123456.' } }] };
+    expect(backwardDigestOfRows(rows)).toBe(backwardReviewDigest({ report: 'crash', gold, quotes: ['Bisected to 0123456.'] }));
+    expect(backwardDigestOfRows({ ...rows, report: undefined })).toBeNull();
+    expect(backwardDigestOfRows({ ...rows, record: { gold: null, status: 'rejected' } })).toBeNull();
+    const c = { issue_text: 'Margin', base: gold, changed_paths: ['a.css'], gold: ['.github/workflows/lint.yml'] };
+    expect(forwardDigestOfCase(c)).toBe(forwardReviewDigest({ issueText: 'Margin', base: gold, changedPaths: ['a.css'], gold: c.gold }));
+    expect(forwardDigestOfCase({ ...c, gold: null })).toBeNull();
+    expect(forwardDigestOfCase({ ...c, issue_text: null })).toBeNull();
   });
 });

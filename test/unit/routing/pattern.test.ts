@@ -100,8 +100,8 @@ describe('matchList (ordered, last match wins)', () => {
 });
 
 describe('isIncluded (literal pre-checks before the regex)', () => {
-  const patterns = ['**/package.json', '**/*.json', 'package.json', 'docs/**', 'a?b', 'ab+c', 'x\\*y', '*.jsx?', '[ab]c', 'src/**/index.ts', '**', '*', 'a/**/', '\\[x\\]', 'v[0-9]+.md', '**/x/**/y'];
-  const subjects = ['package.json', 'a/package.json', 'tsconfig.json', 'docs', 'docs/a', 'ab', 'b', 'abbbc', 'ac', 'x*y', 'xy', 'a.js', 'a.jsx', 'bc', 'cc', 'src/index.ts', 'src/a/b/index.ts', '', 'a/', '[x]', 'x', 'v10.md', 'x/y', 'q/x/r/y'];
+  const patterns = ['**/*.md', '**.md', 'docs/**', 'a/**', '**', '**/', '**x', '**/package.json', '**/*.json', 'package.json', 'docs/**', 'a?b', 'ab+c', 'x\\*y', '*.jsx?', '[ab]c', 'src/**/index.ts', '**', '*', 'a/**/', '\\[x\\]', 'v[0-9]+.md', '**/x/**/y'];
+  const subjects = ['package.json', 'a/package.json', 'tsconfig.json', 'docs', 'docs/a', 'ab', 'b', 'abbbc', 'ac', 'x*y', 'xy', 'a.js', 'a.jsx', 'bc', 'cc', 'src/index.ts', 'src/a/b/index.ts', '', 'a/', '[x]', 'x', 'v10.md', 'x/y', 'q/x/r/y', '/x.md', 'a/.md', '.md', 'docs/a/b.md', 'a//b.md', 'a/b\nc.md', '/', 'a', 'ax', 'x/'];
 
   it('agrees with the plain ordered regex walk on every pattern and subject', () => {
     for (const a of patterns) {
@@ -110,6 +110,10 @@ describe('isIncluded (literal pre-checks before the regex)', () => {
         for (const s of subjects) expect(isIncluded(list, s), `${a} !${b} on ${s}`).toBe(matchList(list, s).included);
       }
     }
+  });
+
+  it('classifies literal shapes', () => {
+    expect(['docs/**', '**/*.md', '**.md', 'a.txt', 'src/*.ts', '**/a/*.md'].map((p) => compilePattern(p).shape)).toEqual(['starts', 'ends', 'ends', 'exact', 'regex', 'regex']);
   });
 
   it('treats the / of **/ as optional in the suffix', () => {

@@ -1,0 +1,118 @@
+/**
+ * Export of 100,000 synthetic admitted/rejected cases: the streamed exporter (SQLite iterate,
+ * bounded write buffer) against a naive one (load every row, parse, sort in memory, stringify,
+ * write once). Each runs in its own child process so its peak RSS is measured cleanly
+ * (process.resourceUsage().maxRSS). Run: node --import tsx scripts/bench/export.ts [cases]
+ */
+import { mkdtempSync, rmSync, writeFileSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { execa } from 'execa';
+import { exportManifests } from '../../src/export/manifest.js';
+import { openStore } from '../../src/store/db.js';
+import { AdmissionTables } from '../../src/store/tables/admission.js';
+import { canonicalJson, sha256 } from '../../src/util/canonical.js';
+
+interface ChildResult {
+  mode: string;
+  ms: number;
+  maxRssMb: number;
+  heapUsedMb: number;
+  backwardSha: string;
+}
+
+const hex = (n: number, len: number): string => sha256(String(n)).slice(0, len);
+
+function seed(dbPath: string, n: number): void {
+  const store = openStore(dbPath);
+  const t = new AdmissionTables(store.db);
+  const report = 'Rendering any SVG with nested groups now fails with a TypeError in src/flatten.js. '.repeat(12);
+  store.transaction(() => {
+    for (let i = 0; i < n; i += 1) {
+      const repo = `acme/repo${i % 7}`;
+      const backward = i % 2 === 0;
+      const caseId = `${repo.replace('/', '_')}__${i}__${hex(i, 8)}`;
+      const record = backward
+        ? { task: 'backward', case_id: caseId, repo, number: i, report, cutoff: hex(i + 1, 40), gold: hex(i + 2, 40), history_window: i % 50,
+            checks: { 'full-sha': true, exists: true, temporal: true }, probe: null, labels: { cutoff_rule: 'first-parent-by-date' },
+            source: { issue_url: `https://github.com/${repo}/issues/${i}`, attribution_url: null, quote: 'is the first bad commit' }, digests: { report: hex(i, 64) } }
+        : { task: 'forward', case_id: caseId, repo, issue: i, pull: i + 1, issue_text: report.slice(0, 400), base: hex(i + 3, 40),
+            context: { event: 'pull_request', action: 'synchronize', base_branch: 'main' }, changed_paths: ['src/a.ts', 'docs/b.md'],
+            gold: ['.github/workflows/ci.yml'], evaluator: 'routing/1', source: { issue_url: null, pr_url: null, link_kind: 'timeline' } };
+      const rejected = i % 5 === 0;
+      t.replace({
+        task: backward ? 'backward' : 'forward', itemKey: `${repo}#${i}`, caseId, repo, number: i, pull: backward ? null : i + 1,
+        record: canonicalJson(record),
+        blockers: rejected ? [{ gate: 'always', stage: 'screen', code: 'hedged', evidence: 'I suspect' }] : [{ gate: 'probe', stage: 'probe', code: 'probe-missing', evidence: 'none' }],
+      });
+    }
+  });
+  store.close();
+}
+
+/** The naive exporter: everything in memory, sorted there, written in one go. */
+function naiveExport(dbPath: string, out: string): void {
+  const store = openStore(dbPath);
+  const rows = store.db.prepare('SELECT task, case_id, record, blockers FROM admissions').all() as { task: string; case_id: string; record: string; blockers: string }[];
+  const parsed = rows.map((r) => ({ task: r.task, caseId: r.case_id, record: JSON.parse(r.record) as unknown, blockers: JSON.parse(r.blockers) as { gate: string }[] }));
+  parsed.sort((a, b) => (a.caseId < b.caseId ? -1 : a.caseId > b.caseId ? 1 : 0));
+  for (const task of ['backward', 'forward']) {
+    const text = parsed.filter((p) => p.task === task && !p.blockers.some((b) => b.gate === 'always')).map((p) => JSON.stringify(p.record)).join('\n');
+    writeFileSync(join(out, `${task}.jsonl`), text.length > 0 ? `${text}\n` : '');
+  }
+  store.close();
+}
+
+async function child(mode: string, dbPath: string, out: string): Promise<void> {
+  const t0 = performance.now();
+  if (mode === 'streamed') exportManifests(openStore(dbPath).db, { out });
+  else if (mode === 'naive') naiveExport(dbPath, out);
+  else openStore(dbPath).close();
+  const ms = performance.now() - t0;
+  const result: ChildResult = {
+    mode,
+    ms,
+    maxRssMb: process.resourceUsage().maxRSS / 1024,
+    heapUsedMb: process.memoryUsage().heapUsed / 2 ** 20,
+    backwardSha: mode === 'baseline' ? '' : sha256(readFileSync(join(out, 'backward.jsonl'))),
+  };
+  process.stdout.write(`${JSON.stringify(result)}\n`);
+}
+
+async function runChild(mode: string, dbPath: string, out: string): Promise<ChildResult> {
+  const r = await execa(process.execPath, ['--import', 'tsx', import.meta.filename, '--child', mode, dbPath, out]);
+  return JSON.parse(r.stdout.trim().split('\n').at(-1)!) as ChildResult;
+}
+
+async function main(): Promise<void> {
+  const n = Number(process.argv[2] ?? 100_000);
+  const dir = mkdtempSync(join(tmpdir(), 'r2v-bench-export-'));
+  try {
+    const dbPath = join(dir, 'r2v.db');
+    const t0 = performance.now();
+    seed(dbPath, n);
+    process.stdout.write(`seeded ${n} cases in ${((performance.now() - t0) / 1000).toFixed(1)} s\n`);
+    const base = await runChild('baseline', dbPath, dir);
+    const streamed = await runChild('streamed', dbPath, dir);
+    const naiveDir = mkdtempSync(join(dir, 'naive-'));
+    const naive = await runChild('naive', dbPath, naiveDir);
+    const line = (r: ChildResult): string =>
+      `${r.mode.padEnd(9)} ${(r.ms / 1000).toFixed(2)} s  ${Math.round(n / (r.ms / 1000))} cases/s  peak RSS ${r.maxRssMb.toFixed(0)} MB  heap at end ${r.heapUsedMb.toFixed(0)} MB`;
+    process.stdout.write(`baseline  peak RSS ${base.maxRssMb.toFixed(0)} MB (process start + open database)\n`);
+    process.stdout.write(`${line(streamed)}\n${line(naive)}\n`);
+    process.stdout.write(
+      `peak RSS above baseline: streamed ${(streamed.maxRssMb - base.maxRssMb).toFixed(0)} MB, naive ${(naive.maxRssMb - base.maxRssMb).toFixed(0)} MB, ` +
+        `ratio naive/streamed ${((naive.maxRssMb - base.maxRssMb) / Math.max(1, streamed.maxRssMb - base.maxRssMb)).toFixed(1)}x; ` +
+        `time ratio naive/streamed ${(naive.ms / streamed.ms).toFixed(2)}x\n`,
+    );
+    process.stdout.write(`backward.jsonl identical in both: ${streamed.backwardSha === naive.backwardSha}\n`);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+if (process.argv[2] === '--child') {
+  await child(process.argv[3]!, process.argv[4]!, process.argv[5]!);
+} else {
+  await main();
+}

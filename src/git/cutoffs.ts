@@ -1,0 +1,60 @@
+import { computeCutoff, isAncestor, mergesBranchIn, type Cutoff } from './history.js';
+import { runGit } from './runner.js';
+
+interface LineCommit {
+  sha: string;
+  parents: string[];
+  time: number;
+  subject: string;
+}
+
+/**
+ * Many cutoffs of one branch at once, with the same answers as computeCutoff: the first-parent
+ * line is read once, and each report time is looked up in memory. Cases whose walk meets a merge
+ * that might be a pull-request head (the one piece of evidence that needs the refs) are handed
+ * to computeCutoff.
+ */
+export async function computeCutoffs(gitDir: string, branch: string, reportTimes: readonly Date[]): Promise<Cutoff[]> {
+  const line = await firstParentLine(gitDir, `refs/heads/${branch}`);
+  const out: Cutoff[] = [];
+  for (const t of reportTimes) {
+    const limit = Math.floor(t.getTime() / 1000);
+    const at = line.findIndex((c) => c.time <= limit);
+    const above = at < 0 ? line : line.slice(0, at);
+    const merges = above.filter((c) => c.parents.length > 1);
+    const foxtrot = merges.find((m) => mergesBranchIn(m.subject, branch));
+    const unsure = merges.some((m) => m !== foxtrot && !/^Merge pull request #\d+ from /.test(m.subject));
+    if (foxtrot || unsure || at < 0) out.push(await computeCutoff(gitDir, branch, t));
+    else out.push({ sha: line[at]!.sha, rule: 'first-parent-by-date', notes: [] });
+  }
+  return out;
+}
+
+/**
+ * isAncestor for many pairs: answered in memory when `a` lies below `b` on b's first-parent line
+ * of `branch`, otherwise by git.
+ */
+export async function areAncestors(gitDir: string, branch: string, pairs: readonly { a: string; b: string }[]): Promise<boolean[]> {
+  const line = await firstParentLine(gitDir, `refs/heads/${branch}`);
+  const index = new Map(line.map((c, i) => [c.sha, i]));
+  const out: boolean[] = [];
+  for (const { a, b } of pairs) {
+    const ia = index.get(a);
+    const ib = index.get(b);
+    // On one first-parent line, the older commit is the ancestor and the newer one is not.
+    if (ia !== undefined && ib !== undefined) out.push(ia >= ib);
+    else out.push(await isAncestor(gitDir, a, b));
+  }
+  return out;
+}
+
+async function firstParentLine(gitDir: string, start: string): Promise<LineCommit[]> {
+  const r = await runGit(gitDir, ['rev-list', '--first-parent', '--no-commit-header', '--format=%H%x00%P%x00%ct%x00%s', start, '--']);
+  return r.stdout
+    .split('\n')
+    .filter((l) => l.length > 0)
+    .map((l) => {
+      const [sha, parents, time, subject] = l.split('\0');
+      return { sha: sha!, parents: parents!.split(' ').filter(Boolean), time: Number(time), subject: subject ?? '' };
+    });
+}
