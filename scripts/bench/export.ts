@@ -11,6 +11,8 @@ import { execa } from 'execa';
 import { exportManifests } from '../../src/export/manifest.js';
 import { openStore } from '../../src/store/db.js';
 import { AdmissionTables } from '../../src/store/tables/admission.js';
+import { BackwardTables } from '../../src/store/tables/backward.js';
+import { Sources } from '../../src/store/tables/sources.js';
 import { canonicalJson, sha256 } from '../../src/util/canonical.js';
 
 interface ChildResult {
@@ -26,6 +28,8 @@ const hex = (n: number, len: number): string => sha256(String(n)).slice(0, len);
 function seed(dbPath: string, n: number): void {
   const store = openStore(dbPath);
   const t = new AdmissionTables(store.db);
+  const backwardTables = new BackwardTables(store.db);
+  const sources = new Sources(store.db);
   const report = 'Rendering any SVG with nested groups now fails with a TypeError in src/flatten.js. '.repeat(12);
   store.transaction(() => {
     for (let i = 0; i < n; i += 1) {
@@ -40,6 +44,14 @@ function seed(dbPath: string, n: number): void {
             context: { event: 'pull_request', action: 'synchronize', base_branch: 'main' }, changed_paths: ['src/a.ts', 'docs/b.md'],
             gold: ['.github/workflows/ci.yml'], evaluator: 'routing/1', source: { issue_url: null, pr_url: null, link_kind: 'timeline' } };
       const rejected = i % 5 === 0;
+      // The upstream row that keeps the candidate current (export leaves vanished candidates out).
+      if (backward) {
+        backwardTables.replaceResolution({
+          repo, number: i, status: 'resolved', decision: 'candidate', caseId, gold: hex(i + 2, 40), goldSubject: null, parent: null,
+          defaultBranch: 'main', cutoff: hex(i + 1, 40), cutoffRule: 'first-parent-by-date', cutoffNotes: [], historyWindow: i % 50, tag: null,
+          tagWindow: null, prNumbers: [], reportTime: '2024-01-01T00:00:00Z', reportUrl: `https://github.com/${repo}/issues/${i}`,
+        }, [], []);
+      } else sources.upsertLink({ repo, issue: i, pull: i + 1, how: 'timeline', evidence: '' });
       t.replace({
         task: backward ? 'backward' : 'forward', itemKey: `${repo}#${i}`, caseId, repo, number: i, pull: backward ? null : i + 1,
         record: canonicalJson(record),
@@ -53,7 +65,10 @@ function seed(dbPath: string, n: number): void {
 /** The naive exporter: everything in memory, sorted there, written in one go. */
 function naiveExport(dbPath: string, out: string): void {
   const store = openStore(dbPath);
-  const rows = store.db.prepare('SELECT task, case_id, record, blockers FROM admissions').all() as { task: string; case_id: string; record: string; blockers: string }[];
+  const rows = store.db.prepare(`SELECT task, case_id, record, blockers FROM admissions a WHERE
+    (a.task = 'backward' AND EXISTS (SELECT 1 FROM backward_cases c WHERE c.repo = a.repo AND c.number = a.number))
+    OR (a.task = 'forward' AND EXISTS (SELECT 1 FROM links l WHERE l.repo = a.repo AND l.issue = a.number AND l.pull = a.pull))`)
+    .all() as { task: string; case_id: string; record: string; blockers: string }[];
   const parsed = rows.map((r) => ({ task: r.task, caseId: r.case_id, record: JSON.parse(r.record) as unknown, blockers: JSON.parse(r.blockers) as { gate: string }[] }));
   parsed.sort((a, b) => (a.caseId < b.caseId ? -1 : a.caseId > b.caseId ? 1 : 0));
   for (const task of ['backward', 'forward']) {

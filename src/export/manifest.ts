@@ -133,7 +133,11 @@ export function rejectionLine(row: { caseId: string; task: Task; repo: string; n
  */
 export function exportManifests(db: Db, opts: ExportOptions): ExportSummary {
   if (existsSync(opts.out) && !statSync(opts.out).isDirectory()) throw new UsageError(`--out ${opts.out}: exists and is not a directory`);
-  mkdirSync(opts.out, { recursive: true });
+  try {
+    mkdirSync(opts.out, { recursive: true });
+  } catch (error) {
+    throw new UsageError(`--out ${opts.out}: cannot create the directory (${(error as NodeJS.ErrnoException).code ?? 'error'})`, { cause: error });
+  }
   const sel: Selection = { requireReview: opts.requireReview ?? false, requireProbe: opts.requireProbe ?? false };
   const tasks: Task[] = opts.task ? [opts.task] : ['backward', 'forward'];
   const names: ManifestKind[] = [...tasks, 'rejections'];
@@ -203,6 +207,10 @@ export function exportManifests(db: Db, opts: ExportOptions): ExportSummary {
         // not created or already renamed
       }
     }
+    const code = (error as NodeJS.ErrnoException).code;
+    if (typeof code === 'string' && WRITE_ERRORS.has(code)) throw new UsageError(`--out ${opts.out}: cannot write the manifests (${code})`, { cause: error });
     throw error;
   }
 }
+
+const WRITE_ERRORS: ReadonlySet<string> = new Set(['EACCES', 'EPERM', 'EROFS', 'ENOTDIR', 'EISDIR', 'ENOSPC', 'EEXIST']);

@@ -3,7 +3,7 @@
  * repository's mirror. Gold and grading data go to <out>/grading/<case-id>.json, never inside a
  * package. Each package is built under a temporary name and renamed when complete.
  */
-import { existsSync, mkdirSync, renameSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { mkdirSync, renameSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { runGit, runGitBuffer } from '../git/runner.js';
 import { parseLsTree } from '../git/workflows.js';
@@ -217,8 +217,4 @@ export async function packageForward(r: ForwardManifestRecord, mirror: string, o
 
 export function packageCase(r: ManifestRecord, mirror: string, out: string): Promise<void> {
   return r.task === 'backward' ? packageBackward(r, mirror, out) : packageForward(r, mirror, out);
-}
-
-export function packageExists(out: string, caseId: string): boolean {
-  return existsSync(join(out, caseId, 'task.json'));
 }

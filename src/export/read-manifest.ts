@@ -3,9 +3,8 @@
  * against the fields those commands use; a bad line is a one-line usage error naming the file
  * and the line.
  */
-import { existsSync, readFileSync, statSync } from 'node:fs';
 import { createHash } from 'node:crypto';
-import { createReadStream } from 'node:fs';
+import { createReadStream, existsSync, readFileSync, statSync } from 'node:fs';
 import { z } from 'zod';
 import { UsageError } from '../errors.js';
 import { readJsonl } from '../util/jsonl.js';

@@ -13,9 +13,11 @@ export interface CatFileAnswer {
   readonly content: Buffer | null;
 }
 
-interface Waiter {
-  readonly name: string;
-  resolve(answer: CatFileAnswer): void;
+/** One request: a list of names answered together, in order. */
+interface Pending {
+  readonly names: readonly string[];
+  readonly answers: CatFileAnswer[];
+  resolve(answers: CatFileAnswer[]): void;
   reject(error: unknown): void;
 }
 
@@ -49,14 +51,18 @@ export function openCatFileCount(): number {
 }
 
 /**
- * A long-lived `git cat-file` process in check (header only) or batch (header and contents) mode. Requests are written to its
- * stdin as they come; answers arrive in the same order and settle the FIFO of waiters.
+ * A long-lived `git cat-file` process in check (header only) or batch (header and contents)
+ * mode. Requests are written to its stdin as they come; answers arrive in the same order and
+ * settle the queue of pending requests, oldest first.
  */
 export class CatFileProcess {
   private readonly child: ResultPromise;
-  private readonly waiters: Waiter[] = [];
-  private head = 0;
+  private readonly queue: Pending[] = [];
   private buf: Buffer = Buffer.alloc(0);
+  /** Chunks held back while a large object's contents are still arriving. */
+  private held: Buffer[] = [];
+  private heldBytes = 0;
+  private need = 0;
   private stderr = '';
   private failure: GitError | null = null;
   private closed = false;
@@ -101,16 +107,23 @@ export class CatFileProcess {
       if (/[\n\r\0]/.test(n)) return Promise.reject(new GitError(['cat-file'], null, '', { message: `object name contains a line break: ${JSON.stringify(n)}` }));
     }
     if (names.length === 0) return Promise.resolve([]);
-    const promises = names.map(
-      (name) => new Promise<CatFileAnswer>((resolve, reject) => this.waiters.push({ name, resolve, reject })),
-    );
+    const promise = new Promise<CatFileAnswer[]>((resolve, reject) => this.queue.push({ names, answers: [], resolve, reject }));
     const verb = this.mode === 'check' ? 'info ' : 'contents ';
     this.child.stdin!.write(this.protocol === 'command' ? `${names.map((n) => `${verb}${n}\n`).join('')}flush\n` : names.map((n) => `${n}\n`).join(''));
-    return Promise.all(promises);
+    return promise;
   }
 
   private onData(chunk: Buffer): void {
     try {
+      if (this.need > 0) {
+        this.held.push(chunk);
+        this.heldBytes += chunk.length;
+        if (this.heldBytes < this.need) return;
+        chunk = Buffer.concat(this.held);
+        this.held = [];
+        this.heldBytes = 0;
+        this.need = 0;
+      }
       this.consume(chunk);
     } catch (error) {
       this.fail(error instanceof GitError ? error : new GitError(['cat-file'], null, this.stderr, { cause: error, message: String(error) }));
@@ -119,40 +132,42 @@ export class CatFileProcess {
   }
 
   private consume(chunk: Buffer): void {
-    this.buf = this.buf.length === 0 ? chunk : Buffer.concat([this.buf, chunk]);
+    const buf = this.buf.length === 0 ? chunk : Buffer.concat([this.buf, chunk]);
     let pos = 0;
-    while (this.head < this.waiters.length) {
-      const nl = this.buf.indexOf(10, pos);
+    while (this.queue.length > 0) {
+      const req = this.queue[0]!;
+      const nl = buf.indexOf(10, pos);
       if (nl < 0) break;
-      const line = this.buf.toString('utf8', pos, nl);
-      const waiter = this.waiters[this.head]!;
-      const parsed = parseHeader(line, waiter.name);
+      const name = req.names[req.answers.length]!;
+      const parsed = parseHeader(buf.toString('utf8', pos, nl), name);
       if (parsed.kind === 'object' && this.mode === 'batch') {
         const end = nl + 1 + parsed.size;
-        if (this.buf.length < end + 1) break; // content and its trailing newline not all here yet
-        waiter.resolve({ ...parsed, content: Buffer.from(this.buf.subarray(nl + 1, end)) });
+        if (buf.length < end + 1) {
+          this.need = end + 1 - pos; // wait for the whole object before parsing again
+          break;
+        }
+        req.answers.push({ ...parsed, content: Buffer.from(buf.subarray(nl + 1, end)) });
         pos = end + 1;
       } else {
-        waiter.resolve(parsed);
+        req.answers.push(parsed);
         pos = nl + 1;
       }
-      this.head += 1;
+      if (req.answers.length === req.names.length) {
+        this.queue.shift();
+        req.resolve(req.answers);
+      }
     }
-    this.buf = pos === 0 ? this.buf : this.buf.subarray(pos);
-    if (this.head === this.waiters.length) {
-      this.waiters.length = 0;
-      this.head = 0;
-    } else if (this.head > 4096) {
-      this.waiters.splice(0, this.head);
-      this.head = 0;
+    this.buf = buf.subarray(pos);
+    if (this.need > 0) {
+      this.held = [this.buf];
+      this.heldBytes = this.buf.length;
+      this.buf = Buffer.alloc(0);
     }
   }
 
   private fail(error: GitError): void {
     if (!this.failure) this.failure = error;
-    for (let i = this.head; i < this.waiters.length; i++) this.waiters[i]!.reject(error);
-    this.waiters.length = 0;
-    this.head = 0;
+    for (const req of this.queue.splice(0)) req.reject(error);
   }
 
   /** Ends stdin (git exits at EOF) and kills the child if it lingers. Idempotent. */

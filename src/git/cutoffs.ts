@@ -1,6 +1,8 @@
 import { computeCutoff, isAncestor, mergesBranchIn, type Cutoff } from './history.js';
 import { runGit } from './runner.js';
 
+const GITHUB_MERGE_BUTTON = /^Merge pull request #\d+ from /;
+
 interface LineCommit {
   sha: string;
   parents: string[];
@@ -19,12 +21,16 @@ export async function computeCutoffs(gitDir: string, branch: string, reportTimes
   const out: Cutoff[] = [];
   for (const t of reportTimes) {
     const limit = Math.floor(t.getTime() / 1000);
-    const at = line.findIndex((c) => c.time <= limit);
-    const above = at < 0 ? line : line.slice(0, at);
-    const merges = above.filter((c) => c.parents.length > 1);
-    const foxtrot = merges.find((m) => mergesBranchIn(m.subject, branch));
-    const unsure = merges.some((m) => m !== foxtrot && !/^Merge pull request #\d+ from /.test(m.subject));
-    if (foxtrot || unsure || at < 0) out.push(await computeCutoff(gitDir, branch, t));
+    let at = 0;
+    let foxtrot = false;
+    let unsure = false;
+    for (; at < line.length && line[at]!.time > limit; at++) {
+      const c = line[at]!;
+      if (c.parents.length < 2) continue;
+      if (mergesBranchIn(c.subject, branch)) foxtrot = true;
+      else if (!GITHUB_MERGE_BUTTON.test(c.subject)) unsure = true;
+    }
+    if (foxtrot || unsure || at === line.length) out.push(await computeCutoff(gitDir, branch, t));
     else out.push({ sha: line[at]!.sha, rule: 'first-parent-by-date', notes: [] });
   }
   return out;

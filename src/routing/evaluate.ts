@@ -246,8 +246,9 @@ function summarize(explain: Omit<WorkflowExplain, 'summary'>, events: readonly s
   return `not activated: ${explain.triggers.map(describe).join('; ')}`;
 }
 
+/** Byte-wise (UTF-8, i.e. code point) path order: `sorted()` of section 18, and git's order. */
 function byPath<T extends { readonly path: string }>(a: T, b: T): number {
-  return a.path < b.path ? -1 : a.path > b.path ? 1 : 0;
+  return Buffer.compare(Buffer.from(a.path, 'utf8'), Buffer.from(b.path, 'utf8'));
 }
 
 /** Workflows parsed and their patterns compiled once; route as many change sets as needed. */

@@ -4,9 +4,9 @@
  * its own one-path change).
  *
  * For one context, the context predicates (merge conflict, types, branches) are decided once;
- * what is left depends on the changed paths only. For one-path changes an index over the
- * patterns' literal directory prefixes tells which path lists can match at all; a list none of
- * whose patterns can match includes nothing, which is exactly what scanning it would find.
+ * what is left depends on the changed paths only. For one-path changes, the patterns that can
+ * match a file at all are worked out once per directory and name ending (from each pattern's
+ * literal prefix and suffix); the ordered walk over what is left gives the same last match.
  */
 import { DEFAULT_TYPES, DIFF_LIMIT, type CompiledTrigger, type CompiledWorkflow } from './compile.js';
 import { isIncluded, type CompiledPattern } from './pattern.js';
@@ -32,6 +32,8 @@ interface DirPlan {
   readonly lists: readonly (readonly CompiledPattern[] | undefined)[];
   /** Entries (workflows) to evaluate, in order. */
   readonly entries: Int32Array;
+  /** The same, narrowed to the files of one name ending (see `endingOf`), built on first use. */
+  readonly byEnding: Map<string, DirPlan>;
 }
 
 /** Directory plans kept per context plan; cleared past this many directories to bound memory. */
@@ -45,6 +47,20 @@ const MAX_CACHED_DIRS = 50_000;
 export function mayMatchIn(p: CompiledPattern, dir: string): boolean {
   if (p.prefix.length <= dir.length) return dir.startsWith(p.prefix);
   return p.prefix.startsWith(dir) && p.prefix.indexOf('/', dir.length) === -1;
+}
+
+/**
+ * Can `p` match a path that ends with `ending`? A match ends with the pattern's literal suffix,
+ * so one of the two must end with the other.
+ */
+export function mayEndWith(p: CompiledPattern, ending: string): boolean {
+  return p.suffix.length <= ending.length ? ending.endsWith(p.suffix) : p.suffix.endsWith(ending);
+}
+
+/** The end of a path's name from its last `.` (`.ts`), or the whole name when it has none. */
+function endingOf(path: string, nameStart: number): string {
+  const dot = path.lastIndexOf('.');
+  return path.slice(dot >= nameStart ? dot : nameStart);
 }
 
 /**
@@ -66,18 +82,38 @@ class DirPlans {
   ) {}
 
   planFor(path: string): DirPlan {
-    const last = this.lastPlan;
-    if (last !== undefined && path.startsWith(this.lastDir) && path.indexOf('/', this.lastDir.length) === -1) return last;
-    const dir = path.slice(0, path.lastIndexOf('/') + 1);
-    let plan = this.dirs.get(dir);
-    if (plan === undefined) {
-      if (this.dirs.size >= MAX_CACHED_DIRS) this.dirs.clear();
-      plan = this.build(dir);
-      this.dirs.set(dir, plan);
+    const nameStart = path.lastIndexOf('/') + 1;
+    let plan = this.lastPlan;
+    if (plan === undefined || nameStart !== this.lastDir.length || !path.startsWith(this.lastDir)) {
+      const dir = path.slice(0, nameStart);
+      plan = this.dirs.get(dir);
+      if (plan === undefined) {
+        if (this.dirs.size >= MAX_CACHED_DIRS) this.dirs.clear();
+        plan = this.build(dir);
+        this.dirs.set(dir, plan);
+      }
+      this.lastDir = dir;
+      this.lastPlan = plan;
     }
-    this.lastDir = dir;
-    this.lastPlan = plan;
-    return plan;
+    const ending = endingOf(path, nameStart);
+    let narrowed = plan.byEnding.get(ending);
+    if (narrowed === undefined) {
+      if (plan.byEnding.size >= MAX_CACHED_DIRS) plan.byEnding.clear();
+      narrowed = this.narrow(plan, ending);
+      plan.byEnding.set(ending, narrowed);
+    }
+    return narrowed;
+  }
+
+  private narrow(plan: DirPlan, ending: string): DirPlan {
+    const entries = new Set<number>(this.always);
+    const lists = plan.lists.map((patterns, id) => {
+      const kept = patterns?.filter((p) => mayEndWith(p, ending));
+      if (kept === undefined || kept.length === 0) return undefined;
+      entries.add(this.owners[id]!);
+      return kept;
+    });
+    return { lists, entries: Int32Array.from([...entries].sort((x, y) => x - y)), byEnding: new Map() };
   }
 
   private build(dir: string): DirPlan {
@@ -88,7 +124,7 @@ class DirPlans {
       entries.add(this.owners[id]!);
       return kept;
     });
-    return { lists, entries: Int32Array.from([...entries].sort((x, y) => x - y)) };
+    return { lists, entries: Int32Array.from([...entries].sort((x, y) => x - y)), byEnding: new Map() };
   }
 }
 

@@ -11,8 +11,9 @@
  * | anything else         | itself (`.` is a literal dot) |
  * | leading `!`           | negative pattern; the rest is converted as above |
  *
- * The whole pattern is anchored (`^...$`), case-sensitive, and `*`/`**` match names starting
- * with a dot (no dotfile exception).
+ * The whole pattern is anchored (`^...$`) and `*`/`**` match names starting with a dot (no
+ * dotfile exception). ROUTING.md section 19 point 4 decided: matching is case-sensitive (no `i`
+ * flag), as in the Go/.NET reimplementations; git paths and ref names are case-sensitive.
  */
 
 export interface CompiledPattern {

@@ -26,6 +26,16 @@ export interface AdmissionStreamRow {
   blockers: string;
 }
 
+/**
+ * A row still describes a candidate: its Backward thread still has attributions or a case row,
+ * its Forward pair is still linked. Rows of candidates that vanished upstream (the admit stage
+ * never plans them again, so never replaces them) are left out of exports.
+ */
+const CURRENT = `(
+  (a.task = 'backward' AND (EXISTS (SELECT 1 FROM backward_attributions x WHERE x.repo = a.repo AND x.number = a.number)
+                         OR EXISTS (SELECT 1 FROM backward_cases c WHERE c.repo = a.repo AND c.number = a.number)))
+  OR (a.task = 'forward' AND EXISTS (SELECT 1 FROM links l WHERE l.repo = a.repo AND l.issue = a.number AND l.pull = a.pull)))`;
+
 export class AdmissionTables {
   private readonly s: Record<string, Statement>;
   constructor(private readonly db: Database) {
@@ -35,10 +45,10 @@ export class AdmissionTables {
         VALUES (@task, @itemKey, @caseId, @repo, @number, @pull, @record, @blockers)`),
       byCase: db.prepare('SELECT * FROM admissions WHERE case_id = ? ORDER BY task, item_key'),
       byKey: db.prepare('SELECT * FROM admissions WHERE task = ? AND item_key = ?'),
-      streamAll: db.prepare(`SELECT task, case_id AS caseId, repo, number, pull, record, blockers FROM admissions
-        ORDER BY case_id, task, item_key`),
-      streamTask: db.prepare(`SELECT task, case_id AS caseId, repo, number, pull, record, blockers FROM admissions
-        WHERE task = ? ORDER BY case_id, task, item_key`),
+      streamAll: db.prepare(`SELECT task, case_id AS caseId, repo, number, pull, record, blockers FROM admissions a
+        WHERE ${CURRENT} ORDER BY case_id, task, item_key`),
+      streamTask: db.prepare(`SELECT task, case_id AS caseId, repo, number, pull, record, blockers FROM admissions a
+        WHERE task = ? AND ${CURRENT} ORDER BY case_id, task, item_key`),
       count: db.prepare('SELECT count(*) AS n FROM admissions'),
     };
   }

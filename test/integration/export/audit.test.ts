@@ -15,7 +15,7 @@ const FID = 'acme_widget__2__0000000b';
 
 async function setup() {
   const repo = await makeRepo();
-  const c1 = await repo.commit('Initial import', { files: { 'src/a.js': 'a1\n', 'README.md': '# w\n', 'bin/run.sh': '#!/bin/sh\n' } });
+  await repo.commit('Initial import', { files: { 'src/a.js': 'a1\n', 'README.md': '# w\n', 'bin/run.sh': '#!/bin/sh\n' } });
   chmodSync(join(repo.dir, 'bin', 'run.sh'), 0o755);
   await repo.git(['add', '-A']);
   await repo.git(['commit', '-q', '--amend', '--no-edit']);
@@ -35,7 +35,6 @@ async function setup() {
     source: { issue_url: 'https://github.com/acme/widget/issues/2', pr_url: 'https://github.com/acme/widget/pull/7' },
     digests: { base_tree: null, workflows: null, changed_paths: null, context: null },
   });
-  void c1;
   return { repo, mirror, gold, cutoff, after, backward, forward };
 }
 

@@ -77,6 +77,19 @@ describe.each(['command', 'classic'] as const)('BatchObjects (%s protocol)', (pr
     expect([x, y, z, w]).toEqual(['alpha ü\n', null, null, null]);
   });
 
+  it('reads objects larger than one pipe chunk between small ones', async () => {
+    const repo = await makeRepo();
+    const big = 'x'.repeat(999).concat('\n').repeat(3000); // 3 MB
+    const c = await repo.commit('big', { files: { 'big.txt': big, 'small.txt': 's\n' } });
+    const objects = openObjects(gd(repo), protocol);
+    const [a, b, d, e] = await Promise.all([objects.blob(c, 'small.txt'), objects.blob(c, 'big.txt'), objects.blob(c, 'small.txt'), objects.commit(c)]);
+    expect(a).toBe('s\n');
+    expect(b!.length).toBe(3_000_000);
+    expect(b).toBe(big);
+    expect(d).toBe('s\n');
+    expect(e!.sha).toBe(c);
+  });
+
   it('close is idempotent, stops the children and rejects later use', async () => {
     const repo = await makeRepo();
     const c = await repo.commit('one');

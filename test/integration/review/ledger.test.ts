@@ -1,6 +1,7 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { ForwardTables } from '../../../src/store/tables/forward.js';
 import { ReviewLedger } from '../../../src/store/tables/review.js';
 import { storeThread } from '../backward/pipeline-fixture.js';
 import { buildWorld, reviewThreadComment, runPipeline, SYMPTOM, type World } from './world.js';
@@ -82,6 +83,14 @@ describe('r2v review export and import on cases built by the real stages', () =>
 
     // Import: good lines are appended, each bad line is reported as FILE:LINE and the exit code is 3.
     const caseId = (key: string): string => withCandidates.find((r) => r.case_key === key)!.case_id as string;
+    const caseIdOf104 = (): string => {
+      const store = world.open();
+      try {
+        return new ForwardTables(store.db).cases().find((c) => c.pull === 104)!.case_id;
+      } finally {
+        store.close();
+      }
+    };
     const decisions = [
       JSON.stringify({ case_key: 'acme/widget#2', reviewer: 'alice', decision: 'accept', reason: 'the bisect is about this crash', input_digest: b2.input_digest }),
       JSON.stringify({ case_id: caseId('acme/widgets#7<-107'), reviewer: 'alice', decision: 'accept', reason: 'only lint runs' }),
@@ -123,6 +132,15 @@ describe('r2v review export and import on cases built by the real stages', () =>
     expect(accepted.decisions).toEqual([
       expect.objectContaining({ reviewer: 'alice', decision: 'accept', source: 'human', input_digest: b2.input_digest, current: true }),
     ]);
+
+    // show: one case by id or key, reviewable or not.
+    const shown = await world.cli(['review', 'show', b2.case_id]);
+    expect(shown.code).toBe(0);
+    expect(JSON.parse(shown.stdout)).toEqual(accepted);
+    const rejectedShown = await world.cli(['review', 'show', 'acme/widgets#4<-104']);
+    expect(JSON.parse(rejectedShown.stdout)).toEqual({
+      case_key: 'acme/widgets#4<-104', case_id: caseIdOf104(), reviewable: false, why: 'rejected: path-limit', decisions: [],
+    });
 
     // A forced re-run of every stage keeps the ledger, and re-exports are byte-identical.
     const allBefore = (await world.cli(['review', 'export', '--status', 'all'])).stdout;

@@ -3,7 +3,6 @@ import { describe, expect, it } from 'vitest';
 import { ValidationError } from '../../../src/errors.js';
 import { openStore, type Store } from '../../../src/store/db.js';
 import { ReviewLedger, type ReviewEntry } from '../../../src/store/tables/review.js';
-import { ledgerStanding } from '../../../src/review/state.js';
 import { backwardDigestOfRows, backwardReviewDigest, forwardDigestOfCase, forwardReviewDigest } from '../../../src/review/digest.js';
 
 const KEY = 'acme/widget#7';
@@ -156,19 +155,7 @@ describe('review ledger is append-only', () => {
   });
 });
 
-describe('ledger standing for admission', () => {
-  it('counts only a human accept on the current digest, and has no status without a digest', () => {
-    withLedger((l, store) => {
-      expect(ledgerStanding(store.db, KEY, null)).toEqual({ ledger: true, accepted: false, status: null });
-      expect(ledgerStanding(store.db, KEY, D1)).toEqual({ ledger: true, accepted: false, status: 'pending' });
-      l.append(entry({ reviewer: 'screener:llm', source: 'screener' }));
-      expect(ledgerStanding(store.db, KEY, D1).accepted).toBe(false);
-      l.append(entry());
-      expect(ledgerStanding(store.db, KEY, D1)).toEqual({ ledger: true, accepted: true, status: 'accepted' });
-      expect(ledgerStanding(store.db, KEY, D2).accepted).toBe(false);
-    });
-  });
-
+describe('review digests of stored rows', () => {
   it('computes digests from stored rows only when the case is complete', () => {
     const gold = '0123456789abcdef0123456789abcdef01234567';
     const rows = { report: { text: 'crash' }, record: { gold, status: 'resolved' }, attributions: [{ sentence: { text: 'Bisected to 0123456.' } }] };

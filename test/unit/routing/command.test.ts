@@ -1,12 +1,15 @@
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { PassThrough } from 'node:stream';
+import { fileURLToPath } from 'node:url';
+import { execa } from 'execa';
 import { describe, expect, it } from 'vitest';
 import { runCli } from '../../../src/cli.js';
 import { parseChangedPaths } from '../../../src/commands/route.js';
 import { makeRepo, tempDir } from '../../support/make-repo.js';
 
 const JOB = 'jobs:\n  t:\n    runs-on: ubuntu-latest\n';
+const BIN = fileURLToPath(new URL('../../../bin/r2v.js', import.meta.url));
 
 async function run(argv: string[], cwd: string): Promise<{ code: number; stdout: string; stderr: string }> {
   const stdout = new PassThrough();
@@ -53,6 +56,14 @@ describe('r2v route --cases', () => {
     expect(errors[1]).toMatch(/^in\.jsonl:3: context\.event: /);
     expect(errors[2]).toMatch(/^in\.jsonl:4: changed_paths: /);
     expect(errors[3]).toBe('r2v route: 3 bad input lines in in.jsonl');
+  });
+
+  it('reads cases from stdin with --cases - (real process)', async () => {
+    const input = `${caseLine('s', { '.github/workflows/ci.yml': `on: [pull_request_target]\n${JOB}` }, [], { merge_conflict: true })}\n`;
+    const r = await execa('node', [BIN, 'route', '--cases', '-'], { input, reject: false, env: { LC_ALL: 'C' } });
+    expect(r.stderr).toBe('');
+    expect(r.exitCode).toBe(0);
+    expect(r.stdout).toBe('{"id":"s","activated":[".github/workflows/ci.yml"],"invalid":[],"evaluator":"routing/1"}');
   });
 
   it('a missing cases file is a usage error naming the file', async () => {

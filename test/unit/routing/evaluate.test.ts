@@ -117,6 +117,26 @@ describe('route', () => {
     expect(compiled.route(['docs/a.md', 'src/a.c'], CTX).activated).toEqual(['.github/workflows/code.yml', '.github/workflows/docs.yml']);
     expect(compiled.invalidOnLoad()).toEqual([]);
   });
+
+  it('one-path changes in any order, across directories and name endings, route like single routes', () => {
+    const compiled = compileWorkflows([
+      file("on:\n  pull_request:\n    paths: ['src/**', '!src/**/*.md', 'src/keep.md']", '.github/workflows/src.yml'),
+      file("on:\n  pull_request:\n    paths: ['**/*.md', 'Makefile']", '.github/workflows/md.yml'),
+      file("on:\n  pull_request:\n    paths-ignore: ['src/gen/**']", '.github/workflows/all.yml'),
+    ]);
+    const cases: [string, string[]][] = [
+      ['src/a.ts', ['.github/workflows/all.yml', '.github/workflows/src.yml']],
+      ['README.md', ['.github/workflows/all.yml', '.github/workflows/md.yml']],
+      ['src/gen/x.md', ['.github/workflows/md.yml']],
+      ['src/keep.md', ['.github/workflows/all.yml', '.github/workflows/md.yml', '.github/workflows/src.yml']],
+      ['src/gen/x.ts', ['.github/workflows/src.yml']],
+      ['Makefile', ['.github/workflows/all.yml', '.github/workflows/md.yml']],
+      ['src/Makefile', ['.github/workflows/all.yml', '.github/workflows/src.yml']],
+      ['src/other.md', ['.github/workflows/all.yml', '.github/workflows/md.yml']],
+      ['src/a.ts', ['.github/workflows/all.yml', '.github/workflows/src.yml']],
+    ];
+    for (const [path, expected] of cases) expect(compiled.activatedFor([path], CTX), path).toEqual(expected);
+  });
 });
 
 describe('explain', () => {

@@ -1,0 +1,91 @@
+import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { exportManifests } from '../../../src/export/manifest.js';
+import type { Blocker } from '../../../src/export/records.js';
+import { openStore, type Store } from '../../../src/store/db.js';
+import { AdmissionTables } from '../../../src/store/tables/admission.js';
+import { BackwardTables } from '../../../src/store/tables/backward.js';
+import { Sources } from '../../../src/store/tables/sources.js';
+import { canonicalJson } from '../../../src/util/canonical.js';
+import { tempDir } from '../../support/make-repo.js';
+
+const hedged: Blocker = { gate: 'always', stage: 'attribute', code: 'hedged', evidence: 'I suspect' };
+const probe: Blocker = { gate: 'probe', stage: 'probe', code: 'probe-missing', evidence: 'no probe verdict for this case' };
+
+/** The upstream row that keeps a candidate current: a Backward case row or a Forward link. */
+function upstream(store: Store, task: 'backward' | 'forward', repo: string, number: number): void {
+  if (task === 'forward') new Sources(store.db).upsertLink({ repo, issue: number, pull: number + 100, how: 'timeline', evidence: '' });
+  else {
+    new BackwardTables(store.db).replaceResolution({
+      repo, number, status: 'rejected', decision: 'reject', caseId: null, gold: null, goldSubject: null, parent: null, defaultBranch: null,
+      cutoff: null, cutoffRule: 'none', cutoffNotes: [], historyWindow: null, tag: null, tagWindow: null, prNumbers: [],
+      reportTime: '2024-01-01T00:00:00Z', reportUrl: `https://github.com/${repo}/issues/${number}`,
+    }, [], []);
+  }
+}
+
+function seed(store: Store): void {
+  const t = new AdmissionTables(store.db);
+  const row = (task: 'backward' | 'forward', caseId: string, repo: string, number: number, blockers: Blocker[]): void => {
+    upstream(store, task, repo, number);
+    const record = canonicalJson({ case_id: caseId, task, z: 1, a: 'é' });
+    t.replace({ task, itemKey: `${repo}#${number}`, caseId, repo, number, pull: task === 'forward' ? number + 100 : null, record, blockers });
+  };
+  row('forward', 'b_r__3__cccccccc', 'b/r', 3, []);
+  row('backward', 'a_r__2__bbbbbbbb', 'a/r', 2, [probe]);
+  row('backward', 'a_r__1__aaaaaaaa', 'a/r', 1, [hedged, probe]);
+  row('forward', 'a_r__9__dddddddd', 'a/r', 9, [hedged]);
+}
+
+describe('exportManifests', () => {
+  it('writes records in case-id order, rejections of both tasks in one sorted file, and replaces rows on re-admission', async () => {
+    const dir = await tempDir();
+    const store = openStore(':memory:');
+    seed(store);
+    seed(store);
+    expect(new AdmissionTables(store.db).count()).toBe(4);
+    exportManifests(store.db, { out: dir });
+    expect(readFileSync(join(dir, 'backward.jsonl'), 'utf8')).toBe('{"a":"é","case_id":"a_r__2__bbbbbbbb","task":"backward","z":1}\n');
+    expect(readFileSync(join(dir, 'forward.jsonl'), 'utf8')).toBe('{"a":"é","case_id":"b_r__3__cccccccc","task":"forward","z":1}\n');
+    const rejections = readFileSync(join(dir, 'rejections.jsonl'), 'utf8').trim().split('\n').map((l) => JSON.parse(l) as { case_id: string; pull?: number });
+    expect(rejections.map((r) => [r.case_id, r.pull])).toEqual([['a_r__1__aaaaaaaa', undefined], ['a_r__9__dddddddd', 109]]);
+    const meta = JSON.parse(readFileSync(join(dir, 'backward.meta.json'), 'utf8')) as { counts: unknown };
+    expect(meta.counts).toEqual({ records: 1, by_repo: { 'a/r': 1 }, by_reason: { hedged: 1 }, by_task: { backward: 1 } });
+    store.close();
+  });
+
+  it('leaves out the rows of candidates that vanished upstream', async () => {
+    const dir = await tempDir();
+    const store = openStore(':memory:');
+    seed(store);
+    store.db.prepare("DELETE FROM links WHERE repo = 'b/r'").run();
+    store.db.prepare("DELETE FROM backward_cases WHERE repo = 'a/r' AND number = 1").run();
+    const summary = exportManifests(store.db, { out: dir });
+    expect(summary.files.map((f) => [f.name, f.records])).toEqual([['backward.jsonl', 1], ['forward.jsonl', 0], ['rejections.jsonl', 1]]);
+    store.close();
+  });
+
+  it('leaves the previous manifests untouched and no temporary file behind when a row cannot be read', async () => {
+    const dir = await tempDir();
+    const store = openStore(':memory:');
+    seed(store);
+    exportManifests(store.db, { out: dir });
+    const before = Object.fromEntries(readdirSync(dir).map((f) => [f, readFileSync(join(dir, f), 'utf8')]));
+    store.db.prepare("UPDATE admissions SET blockers = 'not json' WHERE case_id = 'b_r__3__cccccccc'").run();
+    expect(() => exportManifests(store.db, { out: dir })).toThrow(SyntaxError);
+    expect(Object.fromEntries(readdirSync(dir).map((f) => [f, readFileSync(join(dir, f), 'utf8')]))).toEqual(before);
+    store.close();
+  });
+
+  it('names the output path when it cannot be used', async () => {
+    const dir = await tempDir();
+    const store = openStore(':memory:');
+    writeFileSync(join(dir, 'file'), 'x');
+    expect(() => exportManifests(store.db, { out: join(dir, 'file') })).toThrow(`--out ${join(dir, 'file')}: exists and is not a directory`);
+    mkdirSync(join(dir, 'm', 'backward.jsonl'), { recursive: true });
+    expect(() => exportManifests(store.db, { out: join(dir, 'm') })).toThrow(/^--out .*\/m: cannot write the manifests \(EISDIR\)$/);
+    expect(readdirSync(join(dir, 'm'))).toEqual(['backward.jsonl']);
+    store.close();
+  });
+});
