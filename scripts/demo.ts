@@ -3,7 +3,7 @@
  * paths — octokit over HTTP to the local fake GitHub on 127.0.0.1, real git mirrors, every stage,
  * probes, exports and packages — then a summary. The workspace stays under data/demo/.
  */
-import { mkdirSync, rmSync, writeFileSync, readFileSync, existsSync } from 'node:fs';
+import { mkdirSync, rmSync, writeFileSync, readFileSync, existsSync, readdirSync } from 'node:fs';
 import { join, relative, resolve } from 'node:path';
 import { Writable } from 'node:stream';
 import YAML from 'yaml';
@@ -40,6 +40,8 @@ export interface DemoResult {
   readonly workspace: string;
   readonly manifests: string;
   readonly summary: string;
+  readonly auditOk: boolean;
+  readonly preflightOk: boolean;
 }
 
 export async function runDemo(options: DemoOptions = {}): Promise<DemoResult> {
@@ -102,17 +104,105 @@ export async function runDemo(options: DemoOptions = {}): Promise<DemoResult> {
     await server.close();
   }
   if (server.unexpected.length > 0) say(`warning: ${server.unexpected.length} unexpected requests to the fake GitHub`);
-  const summary = `finished in ${((Date.now() - started) / 1000).toFixed(1)} s`;
-  void readFileSync;
-  void existsSync;
-  void capture;
-  return { workspace, manifests, summary };
+
+  say(`exporting manifests to ${relative(root, manifests)}`);
+  await cli(['export', '--out', manifests]);
+  await cli(['pairs', 'export', '--out', join(manifests, 'pairs')]);
+  const packages = join(manifests, 'packages');
+  await cli(['package', '--all', '--out', packages]);
+  const audit = capture();
+  const auditCode = await cli(['package', 'audit', packages], { stdout: audit.stream });
+  const preflight: string[] = [];
+  for (const task of ['backward', 'forward']) {
+    const out = capture();
+    const code = await cli(['preflight', '--manifest', join(manifests, `${task}.jsonl`)], { stdout: out.stream });
+    preflight.push(`${task}: ${code === 0 ? 'pass' : 'FAIL'}`);
+  }
+  const statusOut = capture();
+  await cli(['status', '--json'], { stdout: statusOut.stream });
+  const summary = renderSummary({
+    root,
+    workspace,
+    manifests,
+    status: JSON.parse(statusOut.text()) as StatusJson,
+    rejections: readJsonl(join(manifests, 'rejections.jsonl')) as RejectionLine[],
+    admitted: { backward: readJsonl(join(manifests, 'backward.jsonl')).length, forward: readJsonl(join(manifests, 'forward.jsonl')).length },
+    pairsMeta: JSON.parse(readFileSync(join(manifests, 'pairs', 'meta.json'), 'utf8')) as PairsMeta,
+    packages: countPackages(packages),
+    audit: auditCode === 0 ? 'no findings' : `FINDINGS:\n${audit.text()}`,
+    preflight,
+    seconds: (Date.now() - started) / 1000,
+  });
+  return { workspace, manifests, summary, auditOk: auditCode === 0, preflightOk: preflight.every((p) => p.endsWith('pass')) };
+}
+
+interface StatusJson {
+  stages: { name: string; total: number; done: number; rejected: number; failed: number; pending: number }[];
+}
+interface RejectionLine {
+  task: string;
+  reasons: { code: string; stage: string }[];
+}
+interface PairsMeta {
+  counts?: { by_tier?: Record<string, number>; by_reason?: Record<string, number> };
+  [k: string]: unknown;
+}
+
+function readJsonl(path: string): unknown[] {
+  if (!existsSync(path)) return [];
+  return readFileSync(path, 'utf8').split('\n').filter((l) => l.trim() !== '').map((l) => JSON.parse(l) as unknown);
+}
+
+function countPackages(dir: string): number {
+  if (!existsSync(dir)) return 0;
+  return readdirSync(dir, { withFileTypes: true }).filter((d) => d.isDirectory() && d.name !== 'grading').length;
+}
+
+function findCounts(meta: PairsMeta, key: 'by_tier' | 'by_reason'): Record<string, number> {
+  const direct = meta.counts?.[key];
+  if (direct) return direct;
+  for (const v of Object.values(meta)) {
+    if (v && typeof v === 'object' && key in (v as Record<string, unknown>)) return (v as Record<string, Record<string, number>>)[key]!;
+  }
+  return {};
+}
+
+export function renderSummary(input: {
+  root: string; workspace: string; manifests: string; status: StatusJson; rejections: RejectionLine[];
+  admitted: { backward: number; forward: number }; pairsMeta: PairsMeta; packages: number; audit: string; preflight: string[]; seconds: number;
+}): string {
+  const lines: string[] = [];
+  const rel = (p: string) => relative(input.root, p) || '.';
+  lines.push('', 'r2v demo: summary', '');
+  lines.push(`${'stage'.padEnd(16)}${'items'.padStart(7)}${'passed'.padStart(8)}${'rejected'.padStart(10)}${'failed'.padStart(8)}`);
+  for (const s of input.status.stages) {
+    lines.push(`${s.name.padEnd(16)}${String(s.total).padStart(7)}${String(s.done).padStart(8)}${String(s.rejected).padStart(10)}${String(s.failed).padStart(8)}`);
+  }
+  const tiers = findCounts(input.pairsMeta, 'by_tier');
+  lines.push('', `admitted: ${input.admitted.backward} Backward, ${input.admitted.forward} Forward; pairs: ${Object.entries(tiers).map(([k, v]) => `${v} ${k}`).join(', ') || 'none'}`);
+  const byReason = new Map<string, number>();
+  for (const r of input.rejections) {
+    for (const code of new Set(r.reasons.map((x) => `${r.task}:${x.code}`))) byReason.set(code, (byReason.get(code) ?? 0) + 1);
+  }
+  for (const [code, n] of Object.entries(findCounts(input.pairsMeta, 'by_reason'))) byReason.set(`pairs:${code}`, n);
+  lines.push('', 'rejection reasons (cases):');
+  for (const [code, n] of [...byReason].sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1))) lines.push(`  ${code.padEnd(36)}${n}`);
+  lines.push('', `packages: ${input.packages} (audit: ${input.audit}); preflight: ${input.preflight.join(', ')}`);
+  lines.push('', 'files:');
+  lines.push(`  manifests   ${rel(input.manifests)}/{backward,forward,rejections}.jsonl (+ .meta.json)`);
+  lines.push(`  pairs       ${rel(input.manifests)}/pairs/`);
+  lines.push(`  packages    ${rel(input.manifests)}/packages/ (grading data in packages/grading/)`);
+  lines.push(`  workspace   ${rel(input.workspace)}/ (config, r2v.db, mirrors, world, probes)`);
+  lines.push('', 'explore:', `  npx r2v --config ${rel(input.workspace)}/r2v.config.yaml status`, `  npx r2v --config ${rel(input.workspace)}/r2v.config.yaml run --stage sanitize --force`);
+  lines.push('', `finished in ${input.seconds.toFixed(1)} s`, '');
+  return lines.join('\n');
 }
 
 if (process.argv[1] && resolve(process.argv[1]) === resolve(import.meta.filename)) {
   runDemo()
     .then((r) => {
       process.stdout.write(`${r.summary}\n`);
+      if (!r.auditOk || !r.preflightOk) process.exitCode = 1;
     })
     .catch((error: unknown) => {
       process.stderr.write(`demo failed: ${(error as Error).stack ?? String(error)}\n`);

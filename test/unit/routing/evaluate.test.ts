@@ -81,6 +81,12 @@ describe('route', () => {
     expect(() => compileWorkflows([]).activatedFor([], { ...CTX, action: '' })).toThrow(/action/);
   });
 
+  it('sorts activated paths byte-wise (code point order), not by UTF-16 units', () => {
+    const wide = '.github/workflows/\uFF21.yml';
+    const astral = '.github/workflows/\u{1F600}.yml';
+    expect(route([file('on: pull_request', astral), file('on: pull_request', wide)], ['a'], CTX).activated).toEqual([wide, astral]);
+  });
+
   it('refuses the same workflow path twice', () => {
     expect(() => route([file('on: pull_request'), file('on: push')], [], CTX)).toThrow(/'\.github\/workflows\/ci\.yml' is given twice/);
   });
