@@ -6,6 +6,7 @@
  *
  *   node --import tsx scripts/bench/route.ts
  */
+import { pathToFileURL } from 'node:url';
 import { Minimatch, minimatch } from 'minimatch';
 import { compileWorkflows, DEFAULT_TYPES, parseWorkflow, type RouteContext, type TriggerSpec, type WorkflowFile } from '../../src/routing/index.js';
 
@@ -196,4 +197,5 @@ function main(): void {
   console.log(`for reference, minimatch compiled per check (no cache), ${small.length} paths: ${(uncachedRate / 1e6).toFixed(3)} M checks/s; compiled is ${(compiledRate / uncachedRate).toFixed(0)}x that`);
 }
 
-if (process.argv[1]?.endsWith("route.ts")) main();
+// Run when executed directly; importing the module (for its generators) runs nothing.
+if (process.argv[1] !== undefined && import.meta.url === pathToFileURL(process.argv[1]).href) main();

@@ -53,8 +53,7 @@ export async function generateWorld(root: string): Promise<SampleWorld> {
   mkdirSync(join(root, 'remotes'), { recursive: true });
   const parts = [writeTinyparse(), writeQuill(), writeEmber()];
   const repos: WorldRepo[] = [];
-  const probes = parts.flatMap((p) => p.probes);
-  const expectations = parts.flatMap((p) => p.expectations);
+  const extraExpectations: SampleWorld['expectations'] = [];
   for (const part of parts) {
     const s: RepoScript = part.script;
     const gitDir = join(root, 'remotes', `${s.repo.replace('/', '__')}.git`);
@@ -67,7 +66,7 @@ export async function generateWorld(root: string): Promise<SampleWorld> {
         body: 'Parsing a 10 MB file with long records takes 2.1 s on 0.4.0 versus 1.2 s on 0.3.0 (`python3 -m timeit -s "from tinyparse.fields import split_fields" "split_fields(\'a,\' * 5000)"`).',
         comments: [{ author: 'farid', afterHours: 3, body: `git bisect says the first bad commit is ${prefix}.` }],
       });
-      expectations.push({ repo: s.repo, kind: 'backward', ref: '#106', expect: 'rejected: ambiguous-sha' });
+      extraExpectations.push({ repo: s.repo, kind: 'backward', ref: '#106', expect: 'rejected: ambiguous-sha' });
     }
     repos.push({
       name: s.repo,
@@ -80,6 +79,9 @@ export async function generateWorld(root: string): Promise<SampleWorld> {
       pulls: s.finishPulls().sort((a, b) => a.number - b.number),
     });
   }
+  // Probes and expectations are filled in by each part's `after`, once its SHAs are known.
+  const probes = parts.flatMap((p) => p.probes);
+  const expectations = [...parts.flatMap((p) => p.expectations), ...extraExpectations];
   const world: SampleWorld = { root, repos, probes, expectations };
   writeFileSync(join(root, 'world.json'), `${JSON.stringify(world, null, 2)}\n`);
   return world;

@@ -28,6 +28,11 @@ export function isTransientGitStderr(stderr: string): boolean {
   return TRANSIENT_STDERR.some((t) => s.includes(t));
 }
 
+/** Removes `user:password@` from every URL in `text` (tokens never reach messages or logs). */
+export function redactUrls(text: string): string {
+  return text.replace(/([a-z][a-z0-9+.-]*:\/\/)[^\s/@]+@/gi, '$1');
+}
+
 /** Last non-empty lines of stderr, joined on one line, for messages. */
 export function stderrTail(stderr: string, lines = 3): string {
   return stderr
@@ -52,11 +57,11 @@ export class GitError extends MinerError {
     stderr: string,
     options?: { cause?: unknown; timedOut?: boolean; message?: string },
   ) {
-    const tail = stderrTail(stderr);
+    const tail = redactUrls(stderrTail(stderr));
     const kind = options?.timedOut ? 'timeout' : isTransientGitStderr(stderr) ? 'transient' : 'git';
     const what = options?.message ?? (options?.timedOut ? 'timed out' : `exited with code ${exitCode ?? 'none'}`);
-    super(kind, `git ${args.slice(0, 3).join(' ')}: ${what}${tail ? `: ${tail}` : ''}`, options);
-    this.args = [...args];
+    super(kind, redactUrls(`git ${args.slice(0, 3).join(' ')}: ${what}${tail ? `: ${tail}` : ''}`), options);
+    this.args = args.map(redactUrls);
     this.exitCode = exitCode;
     this.stderrTail = tail;
   }

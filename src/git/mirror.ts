@@ -3,6 +3,7 @@ import { mkdir, rename, rm } from 'node:fs/promises';
 import { dirname, isAbsolute, join, resolve } from 'node:path';
 import pRetry, { AbortError } from 'p-retry';
 import { isTransient, MinerError } from '../errors.js';
+import { redactUrls } from './errors.js';
 import { runGit } from './runner.js';
 
 /** Refs a mirror keeps: branches, tags, and the head of every pull request the remote exposes. */
@@ -27,7 +28,7 @@ export function defaultGitUrl(repo: string): string {
 
 /** The URL with any user:password part removed, for messages. */
 export function redactUrl(url: string): string {
-  return url.replace(/^([a-z][a-z0-9+.-]*:\/\/)[^/@]*@/i, '$1');
+  return redactUrls(url);
 }
 
 /** A local path stays a path (absolute); URLs (scheme:// or scp-like) are passed as is. */

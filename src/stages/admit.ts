@@ -43,7 +43,11 @@ export function gatherBackward(store: StageContext['store'], repo: string): Back
   for (const number of tables.screenedThreads(repo)) {
     const attributions = tables.attributions(repo, number);
     const record = tables.caseOf(repo, number) ?? null;
-    if (attributions.length === 0 && !record) continue;
+    const text = tables.textScreen(repo, number) ?? null;
+    // A thread with no bisect vocabulary at all is not a candidate; one whose localization was
+    // incomplete (range only, skipped bisect, …) is, and its rejection is reported.
+    const onlyNoAttribution = !text || text.reasons.every((r) => r.code === 'no-attribution');
+    if (attributions.length === 0 && !record && onlyNoAttribution) continue;
     const thread = sources.thread(repo, number);
     const comments = [...sources.comments(repo, number)].sort((a, b) =>
       a.createdAt < b.createdAt ? -1 : a.createdAt > b.createdAt ? 1 : a.commentId - b.commentId,
@@ -55,7 +59,7 @@ export function gatherBackward(store: StageContext['store'], repo: string): Back
       repo,
       number,
       issueUrl,
-      text: tables.textScreen(repo, number) ?? null,
+      text,
       attributions,
       postUrls: [issueUrl, ...comments.map((c) => c.htmlUrl ?? `${issueUrl}#issuecomment-${c.commentId}`)],
       record,

@@ -27,13 +27,16 @@ export interface AdmissionStreamRow {
 }
 
 /**
- * A row still describes a candidate: its Backward thread still has attributions or a case row,
+ * A row still describes a candidate: its Backward thread still has attributions, a case row or
+ * a text-screen reason other than no-attribution (range only, skipped bisect, …),
  * its Forward pair is still linked. Rows of candidates that vanished upstream (the admit stage
  * never plans them again, so never replaces them) are left out of exports.
  */
 const CURRENT = `(
   (a.task = 'backward' AND (EXISTS (SELECT 1 FROM backward_attributions x WHERE x.repo = a.repo AND x.number = a.number)
-                         OR EXISTS (SELECT 1 FROM backward_cases c WHERE c.repo = a.repo AND c.number = a.number)))
+                         OR EXISTS (SELECT 1 FROM backward_cases c WHERE c.repo = a.repo AND c.number = a.number)
+                         OR EXISTS (SELECT 1 FROM backward_reasons r WHERE r.stage = 'attribute' AND r.repo = a.repo
+                                    AND r.number = a.number AND r.code <> 'no-attribution')))
   OR (a.task = 'forward' AND EXISTS (SELECT 1 FROM links l WHERE l.repo = a.repo AND l.issue = a.number AND l.pull = a.pull)))`;
 
 export class AdmissionTables {

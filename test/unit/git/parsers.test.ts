@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { parseCommit } from '../../../src/git/batch.js';
 import { parseHeader } from '../../../src/git/cat-file.js';
-import { GitError, isTransientGitStderr, stderrTail } from '../../../src/git/errors.js';
+import { GitError, isTransientGitStderr, redactUrls, stderrTail } from '../../../src/git/errors.js';
 import { mergesBranchIn } from '../../../src/git/history.js';
 import { compareBytes, parseLsTree } from '../../../src/git/workflows.js';
 
@@ -83,6 +83,13 @@ describe('git errors', () => {
     expect(e.message).toBe('git fetch origin: exited with code 128: error: RPC failed; curl 56 | fatal: early EOF');
     expect(new GitError(['x'], null, '', { timedOut: true }).kind).toBe('timeout');
     expect(new GitError(['rev-parse'], 128, 'fatal: bad revision').kind).toBe('git');
+  });
+
+  it('never puts URL credentials into messages or recorded args', () => {
+    expect(redactUrls('see https://x-access-token:ghp_abc123@github.com/a/b.git and http://u@h/x')).toBe('see https://github.com/a/b.git and http://h/x');
+    const e = new GitError(['config', 'remote.origin.url', 'https://tok:ghp_secret@github.com/a/b.git'], 1, "fatal: unable to access 'https://tok:ghp_secret@github.com/a/b.git/'");
+    expect(e.message).not.toContain('ghp_secret');
+    expect(e.args.join(' ')).not.toContain('ghp_secret');
   });
 });
 
