@@ -58,11 +58,13 @@ export function mergesBranchIn(subject: string, branch: string): boolean {
 
 /**
  * The default branch as it stood at `reportTime`. Walks today's first-parent line from the tip
- * down to the first commit whose committer time is not after the report. A merge above that commit is a foxtrot merge when its
- * subject merges the branch itself in, or when it is itself the head of a pull request (it was
- * made on the PR's branch; GitHub's own "Merge pull request #N" commits are never taken as such):
- * its first-parent line was a side branch, so the walk restarts from its second parent. A mirror
- * has no reflog, so these are the evidence used; every foxtrot followed is recorded in `notes`.
+ * down to the first commit whose committer time is not after the report. A merge above that
+ * commit is a foxtrot merge when its subject merges the branch itself in, or when it is itself
+ * the head of a pull request (it was made on the PR's branch; GitHub's own "Merge pull request
+ * #N" commits are never taken as such): its first-parent line was a side branch, so the walk
+ * restarts from its second parent. A mirror has no reflog, so these are the evidence used; every
+ * foxtrot followed is recorded in `notes`. Limits: a plain fast-forward push of old commits and a
+ * foxtrot merge with neither kind of evidence are not detectable without the push history.
  */
 export async function computeCutoff(gitDir: string, branch: string, reportTime: Date): Promise<Cutoff> {
   const limit = Math.floor(reportTime.getTime() / 1000);
@@ -116,7 +118,7 @@ async function newestFoxtrot(gitDir: string, merges: readonly MergeRow[], branch
   const askable = above.filter((m) => !GITHUB_MERGE_BUTTON.test(m.subject));
   if (askable.length > 0) {
     const heads = await pullRequestHeadsAmong(gitDir, askable.map((m) => m.sha));
-    const hit = above.find((m) => heads.has(m.sha));
+    const hit = askable.find((m) => heads.has(m.sha));
     if (hit) return { merge: hit, evidence: 'pull-request-head' };
   }
   return byMessage < 0 ? null : { merge: merges[byMessage]!, evidence: 'merge-message' };

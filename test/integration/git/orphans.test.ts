@@ -1,7 +1,7 @@
 import { execa } from 'execa';
-import { describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, it } from 'vitest';
 import { fileURLToPath } from 'node:url';
-import { makeRepo } from '../../support/make-repo.js';
+import { cleanupTempDirs, makeRepo } from '../../support/make-repo.js';
 import { gd } from './support.js';
 
 const SCRIPT = fileURLToPath(new URL('./fixtures/hold-batch.ts', import.meta.url));
@@ -38,10 +38,16 @@ async function gone(pids: number[], ppid: number): Promise<string[]> {
 }
 
 describe('cat-file children', () => {
-  it.each(['SIGTERM', 'SIGINT', 'SIGKILL', 'exit'] as const)('leave no orphan when the process ends by %s', async (how) => {
+  let gitDir = '';
+  beforeAll(async () => {
     const repo = await makeRepo();
     await repo.commit('c1');
-    const child = execa('node', ['--import', 'tsx', SCRIPT, gd(repo), how === 'exit' ? 'exit' : 'wait'], { buffer: false, reject: false, cwd: process.cwd() });
+    gitDir = gd(repo);
+  });
+  afterAll(() => cleanupTempDirs());
+
+  it.concurrent.for(['SIGTERM', 'SIGINT', 'SIGKILL', 'exit'] as const)('leave no orphan when the process ends by %s', async (how, { expect }) => {
+    const child = execa('node', ['--import', 'tsx', SCRIPT, gitDir, how === 'exit' ? 'exit' : 'wait'], { buffer: false, reject: false, cwd: process.cwd() });
     const line = await new Promise<string>((resolve, reject) => {
       let out = '';
       child.stdout!.on('data', (d: Buffer) => {
