@@ -33,6 +33,11 @@ describe('computeCutoff', () => {
     expect(cutoff.notes[0]).toContain('pull-request-head');
   });
 
+  it('never takes a GitHub merge-button commit for a foxtrot, even when it is a pull-request head', async () => {
+    const f = await foxtrotRepo({ mergeMessage: 'Merge pull request #9 from dev/feature', prHead: true });
+    expect(await computeCutoff(f.gitDir, 'main', f.report)).toEqual({ sha: f.onFeature, rule: 'first-parent-by-date', notes: [] });
+  });
+
   it('keeps the plain rule when the merge gives no foxtrot evidence', async () => {
     const f = await foxtrotRepo({ mergeMessage: 'sync' });
     expect(await computeCutoff(f.gitDir, 'main', f.report)).toEqual({ sha: f.onFeature, rule: 'first-parent-by-date', notes: [] });

@@ -1,0 +1,68 @@
+import { describe, expect, it } from 'vitest';
+import { createHash } from 'node:crypto';
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { join, relative } from 'node:path';
+import { runDemo } from '../../scripts/demo.js';
+import { tempDir } from '../support/make-repo.js';
+
+/** Every file under `dir` (relative path → sha256), for byte-for-byte comparison. */
+function digestTree(dir: string): Record<string, string> {
+  const out: Record<string, string> = {};
+  const walk = (d: string): void => {
+    for (const name of readdirSync(d)) {
+      const p = join(d, name);
+      if (statSync(p).isDirectory()) walk(p);
+      else out[relative(dir, p)] = createHash('sha256').update(readFileSync(p)).digest('hex');
+    }
+  };
+  walk(dir);
+  return out;
+}
+
+const lines = (path: string): Record<string, unknown>[] =>
+  readFileSync(path, 'utf8').split('\n').filter((l) => l !== '').map((l) => JSON.parse(l) as Record<string, unknown>);
+
+describe('npm run demo (the offline sample world, end to end)', () => {
+  it('admits cases of every kind, audits its packages, passes preflight, and is reproducible', async () => {
+    const root = await tempDir('r2v-demo-');
+    const quiet = { quiet: true, log: () => undefined };
+    const first = await runDemo({ root, workspace: join(root, 'ws1'), manifests: join(root, 'm1'), ...quiet });
+    expect(first.auditOk).toBe(true);
+    expect(first.preflightOk).toBe(true);
+
+    const m = first.manifests;
+    const backward = lines(join(m, 'backward.jsonl'));
+    const forward = lines(join(m, 'forward.jsonl'));
+    expect(backward.length).toBeGreaterThan(0);
+    expect(forward.length).toBeGreaterThan(0);
+    for (const r of backward) expect(r.gold).toMatch(/^[0-9a-f]{40}$/);
+    const instances = readdirSync(join(m, 'pairs', 'instances'));
+    expect(instances.length).toBeGreaterThan(0);
+    expect(instances.some((f) => lines(join(m, 'pairs', 'instances', f)).length > 0)).toBe(true);
+    const packages = readdirSync(join(m, 'packages')).filter((d) => d !== 'grading');
+    expect(packages.length).toBe(backward.length + forward.length);
+
+    // The probes written for the world's reproducible regressions verify their boundary.
+    const verified = backward.filter((r) => (r.probe as { boundary?: string } | null)?.boundary === 'verified');
+    expect(verified.length).toBeGreaterThanOrEqual(3);
+
+    // The summary names at least one rejection of each kind the sample world plants.
+    for (const code of ['hedged', 'retracted', 'competing', 'range-only', 'ambiguous-sha', 'insufficient-symptom', 'path-limit', 'scope-ambiguous', 'textual-conflict']) {
+      expect(first.summary).toMatch(new RegExp(`:${code}\\s+\\d+`));
+    }
+    const rejections = lines(join(m, 'rejections.jsonl'));
+    expect(rejections.every((r) => Array.isArray(r.reasons) && (r.reasons as unknown[]).length > 0)).toBe(true);
+
+    // A second run from scratch gives byte-identical manifests and packages. (A Backward
+    // package's git index caches file-system stat data — mtimes, inodes — so it is the one file
+    // that legitimately differs between two checkouts.)
+    const second = await runDemo({ root, workspace: join(root, 'ws2'), manifests: join(root, 'm2'), ...quiet });
+    const withoutIndex = (t: Record<string, string>) => Object.fromEntries(Object.entries(t).filter(([p]) => !p.endsWith('/.git/index')));
+    const a = withoutIndex(digestTree(first.manifests));
+    const b = withoutIndex(digestTree(second.manifests));
+    expect(Object.keys(a).filter((p) => p.endsWith('.jsonl')).length).toBeGreaterThanOrEqual(5);
+    expect(Object.keys(b).sort()).toEqual(Object.keys(a).sort());
+    expect(b).toEqual(a);
+    expect(existsSync(join(root, 'ws1', 'r2v.db'))).toBe(true);
+  }, 600_000);
+});
