@@ -83,6 +83,8 @@ export function screenThread(thread: Thread, attributions: readonly Attribution[
   for (const s of skipped) add('bisect-skipped', s.text, s.post);
   if (attributions.length === 0) {
     for (const r of matching(RANGE, null)) add('range-only', r.text, r.post);
+    // A thread whose only commit reference is the fix ("fixed by <sha>") says why it has no culprit.
+    for (const f of fixOnlyMentions(posts)) add('fix-not-culprit', f.text, f.post);
     if (findings.length === 0) add('no-attribution', 'no first-bad attribution in the issue body or its comments');
   }
 
@@ -146,6 +148,19 @@ function fixMentions(posts: readonly PostText[], culprits: readonly Attribution[
     const text = c.kind === 'bisect-output' ? '' : c.sentence.text;
     const m = FOUND_THE_FIX.exec(text);
     if (m && !/\brevert/i.test(text)) out.push({ post: c.post, text });
+  }
+  return out;
+}
+
+/** Commit references (SHAs, commit URLs; not PR numbers) described as the fix, in a thread with no attribution. */
+function fixOnlyMentions(posts: readonly PostText[]): { post: number; text: string }[] {
+  const out: { post: number; text: string }[] = [];
+  for (const p of posts) {
+    for (const r of findRefs(p.body)) {
+      if (r.ref.type === 'pr') continue;
+      const before = p.body.slice(Math.max(0, r.start - 80), r.start);
+      if (FIX_BEFORE.test(before) && !REVERT_BEFORE.test(before)) out.push({ post: p.index, text: sentenceText(p, r.start) });
+    }
   }
   return out;
 }

@@ -65,7 +65,7 @@ export async function executeRun(
     signal: ctx.signal,
     dataDir: app.dataDir,
     env: ctx.io.env,
-    options,
+    options: { ...options, configDir: app.loaded.baseDir },
   });
   const runs = new Runs(app.store.db);
   const runId = runs.start(['run', ...Object.entries(sel).map(([k, v]) => `${k}=${JSON.stringify(v)}`)], new Date());

@@ -1,3 +1,4 @@
+import { isAbsolute, resolve } from 'node:path';
 import { repoConfig } from '../config.js';
 import { MinerError } from '../errors.js';
 import { defaultGitUrl } from '../git/mirror.js';
@@ -16,11 +17,22 @@ export function gitReposOf(ctx: StageContext): GitRepos {
     }
     const repos = openGitRepos({
       dataDir,
-      urlFor: (repo) => repoConfig(ctx.config, repo)?.git_url ?? defaultGitUrl(repo),
+      urlFor: (repo) => resolveGitUrl(repoConfig(ctx.config, repo)?.git_url, ctx.options.configDir) ?? defaultGitUrl(repo),
       fetch: ctx.options.fetch === false ? false : undefined,
       signal: ctx.signal,
     });
     ctx.services.onClose(() => repos.close());
     return repos;
   });
+}
+
+/**
+ * A configured git URL; a relative local path is taken relative to the config file's directory
+ * (like data_dir), not to wherever r2v was started.
+ */
+export function resolveGitUrl(url: string | undefined, configDir: unknown): string | undefined {
+  if (url === undefined) return undefined;
+  const isUrl = /^[a-z][a-z0-9+.-]*:\/\//i.test(url) || /^[^/\\]+@[^:]+:/.test(url);
+  if (isUrl || isAbsolute(url) || typeof configDir !== 'string') return url;
+  return resolve(configDir, url);
 }
