@@ -13,20 +13,10 @@ import { startFakeGitHub } from '../src/github/fake-server.js';
 import { runCli } from '../src/cli.js';
 import { openStore } from '../src/store/db.js';
 import { BackwardTables } from '../src/store/tables/backward.js';
+import { captureStream as capture } from '../src/util/capture.js';
 
 const ROOT = resolve(import.meta.dirname, '..');
 const TOKEN_ENV = 'R2V_DEMO_TOKEN';
-
-function capture(): { stream: Writable; text: () => string } {
-  const chunks: Buffer[] = [];
-  const stream = new Writable({
-    write(chunk, _enc, cb) {
-      chunks.push(Buffer.from(chunk));
-      cb();
-    },
-  });
-  return { stream, text: () => Buffer.concat(chunks).toString('utf8') };
-}
 
 export interface DemoOptions {
   readonly root?: string;

@@ -1,14 +1,10 @@
-import { existsSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import YAML, { isSeq, YAMLSeq } from 'yaml';
 import { ConfigError, UsageError } from './errors.js';
 import { parseConfigText, REPO_NAME, STARTER_CONFIG, type RepoConfig } from './config.js';
+import { writeFileAtomic } from './util/atomic-file.js';
 
-/** Writes a file atomically: a temp file in the same directory, then rename. */
-export function writeFileAtomic(path: string, text: string): void {
-  const tmp = `${path}.tmp-${process.pid}`;
-  writeFileSync(tmp, text);
-  renameSync(tmp, path);
-}
+export { writeFileAtomic };
 
 function load(path: string): YAML.Document {
   const text = existsSync(path) ? readFileSync(path, 'utf8') : STARTER_CONFIG;

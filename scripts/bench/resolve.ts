@@ -10,6 +10,7 @@ import { BatchObjects } from '../../src/git/batch.js';
 import { computeCutoffs, areAncestors } from '../../src/git/cutoffs.js';
 import { computeCutoff, isAncestor } from '../../src/git/history.js';
 import { runGit } from '../../src/git/runner.js';
+import { seededRandom } from '../../src/util/random.js';
 
 const VERSION = 'v2';
 const MAIN_COMMITS = 50_000;
@@ -21,18 +22,6 @@ const SINGLE_CASES = 100;
 const CONCURRENCY = 4;
 const START = 1_600_000_000;
 const STEP = 60;
-
-/** Deterministic pseudo-random numbers (mulberry32). */
-function rng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 function data(text: string): string {
   return `data ${Buffer.byteLength(text)}\n${text}\n`;
@@ -88,7 +77,7 @@ function fmt(n: number): string {
 
 async function main(): Promise<void> {
   const { dir, seconds } = await ensureRepo();
-  const random = rng(42);
+  const random = seededRandom(42);
   const commits = (await runGit(dir, ['rev-list', '--all'])).stdout.split('\n').filter(Boolean);
   const objects = (await runGit(dir, ['cat-file', '--batch-all-objects', '--batch-check=%(objectname)'])).stdout.split('\n').filter(Boolean).sort();
   // Natural collisions: 7-hex prefixes shared by two objects of the repository.

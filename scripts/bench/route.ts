@@ -8,6 +8,7 @@
  */
 import { pathToFileURL } from 'node:url';
 import { Minimatch, minimatch } from 'minimatch';
+import { seededRandom } from '../../src/util/random.js';
 import { compileWorkflows, DEFAULT_TYPES, parseWorkflow, type RouteContext, type TriggerSpec, type WorkflowFile } from '../../src/routing/index.js';
 
 const TREE_SIZE = 100_000;
@@ -15,23 +16,11 @@ const NAIVE_SAMPLE_EVERY = 20; // the naive run sees every 20th path (5,000 path
 const ROUNDS = 3;
 const CTX: RouteContext = { event: 'pull_request', action: 'synchronize', base_branch: 'main' };
 
-/** mulberry32: a small deterministic PRNG, so every run builds the same tree. */
-function rng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
 const PACKAGES = Array.from({ length: 20 }, (_, i) => `pkg${String(i).padStart(2, '0')}`);
 const SERVICES = Array.from({ length: 10 }, (_, i) => `svc${i}`);
 
 export function generateTree(size: number, seed = 42): string[] {
-  const rand = rng(seed);
+  const rand = seededRandom(seed);
   const pick = <T>(xs: readonly T[]): T => xs[Math.floor(rand() * xs.length)]!;
   const dirs = ['src', 'src/core', 'src/util', 'src/api/v1', 'src/api/v2', 'test', 'test/fixtures', 'lib', 'internal/db', 'docs'];
   const exts = ['ts', 'ts', 'ts', 'tsx', 'js', 'go', 'py', 'rs', 'java', 'md', 'json', 'yml', 'txt', 'css'];

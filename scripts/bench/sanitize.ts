@@ -12,19 +12,19 @@ import { extractAttributions } from '../../src/backward/attribute.js';
 import { threadFromImport } from '../../src/backward/thread.js';
 import type { Thread } from '../../src/backward/types.js';
 import { BatchObjects } from '../../src/git/batch.js';
+import { GIT_ENV } from '../../src/git/runner.js';
 import { buildReport, sanitizeBuiltReport } from '../../src/sanitize/index.js';
 import { HEX_RUN, matchesOf } from '../../src/sanitize/text.js';
 import { commitPrefixes } from '../../src/stages/sanitize.js';
 
 const COMMITS = 5000;
 const ROUNDS = 20;
-const ENV = { LC_ALL: 'C', GIT_TERMINAL_PROMPT: '0' };
 
 const root = resolve(import.meta.dirname, '../..');
 const dir = mkdtempSync(join(tmpdir(), 'r2v-bench-sanitize-'));
 try {
   // A bare repository of COMMITS commits, written in one fast-import stream.
-  await execa('git', ['init', '-q', '--bare', dir], { env: ENV });
+  await execa('git', ['init', '-q', '--bare', dir], { env: GIT_ENV });
   let stream = '';
   for (let i = 1; i <= COMMITS; i += 1) {
     const msg = `Change ${i}\n`;
@@ -33,8 +33,8 @@ try {
     if (i > 1) stream += `from :${i - 1}\n`;
     stream += `M 100644 inline f.txt\ndata ${content.length}\n${content}\n`;
   }
-  await execa('git', ['--git-dir', dir, 'fast-import', '--quiet'], { input: stream, env: ENV });
-  const shas = (await execa('git', ['--git-dir', dir, 'rev-list', 'main'], { env: ENV })).stdout.split('\n');
+  await execa('git', ['--git-dir', dir, 'fast-import', '--quiet'], { input: stream, env: GIT_ENV });
+  const shas = (await execa('git', ['--git-dir', dir, 'rev-list', 'main'], { env: GIT_ENV })).stdout.split('\n');
 
   // The corpus, each report given a paste of eight abbreviated SHAs of the repository and two strangers.
   const threads: Thread[] = readFileSync(join(root, 'test/fixtures/backward/threads.jsonl'), 'utf8')
@@ -71,7 +71,7 @@ try {
   for (const p of prepared) {
     const yes = new Set<string>();
     for (const run of new Set(matchesOf(p.report.text, HEX_RUN).map((m) => m.text.toLowerCase()))) {
-      const r = await execa('git', ['--git-dir', dir, 'rev-parse', '-q', '--verify', `${run}^{commit}`], { env: ENV, reject: false });
+      const r = await execa('git', ['--git-dir', dir, 'rev-parse', '-q', '--verify', `${run}^{commit}`], { env: GIT_ENV, reject: false });
       if (r.exitCode === 0) yes.add(run);
     }
     deletedNaive += sanitizeBuiltReport(p.report, p.attributions, { repo: p.t.repo, isCommitPrefix: (h) => yes.has(h) }).deletions.length;

@@ -6,6 +6,7 @@
 import { execa } from 'execa';
 import { mkdirSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
+import { GIT_ENV } from '../../src/git/runner.js';
 
 export interface Author {
   readonly name: string;
@@ -153,8 +154,7 @@ export class History {
   async write(dir: string): Promise<void> {
     rmSync(dir, { recursive: true, force: true });
     mkdirSync(dir, { recursive: true });
-    const env = { LC_ALL: 'C', GIT_TERMINAL_PROMPT: '0' };
-    await execa('git', ['init', '-q', '--bare', `--initial-branch=${this.defaultBranch}`, dir], { env });
+    await execa('git', ['init', '-q', '--bare', `--initial-branch=${this.defaultBranch}`, dir], { env: GIT_ENV });
     const chunks: string[] = [];
     const data = (s: string): void => {
       chunks.push(`data ${Buffer.byteLength(s)}\n${s}\n`);
@@ -185,24 +185,13 @@ export class History {
       data(t.message);
     }
     const marksFile = join(dir, 'r2v-marks');
-    await execa('git', ['fast-import', '--quiet', `--export-marks=${marksFile}`], { cwd: dir, input: chunks.join(''), env });
+    await execa('git', ['fast-import', '--quiet', `--export-marks=${marksFile}`], { cwd: dir, input: chunks.join(''), env: GIT_ENV });
     for (const line of readFileSync(marksFile, 'utf8').split('\n')) {
       const m = /^:(\d+) ([0-9a-f]{40})$/.exec(line);
       if (m) this.shaOf.set(Number(m[1]), m[2]!);
     }
     rmSync(marksFile);
-    await execa('git', ['symbolic-ref', 'HEAD', `refs/heads/${this.defaultBranch}`], { cwd: dir, env });
+    await execa('git', ['symbolic-ref', 'HEAD', `refs/heads/${this.defaultBranch}`], { cwd: dir, env: GIT_ENV });
   }
 }
 
-/** A small deterministic PRNG (mulberry32). */
-export function rng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}

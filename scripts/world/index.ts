@@ -3,10 +3,10 @@
  * playing the GitHub remotes) and the issues and pull requests about them. Deterministic: the
  * same code gives the same SHAs, texts and times.
  */
-import { createHash } from 'node:crypto';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { execa } from 'execa';
+import { findCommitPrefixCollision } from '../../src/git/object-id.js';
+import { runGit } from '../../src/git/runner.js';
 import { writeTinyparse, TINYPARSE } from './tinyparse.js';
 import { writeQuill } from './quill.js';
 import { writeEmber } from './ember.js';
@@ -15,11 +15,8 @@ import type { SampleWorld, WorldRepo } from './types.js';
 
 export const WORLD_VERSION = 'world/1';
 
-const env = { LC_ALL: 'C', GIT_TERMINAL_PROMPT: '0' };
-
 async function git(gitDir: string, args: string[], input?: string): Promise<string> {
-  const r = await execa('git', ['--git-dir', gitDir, ...args], { env, input });
-  return r.stdout.trim();
+  return (await runGit(gitDir, args, { input })).stdout.trim();
 }
 
 /**
@@ -32,21 +29,12 @@ export async function plantAmbiguousPrefix(gitDir: string, branch: string, refPr
   const tip = await git(gitDir, ['rev-parse', branch]);
   const tree = await git(gitDir, ['rev-parse', `${tip}^{tree}`]);
   const head = `tree ${tree}\nparent ${tip}\nauthor Aiko Tanaka <aiko@example.org> 1735689600 +0000\ncommitter Aiko Tanaka <aiko@example.org> 1735689600 +0000\n\nwip: try a faster splitter\n\nattempt `;
-  const seen = new Map<string, string>();
-  for (let nonce = 0; ; nonce += 1) {
-    const body = `${head}${nonce}\n`;
-    const sha = createHash('sha1').update(`commit ${Buffer.byteLength(body)}\0${body}`).digest('hex');
-    const prefix = sha.slice(0, 7);
-    const other = seen.get(prefix);
-    if (other !== undefined) {
-      for (const [suffix, text] of [['a', other], ['b', body]] as const) {
-        const written = await git(gitDir, ['hash-object', '-t', 'commit', '-w', '--stdin'], text);
-        await git(gitDir, ['update-ref', `${refPrefix}-${suffix}`, written]);
-      }
-      return prefix;
-    }
-    seen.set(prefix, body);
+  const { prefix, bodies } = findCommitPrefixCollision((nonce) => `${head}${nonce}\n`, 7)!;
+  for (const [suffix, text] of [['a', bodies[0]], ['b', bodies[1]]] as const) {
+    const written = await git(gitDir, ['hash-object', '-t', 'commit', '-w', '--stdin'], text);
+    await git(gitDir, ['update-ref', `${refPrefix}-${suffix}`, written]);
   }
+  return prefix;
 }
 
 export async function generateWorld(root: string): Promise<SampleWorld> {

@@ -1,5 +1,6 @@
 /** Shared machinery for writing a sample repository's story: clock, authors, noise, PRs, issues. */
-import { History, rng, type Author } from './history.js';
+import { seededRandom } from '../../src/util/random.js';
+import { History, type Author } from './history.js';
 import type { WorldComment, WorldIssue, WorldPull } from './types.js';
 
 export const AUTHORS: Author[] = [
@@ -49,7 +50,7 @@ export class RepoScript {
 
   constructor(readonly repo: string, seed: number, startIso: string, readonly noisePaths: (i: number) => Record<string, string>) {
     this.h = new History('main');
-    this.rand = rng(seed);
+    this.rand = seededRandom(seed);
     this.time = Date.parse(startIso) / 1000;
     this.nextCommentId = seed * 1000;
   }

@@ -1,4 +1,3 @@
-import { renameSync, writeFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import type { Command } from 'commander';
 import { openApp } from '../app.js';
@@ -16,6 +15,7 @@ import {
 import type { Store } from '../store/db.js';
 import { GitHubTables } from '../store/tables/github.js';
 import { Sources } from '../store/tables/sources.js';
+import { writeFileAtomic } from '../util/atomic-file.js';
 import { canonicalJson } from '../util/canonical.js';
 import { readJsonl } from '../util/jsonl.js';
 import { groupCommand, printJson, type CliContext, type GlobalOptions, type Io, type RegisterCommand } from './types.js';
@@ -67,9 +67,7 @@ export const registerGitHub: RegisterCommand = (program: Command, ctx: CliContex
         const text = exportThreads(app.store, opts.repo);
         if (opts.out) {
           const out = resolve(ctx.io.cwd, opts.out);
-          const tmp = `${out}.tmp-${process.pid}`;
-          writeFileSync(tmp, text);
-          renameSync(tmp, out);
+          writeFileAtomic(out, text);
         } else {
           ctx.io.stdout.write(text);
         }

@@ -65,12 +65,28 @@ export function parseChangedPaths(text: string, source: string): string[] {
     }
     const ok = z.array(z.string()).safeParse(value);
     if (!ok.success) throw new UsageError(`${source}: the JSON array must contain only strings`);
+    ok.data.forEach((p, i) => checkRepoPath(p, `${source}: item ${i + 1}`));
     return ok.data;
   }
-  return text
-    .split('\n')
-    .map((l) => (l.endsWith('\r') ? l.slice(0, -1) : l))
-    .filter((l) => l.length > 0);
+  const paths: string[] = [];
+  for (const [i, raw] of text.split('\n').entries()) {
+    const line = raw.endsWith('\r') ? raw.slice(0, -1) : raw;
+    if (line.length === 0) continue;
+    checkRepoPath(line, `${source}:${i + 1}`);
+    paths.push(line);
+  }
+  return paths;
+}
+
+/**
+ * A changed path is repository-relative, as git prints it: `./src/a.py`, `/src/a.py` or `src/`
+ * would silently match different patterns than the real path does.
+ */
+function checkRepoPath(path: string, where: string): void {
+  const segments = path.split('/');
+  if (path.startsWith('/') || path.endsWith('/') || segments.some((s) => s === '' || s === '.' || s === '..')) {
+    throw new UsageError(`${where}: ${JSON.stringify(path)} is not a repository-relative path (write it as git prints it, e.g. src/app.py)`);
+  }
 }
 
 async function readInput(file: string, io: Io, what: string): Promise<string> {

@@ -7,6 +7,7 @@ import { mkdirSync, renameSync, rmSync, symlinkSync, writeFileSync } from 'node:
 import { join } from 'node:path';
 import { runGit, runGitBuffer } from '../git/runner.js';
 import { parseLsTree } from '../git/workflows.js';
+import { writeFileAtomic } from '../util/atomic-file.js';
 import { canonicalJson } from '../util/canonical.js';
 import type { BackwardManifestRecord, ForwardManifestRecord, ManifestRecord } from './read-manifest.js';
 
@@ -54,12 +55,6 @@ export type Grading = BackwardGrading | ForwardGrading;
 
 const pretty = (v: unknown): string => `${JSON.stringify(JSON.parse(canonicalJson(v)), null, 2)}\n`;
 
-function writeAtomic(path: string, text: string): void {
-  const tmp = `${path}.tmp-${process.pid}`;
-  writeFileSync(tmp, text);
-  renameSync(tmp, path);
-}
-
 /** One line per commit reachable from `rev`: sha, parents, timestamp (committer, ISO), author, message. */
 export async function historyMetadata(gitDir: string, rev: string): Promise<string[]> {
   const r = await runGit(gitDir, ['log', '--format=%H%x00%P%x00%ct%x00%an <%ae>%x00%B%x1e', rev, '--']);
@@ -103,7 +98,7 @@ function finish(out: string, caseId: string, tmp: string, grading: Grading): voi
   const dest = join(out, caseId);
   rmSync(dest, { recursive: true, force: true });
   renameSync(tmp, dest);
-  writeAtomic(join(out, GRADING_DIR, `${caseId}.json`), pretty(grading));
+  writeFileAtomic(join(out, GRADING_DIR, `${caseId}.json`), pretty(grading));
 }
 
 /** Backward: repo/ (history up to the cutoff only), history_metadata.jsonl, report.md, task.json. */

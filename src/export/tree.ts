@@ -3,18 +3,14 @@
  * objects, SHA-1), so an exported tree can be compared with the commit tree it came from
  * without a repository.
  */
-import { createHash } from 'node:crypto';
 import { lstatSync, readdirSync, readFileSync, readlinkSync } from 'node:fs';
 import { join } from 'node:path';
+import { gitObjectDigest } from '../git/object-id.js';
 
 export interface TreeFile {
   /** 100644, 100755 or 120000. */
   readonly mode: string;
   readonly oid: string;
-}
-
-function objectId(type: 'blob' | 'tree', body: Buffer): Buffer {
-  return createHash('sha1').update(`${type} ${body.length}\0`).update(body).digest();
 }
 
 /** git's tree entry order: byte order, with directory names compared as if they ended in '/'. */
@@ -49,16 +45,16 @@ export function directoryTree(dir: string, skip: ReadonlySet<string> = new Set()
         mode = st.mode & 0o100 ? '100755' : '100644';
         body = readFileSync(path);
       } else continue;
-      const oid = objectId('blob', body);
+      const oid = gitObjectDigest('blob', body);
       files.set(relPath, { mode, oid: oid.toString('hex') });
       entries.push({ key: entryKey(name, false), line: Buffer.concat([Buffer.from(`${mode} ${name}\0`, 'utf8'), oid]) });
     }
     if (entries.length === 0) return null;
     entries.sort((a, b) => Buffer.compare(a.key, b.key));
-    return objectId('tree', Buffer.concat(entries.map((e) => e.line)));
+    return gitObjectDigest('tree', Buffer.concat(entries.map((e) => e.line)));
   };
   const root = walk(dir, '');
-  return { tree: (root ?? objectId('tree', Buffer.alloc(0))).toString('hex'), files };
+  return { tree: (root ?? gitObjectDigest('tree', Buffer.alloc(0))).toString('hex'), files };
 }
 
 /** Every path at any depth under `dir` whose last component is `name` (e.g. `.git`). */

@@ -101,8 +101,24 @@ export class BatchObjects {
         ambiguous.push(i);
       } else out.push({ input, status: a.type === 'commit' ? 'ok' : 'not-commit', sha: a.sha, type: a.type, candidates: [] });
     }
+    await this.peelTagNames(queries, out);
     if (ambiguous.length > 0) await this.fillCandidates(ambiguous.map((i) => ({ index: i, prefix: queries[i]! })), out);
     return out;
+  }
+
+  /**
+   * A ref name that reaches an annotated tag (`v1.2.0`) means the commit it tags, as in git's
+   * commit-ish rules. A hex name that is a tag object stays `not-commit`: hex in a report names an
+   * object, and a tag object is not the commit that was meant.
+   */
+  private async peelTagNames(queries: (string | null)[], out: NameResolution[]): Promise<void> {
+    const tags = out.flatMap((r, i) => (r.status === 'not-commit' && r.type === 'tag' && !HEX.test(queries[i]!) ? [i] : []));
+    if (tags.length === 0) return;
+    const peeled = await this.info(tags.map((i) => `${out[i]!.sha}^{commit}`));
+    for (const [j, i] of tags.entries()) {
+      const a = peeled[j]!;
+      if (a.kind === 'object' && a.type === 'commit') Object.assign(out[i]!, { status: 'ok', sha: a.sha, type: 'commit' });
+    }
   }
 
   /** For ambiguous prefixes: every object with that prefix (one rev-parse per 500), kept if a commit. */

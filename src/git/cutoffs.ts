@@ -1,14 +1,6 @@
-import { computeCutoff, isAncestor, mergesBranchIn, type Cutoff } from './history.js';
-import { runGit } from './runner.js';
+import { computeCutoff, isAncestor, listFirstParent, mergesBranchIn, type Cutoff } from './history.js';
 
 const GITHUB_MERGE_BUTTON = /^Merge pull request #\d+ from /;
-
-interface LineCommit {
-  sha: string;
-  parents: string[];
-  time: number;
-  subject: string;
-}
 
 /**
  * Many cutoffs of one branch at once, with the same answers as computeCutoff: the first-parent
@@ -17,7 +9,7 @@ interface LineCommit {
  * to computeCutoff.
  */
 export async function computeCutoffs(gitDir: string, branch: string, reportTimes: readonly Date[]): Promise<Cutoff[]> {
-  const line = await firstParentLine(gitDir, `refs/heads/${branch}`);
+  const line = await listFirstParent(gitDir, [`refs/heads/${branch}`]);
   const out: Cutoff[] = [];
   for (const t of reportTimes) {
     const limit = Math.floor(t.getTime() / 1000);
@@ -41,7 +33,7 @@ export async function computeCutoffs(gitDir: string, branch: string, reportTimes
  * of `branch`, otherwise by git.
  */
 export async function areAncestors(gitDir: string, branch: string, pairs: readonly { a: string; b: string }[]): Promise<boolean[]> {
-  const line = await firstParentLine(gitDir, `refs/heads/${branch}`);
+  const line = await listFirstParent(gitDir, [`refs/heads/${branch}`]);
   const index = new Map(line.map((c, i) => [c.sha, i]));
   const out: boolean[] = [];
   for (const { a, b } of pairs) {
@@ -52,15 +44,4 @@ export async function areAncestors(gitDir: string, branch: string, pairs: readon
     else out.push(await isAncestor(gitDir, a, b));
   }
   return out;
-}
-
-async function firstParentLine(gitDir: string, start: string): Promise<LineCommit[]> {
-  const r = await runGit(gitDir, ['rev-list', '--first-parent', '--no-commit-header', '--format=%H%x00%P%x00%ct%x00%s', start, '--']);
-  return r.stdout
-    .split('\n')
-    .filter((l) => l.length > 0)
-    .map((l) => {
-      const [sha, parents, time, subject] = l.split('\0');
-      return { sha: sha!, parents: parents!.split(' ').filter(Boolean), time: Number(time), subject: subject ?? '' };
-    });
 }

@@ -23,8 +23,21 @@ const TRANSIENT_STDERR: readonly string[] = [
   'returned error: 504',
 ];
 
+/**
+ * stderr substrings that mean the remote repository itself is broken: the "early EOF" that
+ * follows them is a consequence, and retrying gives the same answer.
+ */
+const BROKEN_REMOTE_STDERR: readonly string[] = [
+  'possible repository corruption',
+  'did not send all necessary objects',
+  'missing blob object',
+  'missing tree object',
+  'missing commit object',
+];
+
 export function isTransientGitStderr(stderr: string): boolean {
   const s = stderr.toLowerCase();
+  if (BROKEN_REMOTE_STDERR.some((t) => s.includes(t))) return false;
   return TRANSIENT_STDERR.some((t) => s.includes(t));
 }
 

@@ -35,11 +35,24 @@ export interface Cutoff {
 /** Why a merge counts as a foxtrot merge (its first parent was not the branch's previous tip). */
 export type FoxtrotEvidence = 'merge-message' | 'pull-request-head';
 
-interface MergeRow {
+/** One commit of a first-parent listing. */
+export interface FirstParentCommit {
   sha: string;
   parents: string[];
   time: number;
   subject: string;
+}
+
+/** `git rev-list --first-parent <args>`: sha, parents, committer time and subject of each commit, newest first. */
+export async function listFirstParent(gitDir: string, args: readonly string[]): Promise<FirstParentCommit[]> {
+  const r = await runGit(gitDir, ['rev-list', '--first-parent', '--no-commit-header', '--format=%H%x00%P%x00%ct%x00%s', ...args, '--']);
+  return r.stdout
+    .split('\n')
+    .filter((l) => l.length > 0)
+    .map((l) => {
+      const [sha, parents, time, subject] = l.split('\0');
+      return { sha: sha!, parents: parents!.split(' ').filter(Boolean), time: Number(time), subject: subject ?? '' };
+    });
 }
 
 const MERGE_SUBJECT = /^Merge (?:remote-tracking )?branch '([^']+)'(?: of (\S+))?(?: into (\S+))?/;
@@ -61,7 +74,8 @@ export function mergesBranchIn(subject: string, branch: string): boolean {
  * down to the first commit whose committer time is not after the report. A merge above that
  * commit is a foxtrot merge when its subject merges the branch itself in, or when it is itself
  * the head of a pull request (it was made on the PR's branch; GitHub's own "Merge pull request
- * #N" commits are never taken as such): its first-parent line was a side branch, so the walk
+ * #N" commits, and merges whose second parent is the head of the PR their "(#N)" subject names,
+ * are never taken as such): its first-parent line was a side branch, so the walk
  * restarts from its second parent. A mirror has no reflog, so these are the evidence used; every
  * foxtrot followed is recorded in `notes`. Limits: a plain fast-forward push of old commits and a
  * foxtrot merge with neither kind of evidence are not detectable without the push history.
@@ -94,34 +108,49 @@ export async function computeCutoff(gitDir: string, branch: string, reportTime: 
  * First-parent walk from `start`: the first commit not after `limit`, and the merges above it
  * (newest first). Two rev-list processes; with a commit-graph neither parses the skipped commits.
  */
-async function walkFirstParent(gitDir: string, start: string, limit: number): Promise<{ cutoff: string | null; merges: MergeRow[] }> {
+async function walkFirstParent(gitDir: string, start: string, limit: number): Promise<{ cutoff: string | null; merges: FirstParentCommit[] }> {
   const cand = await runGit(gitDir, ['rev-list', '--first-parent', '-n1', `--before=@${limit}`, start, '--']);
   const cutoff = cand.stdout.trim() || null;
   const range = cutoff ? [start, `^${cutoff}`] : [start];
-  const r = await runGit(gitDir, ['rev-list', '--first-parent', '--merges', '--no-commit-header', '--format=%H%x00%P%x00%ct%x00%s', ...range, '--']);
-  const merges = r.stdout
-    .split('\n')
-    .filter((l) => l.length > 0)
-    .map((l) => {
-      const [sha, parents, time, subject] = l.split('\0');
-      return { sha: sha!, parents: parents!.split(' ').filter(Boolean), time: Number(time), subject: subject ?? '' };
-    });
+  const merges = await listFirstParent(gitDir, ['--merges', ...range]);
   return { cutoff, merges };
 }
 
 const GITHUB_MERGE_BUTTON = /^Merge pull request #\d+ from /;
 
 /** The newest foxtrot merge among `merges` (newest first). */
-async function newestFoxtrot(gitDir: string, merges: readonly MergeRow[], branch: string): Promise<{ merge: MergeRow; evidence: FoxtrotEvidence } | null> {
+async function newestFoxtrot(gitDir: string, merges: readonly FirstParentCommit[], branch: string): Promise<{ merge: FirstParentCommit; evidence: FoxtrotEvidence } | null> {
   const byMessage = merges.findIndex((m) => mergesBranchIn(m.subject, branch));
   const above = byMessage < 0 ? merges : merges.slice(0, byMessage);
   const askable = above.filter((m) => !GITHUB_MERGE_BUTTON.test(m.subject));
   if (askable.length > 0) {
     const heads = await pullRequestHeadsAmong(gitDir, askable.map((m) => m.sha));
-    const hit = askable.find((m) => heads.has(m.sha));
+    const atHeads = askable.filter((m) => heads.has(m.sha));
+    const merged = atHeads.length > 0 ? await mergesOfNamedPullRequest(gitDir, atHeads) : new Set<string>();
+    const hit = atHeads.find((m) => !merged.has(m.sha));
     if (hit) return { merge: hit, evidence: 'pull-request-head' };
   }
   return byMessage < 0 ? null : { merge: merges[byMessage]!, evidence: 'merge-message' };
+}
+
+const NAMED_PULL = /\(#(\d+)\)\s*$/;
+
+/**
+ * Which of `merges` merged the pull request their subject names ("Title (#N)", GitHub's
+ * merge-button title when set to the PR title): the second parent is refs/pull/N/head. Such a
+ * merge was made on the base branch; it is also a pull-request head when a later PR proposed the
+ * branch itself (a "merge main into stable" PR has main's tip as its head), which is no evidence
+ * of a foxtrot merge.
+ */
+async function mergesOfNamedPullRequest(gitDir: string, merges: readonly FirstParentCommit[]): Promise<Set<string>> {
+  const named = merges.flatMap((m) => {
+    const n = NAMED_PULL.exec(m.subject)?.[1];
+    return n !== undefined && m.parents.length > 1 ? [{ merge: m, ref: `refs/pull/${Number(n)}/head` }] : [];
+  });
+  if (named.length === 0) return new Set();
+  const r = await runGit(gitDir, ['for-each-ref', '--format=%(refname) %(objectname)', ...new Set(named.map((x) => x.ref))]);
+  const tips = new Map(r.stdout.split('\n').filter(Boolean).map((l) => l.trim().split(' ') as [string, string]));
+  return new Set(named.filter((x) => tips.get(x.ref) === x.merge.parents[1]).map((x) => x.merge.sha));
 }
 
 /** Which of `shas` are the head of some refs/pull/N/head. */

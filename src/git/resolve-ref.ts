@@ -25,6 +25,7 @@ export interface ResolveRefContext {
 }
 
 const COMMIT_IN_URL = /\/commits?\/([0-9a-fA-F]{4,40})(?![0-9a-fA-F])/;
+const HEX_ONLY = /^([0-9a-fA-F]{4,40})$/;
 const PR_NUMBER = /^#?(\d{1,9})$/;
 
 /**
@@ -38,7 +39,8 @@ export async function resolveRef(h: GitRepoHandle, ref: AttributedRef, ctx: Reso
     if (ref.urlRepo !== null && ref.urlRepo.toLowerCase() !== ctx.repo.toLowerCase()) {
       return { input: ref.value, status: 'cross-repository', sha: null, candidates: [], via: 'commit-url' };
     }
-    const m = COMMIT_IN_URL.exec(ref.value);
+    // Attribution extraction stores the hex of the URL as the value; a whole URL is accepted too.
+    const m = HEX_ONLY.exec(ref.value) ?? COMMIT_IN_URL.exec(ref.value);
     if (!m) return { input: ref.value, status: 'missing', sha: null, candidates: [], via: 'commit-url' };
     return resolveHex(h, ref.value, m[1]!, 'commit-url');
   }

@@ -12,6 +12,7 @@ import { mkdir, mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { GitError } from '../git/errors.js';
+import { GIT_ENV } from '../git/runner.js';
 
 const FIXED_IDENT: Readonly<Record<string, string>> = {
   GIT_AUTHOR_NAME: 'r2v',
@@ -61,8 +62,7 @@ export class PairGit {
     opts: { input?: Buffer | string; index?: string; allowExit?: readonly number[]; workTree?: string } = {},
   ): Promise<{ stdout: Buffer; stderr: string; exitCode: number }> {
     const env: Record<string, string> = {
-      LC_ALL: 'C',
-      GIT_TERMINAL_PROMPT: '0',
+      ...GIT_ENV,
       GIT_DIR: this.gitDir,
       GIT_OBJECT_DIRECTORY: join(this.scratch, 'objects'),
       GIT_ALTERNATE_OBJECT_DIRECTORIES: join(this.gitDir, 'objects'),

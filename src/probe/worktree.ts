@@ -8,9 +8,9 @@ import { randomBytes } from 'node:crypto';
 import { mkdir, readdir, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { MinerError } from '../errors.js';
+import { GIT_ENV } from '../git/runner.js';
 
 export const WORKTREE_PREFIX = 'r2v-probe-wt-';
-const GIT_ENV = { LC_ALL: 'C', GIT_TERMINAL_PROMPT: '0' };
 
 async function git(gitDir: string, args: string[]): Promise<string> {
   const r = await execa('git', [`--git-dir=${gitDir}`, ...args], { env: GIT_ENV, reject: false, stdin: 'ignore' });

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { createHash } from 'node:crypto';
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { runDemo } from '../../scripts/demo.js';
+import { sha256 } from '../../src/util/canonical.js';
 import { tempDir } from '../support/make-repo.js';
 
 /** Every file under `dir` (relative path → sha256), for byte-for-byte comparison. */
@@ -12,7 +12,7 @@ function digestTree(dir: string): Record<string, string> {
     for (const name of readdirSync(d)) {
       const p = join(d, name);
       if (statSync(p).isDirectory()) walk(p);
-      else out[relative(dir, p)] = createHash('sha256').update(readFileSync(p)).digest('hex');
+      else out[relative(dir, p)] = sha256(readFileSync(p));
     }
   };
   walk(dir);

@@ -151,22 +151,20 @@ export class ForwardTables {
     this.s.putLink!.run({ ...r, linkKinds: j(r.linkKinds), links: j(r.links), flags: j(r.flags), reasons: j(r.reasons) });
   }
   link(repo: string, issue: number, pull: number): LinkRecord | undefined {
-    const r = this.s.link!.get(repo, issue, pull);
-    return r ? toLink(r as Row) : undefined;
+    return this.ofPair('link', toLink, repo, issue, pull);
   }
   links(repo: string): LinkRecord[] {
-    return (this.s.linksOfRepo!.all(repo) as Row[]).map(toLink);
+    return this.ofRepo('linksOfRepo', toLink, repo);
   }
 
   putRecovery(r: RecoveryRecord): void {
     this.s.putRecovery!.run({ ...r, changedPaths: j(r.changedPaths), workflows: j(r.workflows), reasons: j(r.reasons) });
   }
   recovery(repo: string, issue: number, pull: number): RecoveryRecord | undefined {
-    const r = this.s.recovery!.get(repo, issue, pull);
-    return r ? toRecovery(r as Row) : undefined;
+    return this.ofPair('recovery', toRecovery, repo, issue, pull);
   }
   recoveries(repo: string): RecoveryRecord[] {
-    return (this.s.recoveriesOfRepo!.all(repo) as Row[]).map(toRecovery);
+    return this.ofRepo('recoveriesOfRepo', toRecovery, repo);
   }
 
   putGold(r: GoldRecord): void {
@@ -182,11 +180,10 @@ export class ForwardTables {
     });
   }
   gold(repo: string, issue: number, pull: number): GoldRecord | undefined {
-    const r = this.s.gold!.get(repo, issue, pull);
-    return r ? toGold(r as Row) : undefined;
+    return this.ofPair('gold', toGold, repo, issue, pull);
   }
   golds(repo: string): GoldRecord[] {
-    return (this.s.goldsOfRepo!.all(repo) as Row[]).map(toGold);
+    return this.ofRepo('goldsOfRepo', toGold, repo);
   }
 
   /** Replaces the case row of a pair. */
@@ -204,8 +201,17 @@ export class ForwardTables {
     });
   }
   case(repo: string, issue: number, pull: number): CaseRecord | undefined {
-    const r = this.s.case!.get(repo, issue, pull);
-    return r ? toCase(r as Row) : undefined;
+    return this.ofPair('case', toCase, repo, issue, pull);
+  }
+
+  /** The row of one issue–PR pair from the statement `name`, mapped. */
+  private ofPair<T>(name: string, map: (r: Row) => T, repo: string, issue: number, pull: number): T | undefined {
+    const r = this.s[name]!.get(repo, issue, pull);
+    return r ? map(r as Row) : undefined;
+  }
+  /** Every row of a repository from the statement `name`, mapped. */
+  private ofRepo<T>(name: string, map: (r: Row) => T, repo: string): T[] {
+    return (this.s[name]!.all(repo) as Row[]).map(map);
   }
 
   prior(repo: string, base: string, contextDigest: string, evaluator: string): Prior | undefined {
@@ -286,11 +292,14 @@ export class ForwardTables {
 
 type Row = Record<string, unknown>;
 
+/** The issue–PR pair a row belongs to (the key columns of every forward table). */
+function pairOf(r: Row): { repo: string; issue: number; pull: number } {
+  return { repo: r.repo as string, issue: r.issue as number, pull: r.pull as number };
+}
+
 function toLink(r: Row): LinkRecord {
   return {
-    repo: r.repo as string,
-    issue: r.issue as number,
-    pull: r.pull as number,
+    ...pairOf(r),
     status: r.status as LinkRecord['status'],
     baseRef: (r.base_ref as string | null) ?? null,
     branchRule: (r.branch_rule as LinkRecord['branchRule']) ?? null,
@@ -302,9 +311,7 @@ function toLink(r: Row): LinkRecord {
 }
 function toRecovery(r: Row): RecoveryRecord {
   return {
-    repo: r.repo as string,
-    issue: r.issue as number,
-    pull: r.pull as number,
+    ...pairOf(r),
     status: r.status as RecoveryRecord['status'],
     base: (r.base as string | null) ?? null,
     baseRule: (r.base_rule as string | null) ?? null,
@@ -318,9 +325,7 @@ function toRecovery(r: Row): RecoveryRecord {
 }
 function toGold(r: Row): GoldRecord {
   return {
-    repo: r.repo as string,
-    issue: r.issue as number,
-    pull: r.pull as number,
+    ...pairOf(r),
     status: r.status as GoldRecord['status'],
     context: p(r.context),
     gold: p(r.gold),
@@ -334,9 +339,7 @@ function toGold(r: Row): GoldRecord {
 }
 function toCase(r: Row): CaseRecord {
   return {
-    repo: r.repo as string,
-    issue: r.issue as number,
-    pull: r.pull as number,
+    ...pairOf(r),
     caseId: r.case_id as string,
     issueText: r.issue_text as string,
     deletions: p(r.deletions),

@@ -86,6 +86,22 @@ describe('r2v inspect backward', () => {
     expect(two.gold).toEqual({ sha: null, status: 'unresolved' });
   });
 
+  it('resolves a commit URL attribution of the same repository to its commit and deletes the URL', async () => {
+    const repo = await makeRepo();
+    await repo.commit('Initial import');
+    const gold = await repo.commit('Rework the path flattener');
+    const tip = await repo.commit('Tidy docs');
+    const dir = await tempDir();
+    const url = `https://github.com/acme/widget/commit/${gold}`;
+    await writeFile(join(dir, 'threads.jsonl'), importLine(3, SYMPTOM, [`Bisected to ${url}`]) + '\n');
+    const r = await run(['inspect', 'backward', '--threads', 'threads.jsonl', '--git-dir', repo.dir], dir);
+    expect(r).toMatchObject({ code: 0, err: '' });
+    const line = JSON.parse(r.out) as Record<string, any>;
+    expect(line).toMatchObject({ decision: 'candidate', reasons: [], gold: { sha: gold, status: 'ok' }, cutoff: tip });
+    expect(line.attributions).toEqual([{ text: url, kind: 'commit-url', where: 'comment 1', quote: `Bisected to ${url}`, hedged: false }]);
+    expect(line.report.text).not.toContain(gold.slice(0, 7));
+  });
+
   it('makes the text-level decision without --git-dir and leaves gold unresolved', async () => {
     const dir = await tempDir();
     const sha = '3f9a2c1d8e7b6a5f4e3d2c1b0a9f8e7d6c5b4a39';

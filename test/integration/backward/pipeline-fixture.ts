@@ -1,6 +1,6 @@
-import { createHash } from 'node:crypto';
 import { execa } from 'execa';
 import { Config } from '../../../src/config.js';
+import { findCommitPrefixCollision } from '../../../src/git/object-id.js';
 import { silentLogger } from '../../../src/log.js';
 import { createServices } from '../../../src/services.js';
 import type { ItemOutcome, Stage, StageContext } from '../../../src/stages/types.js';
@@ -9,6 +9,11 @@ import { Sources } from '../../../src/store/tables/sources.js';
 import { BASE_EPOCH, type TestRepo } from '../../support/make-repo.js';
 
 export const REPO = 'acme/widget';
+
+/** An observable symptom (error, file, versions, steps) that the sanitize stage keeps. */
+export const SYMPTOM =
+  'Rendering any SVG with nested groups now fails with `TypeError: Cannot read properties of undefined (reading "points")` ' +
+  'in src/flatten.js. It works fine with 2.3.0. Steps: install widget 2.4.0, run `widget render nested.svg`, see the crash.';
 
 /** A stage context over `store` whose git mirrors live in `dataDir`, cloned from `gitUrl`. */
 export function stageContext(store: Store, dataDir: string, gitUrl: string): StageContext {
@@ -80,26 +85,21 @@ const hasLetterAndDigit = (hex: string): boolean => /[a-f]/.test(hex) && /\d/.te
 export async function collidingCommits(repo: TestRepo, parent: string): Promise<{ prefix: string; shas: [string, string] }> {
   const tree = await repo.git(['rev-parse', `${parent}^{tree}`]);
   const when = `${BASE_EPOCH + 50 * 3600} +0000`;
-  const seen = new Map<string, string>();
-  for (let i = 0; i < 2_000_000; i += 1) {
-    const body = `tree ${tree}\nparent ${parent}\nauthor Test Author <author@example.com> ${when}\ncommitter Test Author <author@example.com> ${when}\n\nExperiment ${i}\n`;
-    const sha = createHash('sha1').update(`commit ${Buffer.byteLength(body)}\0${body}`).digest('hex');
-    const prefix = sha.slice(0, 7);
-    const other = seen.get(prefix);
-    if (other !== undefined && hasLetterAndDigit(prefix)) {
-      const shas: string[] = [];
-      for (const [k, b] of [other, body].entries()) {
-        const r = await execa('git', ['hash-object', '-t', 'commit', '-w', '--stdin'], {
-          cwd: repo.dir,
-          input: b,
-          env: { LC_ALL: 'C', GIT_TERMINAL_PROMPT: '0' },
-        });
-        shas.push(r.stdout.trim());
-        await repo.updateRef(`refs/heads/exp-${k === 0 ? 'a' : 'b'}`, r.stdout.trim());
-      }
-      return { prefix, shas: [shas[0]!, shas[1]!] };
-    }
-    seen.set(prefix, body);
+  const found = findCommitPrefixCollision(
+    (i) => `tree ${tree}\nparent ${parent}\nauthor Test Author <author@example.com> ${when}\ncommitter Test Author <author@example.com> ${when}\n\nExperiment ${i}\n`,
+    7,
+    { accept: hasLetterAndDigit, limit: 2_000_000 },
+  );
+  if (!found) throw new Error('no colliding prefix found');
+  const shas: string[] = [];
+  for (const [k, b] of found.bodies.entries()) {
+    const r = await execa('git', ['hash-object', '-t', 'commit', '-w', '--stdin'], {
+      cwd: repo.dir,
+      input: b,
+      env: { LC_ALL: 'C', GIT_TERMINAL_PROMPT: '0' },
+    });
+    shas.push(r.stdout.trim());
+    await repo.updateRef(`refs/heads/exp-${k === 0 ? 'a' : 'b'}`, r.stdout.trim());
   }
-  throw new Error('no colliding prefix found');
+  return { prefix: found.prefix, shas: [shas[0]!, shas[1]!] };
 }

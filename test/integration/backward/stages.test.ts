@@ -9,12 +9,9 @@ import type { ItemOutcome, Stage } from '../../../src/stages/types.js';
 import { openStore } from '../../../src/store/db.js';
 import { BackwardTables } from '../../../src/store/tables/backward.js';
 import { makeRepo, tempDir } from '../../support/make-repo.js';
-import { collidingCommits, REPO, runStage, stageContext, storeThread } from './pipeline-fixture.js';
+import { collidingCommits, REPO, runStage, stageContext, storeThread, SYMPTOM } from './pipeline-fixture.js';
 
 const STAGES: readonly Stage<any>[] = [attributeStage, resolveStage, validateStage, sanitizeStage, screenStage];
-const SYMPTOM =
-  'Rendering any SVG with nested groups now fails with `TypeError: Cannot read properties of undefined (reading "points")` ' +
-  'in src/flatten.js. It works fine with 2.3.0. Steps: install widget 2.4.0, run `widget render nested.svg`, see the crash.';
 
 const TABLES = [
   'backward_attributions',

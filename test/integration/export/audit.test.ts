@@ -1,13 +1,13 @@
 import { copyFileSync, mkdirSync, writeFileSync, appendFileSync, chmodSync } from 'node:fs';
 import { join } from 'node:path';
 import { execa } from 'execa';
-import { Writable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runCli } from '../../../src/cli.js';
 import { auditPackages } from '../../../src/export/audit.js';
 import { packageBackward, packageForward } from '../../../src/export/package.js';
 import { BackwardManifestRecord, ForwardManifestRecord } from '../../../src/export/read-manifest.js';
 import { directoryTree } from '../../../src/export/tree.js';
+import { captureStream } from '../../../src/util/capture.js';
 import { cleanupTempDirs, makeRepo, tempDir } from '../../support/make-repo.js';
 
 const BID = 'acme_widget__1__0000000a';
@@ -150,10 +150,9 @@ describe('package audit', () => {
   it('exits non-zero from the CLI with one line per finding', async () => {
     const p = await fresh(shared);
     await p.bgit(['update-ref', 'refs/heads/old', shared.gold]);
-    const chunks: Buffer[] = [];
-    const stdout = new Writable({ write: (c, _e, cb) => void (chunks.push(Buffer.from(c)), cb()) });
-    const code = await runCli(['package', 'audit', p.out], { io: { stdout, stderr: stdout, cwd: p.out, env: {}, isTTY: false }, signal: new AbortController().signal });
+    const output = captureStream();
+    const code = await runCli(['package', 'audit', p.out], { io: { stdout: output.stream, stderr: output.stream, cwd: p.out, env: {}, isTTY: false }, signal: new AbortController().signal });
     expect(code).toBe(3);
-    expect(Buffer.concat(chunks).toString('utf8').trim().split('\n')).toEqual([`${BID}: unexpected refs: refs/heads/old`, 'audited 2 packages: 1 findings']);
+    expect(output.text().trim().split('\n')).toEqual([`${BID}: unexpected refs: refs/heads/old`, 'audited 2 packages: 1 findings']);
   });
 });

@@ -1,34 +1,17 @@
 import { copyFileSync, existsSync, mkdirSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { Writable } from 'node:stream';
 import { execa } from 'execa';
 import YAML from 'yaml';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { runCli } from '../../../src/cli.js';
 import { openStore } from '../../../src/store/db.js';
+import { runCliCaptured, type CliResult } from '../../support/cli.js';
 import { cleanupTempDirs, tempDir } from '../../support/make-repo.js';
 import { buildWorld, mirrorOf, REPO, runWorld, type World } from './world.js';
 
 let dir: string;
 let world: World;
 
-function sink(): { stream: Writable; text: () => string } {
-  const chunks: Buffer[] = [];
-  return {
-    stream: new Writable({ write: (c, _e, cb) => void (chunks.push(Buffer.from(c)), cb()) }),
-    text: () => Buffer.concat(chunks).toString('utf8'),
-  };
-}
-
-async function r2v(args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
-  const out = sink();
-  const err = sink();
-  const code = await runCli(['--config', join(dir, 'r2v.config.yaml'), ...args], {
-    io: { stdout: out.stream, stderr: err.stream, cwd: dir, env: {}, isTTY: false },
-    signal: new AbortController().signal,
-  });
-  return { code, stdout: out.text(), stderr: err.text() };
-}
+const r2v = (args: string[]): Promise<CliResult> => runCliCaptured(['--config', join(dir, 'r2v.config.yaml'), ...args], dir);
 
 const records = (path: string): Record<string, unknown>[] =>
   readFileSync(path, 'utf8').split('\n').filter((l) => l.length > 0).map((l) => JSON.parse(l) as Record<string, unknown>);

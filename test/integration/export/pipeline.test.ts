@@ -10,6 +10,7 @@ import { ForwardTables } from '../../../src/store/tables/forward.js';
 import { backwardDigestOfRows, forwardDigestOfCase } from '../../../src/review/digest.js';
 import { openStore } from '../../../src/store/db.js';
 import { sha256 } from '../../../src/util/canonical.js';
+import { jsonLines } from '../../support/cli.js';
 import { tempDir } from '../../support/make-repo.js';
 import { admitStage } from '../../../src/stages/admit.js';
 import { buildWorld, REPO, runWorld } from './world.js';
@@ -19,7 +20,6 @@ const FILES = ['backward.jsonl', 'backward.meta.json', 'forward.jsonl', 'forward
 function readAll(dir: string): Record<string, string> {
   return Object.fromEntries(FILES.map((f) => [f, readFileSync(join(dir, f), 'utf8')]));
 }
-const lines = (text: string): Record<string, unknown>[] => text.split('\n').filter((l) => l.length > 0).map((l) => JSON.parse(l) as Record<string, unknown>);
 
 describe('admission and export on a real repository', () => {
   it('admits the clean cases, records every rejection, and exports byte-identical manifests', async () => {
@@ -35,7 +35,7 @@ describe('admission and export on a real repository', () => {
       const files = readAll(out1);
       expect(readdirSync(out1).sort()).toEqual([...FILES].sort());
 
-      const backward = lines(files['backward.jsonl']!);
+      const backward = jsonLines(files['backward.jsonl']!);
       expect(backward.map((r) => r.number)).toEqual([1]);
       const b = backward[0]!;
       expect(b).toMatchObject({
@@ -56,7 +56,7 @@ describe('admission and export on a real repository', () => {
       expect((b.source as { quote: string }).quote).toContain('is the first bad commit');
       expect((b.digests as { cutoff_tree: string }).cutoff_tree).toBe(await world.repo.git(['rev-parse', `${world.cutoff}^{tree}`]));
 
-      const forward = lines(files['forward.jsonl']!);
+      const forward = jsonLines(files['forward.jsonl']!);
       expect(new Map(forward.map((r) => [r.pull, r.gold]))).toEqual(
         new Map([[50, ['.github/workflows/ci.yml']], [51, ['.github/workflows/docs.yml']]]),
       );
@@ -72,7 +72,7 @@ describe('admission and export on a real repository', () => {
       });
 
       // Every candidate not admitted is in rejections.jsonl with its reason codes and evidence.
-      const rejections = lines(files['rejections.jsonl']!);
+      const rejections = jsonLines(files['rejections.jsonl']!);
       const byNumber = new Map(rejections.map((r) => [r.number, r]));
       expect([...byNumber.keys()].sort()).toEqual([2, 42]);
       const hedged = byNumber.get(2)! as { reasons: { code: string; stage: string; evidence: string }[] };
@@ -85,7 +85,7 @@ describe('admission and export on a real repository', () => {
       // Records are sorted by case id, canonical (sorted keys), with matching sidecars.
       for (const name of ['backward', 'forward', 'rejections']) {
         const text = files[`${name}.jsonl`]!;
-        const recs = lines(text);
+        const recs = jsonLines(text);
         const ids = recs.map((r) => r.case_id as string);
         expect(ids).toEqual([...ids].sort());
         for (const raw of text.split('\n').filter((l) => l.length > 0)) {
@@ -116,7 +116,7 @@ describe('admission and export on a real repository', () => {
       // Selections: --require-probe drops the Backward case (no verified probe), --require-review everything.
       const probe = exportManifests(store.db, { out: join(dir, 'probe'), requireProbe: true });
       expect(probe.files.map((f) => [f.name, f.records])).toEqual([['backward.jsonl', 0], ['forward.jsonl', 2], ['rejections.jsonl', 3]]);
-      const probeRejections = lines(readFileSync(join(dir, 'probe', 'rejections.jsonl'), 'utf8'));
+      const probeRejections = jsonLines(readFileSync(join(dir, 'probe', 'rejections.jsonl'), 'utf8'));
       const dropped = probeRejections.find((r) => r.number === 1) as { reasons: { gate: string; code: string }[] };
       expect(dropped.reasons).toEqual([expect.objectContaining({ gate: 'probe', code: 'probe-not-verified' })]);
       const review = exportManifests(store.db, { out: join(dir, 'review'), requireReview: true, task: 'forward' });
@@ -133,7 +133,7 @@ describe('admission and export on a real repository', () => {
       expect(admit.stages[0]).toMatchObject({ done: 3, rejected: 2 });
       const verified = exportManifests(store.db, { out: join(dir, 'verified'), requireProbe: true, task: 'backward' });
       expect(verified.files[0]).toMatchObject({ name: 'backward.jsonl', records: 1 });
-      const rec = lines(readFileSync(join(dir, 'verified', 'backward.jsonl'), 'utf8'))[0]!;
+      const rec = jsonLines(readFileSync(join(dir, 'verified', 'backward.jsonl'), 'utf8'))[0]!;
       expect(rec.probe).toEqual({ boundary: 'verified', parent: 'good', gold: 'bad', reason: 'verified', draft: false });
 
       // Human decisions from the review ledger: an accept admits under --require-review and clears an
@@ -149,11 +149,11 @@ describe('admission and export on a real repository', () => {
       await runWorld(store, dir, world.repo.dir, { stages: [admitStage], runOptions: { requireReview: true } });
       const reviewed = exportManifests(store.db, { out: join(dir, 'reviewed'), requireReview: true });
       expect(reviewed.files.map((f) => [f.name, f.records])).toEqual([['backward.jsonl', 1], ['forward.jsonl', 1], ['rejections.jsonl', 3]]);
-      expect(lines(readFileSync(join(dir, 'reviewed', 'forward.jsonl'), 'utf8')).map((r) => r.pull)).toEqual([52]);
-      const why = new Map(lines(readFileSync(join(dir, 'reviewed', 'rejections.jsonl'), 'utf8')).map((r) => [r.number, (r.reasons as { code: string }[]).map((x) => x.code)]));
+      expect(jsonLines(readFileSync(join(dir, 'reviewed', 'forward.jsonl'), 'utf8')).map((r) => r.pull)).toEqual([52]);
+      const why = new Map(jsonLines(readFileSync(join(dir, 'reviewed', 'rejections.jsonl'), 'utf8')).map((r) => [r.number, (r.reasons as { code: string }[]).map((x) => x.code)]));
       expect(why).toEqual(new Map([[2, ['hedged', 'review-required']], [40, ['review-required']], [41, ['review-rejected']]]));
       const plain = exportManifests(store.db, { out: join(dir, 'plain'), task: 'forward' });
-      expect(lines(readFileSync(join(dir, 'plain', 'forward.jsonl'), 'utf8')).map((r) => r.pull).sort()).toEqual([50, 52]);
+      expect(jsonLines(readFileSync(join(dir, 'plain', 'forward.jsonl'), 'utf8')).map((r) => r.pull).sort()).toEqual([50, 52]);
       expect(plain.files[1]).toMatchObject({ name: 'rejections.jsonl', records: 1 });
     } finally {
       store.close();

@@ -7,38 +7,20 @@ import { Config } from '../../../src/config.js';
 import { silentLogger } from '../../../src/log.js';
 import { createStageContext } from '../../../src/run/context.js';
 import { runStages, type RunSummary } from '../../../src/run/runner.js';
-import { admitStage } from '../../../src/stages/admit.js';
-import { attributeStage } from '../../../src/stages/attribute.js';
-import { forwardScreenStage } from '../../../src/stages/forward-screen.js';
-import { linkStage } from '../../../src/stages/link.js';
-import { probeStage } from '../../../src/stages/probe.js';
-import { recoverStage } from '../../../src/stages/recover.js';
-import { resolveStage } from '../../../src/stages/resolve.js';
-import { routeStage } from '../../../src/stages/route.js';
-import { sanitizeStage } from '../../../src/stages/sanitize.js';
-import { screenStage } from '../../../src/stages/screen.js';
-import { validateStage } from '../../../src/stages/validate.js';
+import { stages } from '../../../src/stages/index.js';
 import type { Stage } from '../../../src/stages/types.js';
 import type { Store } from '../../../src/store/db.js';
 import { Sources } from '../../../src/store/tables/sources.js';
 import { BASE_EPOCH, makeRepo, type TestRepo } from '../../support/make-repo.js';
+import { SYMPTOM } from '../backward/pipeline-fixture.js';
 
 export const REPO = 'acme/widget';
 const GH = `https://github.com/${REPO}`;
 
-export const UPSTREAM: readonly Stage<any>[] = [
-  attributeStage,
-  linkStage,
-  resolveStage,
-  recoverStage,
-  validateStage,
-  sanitizeStage,
-  routeStage,
-  screenStage,
-  forwardScreenStage,
-  probeStage,
-];
-export const ALL_STAGES: readonly Stage<any>[] = [...UPSTREAM, admitStage];
+/** The registry's stages but discover (the world stores its rows directly) and pairs (not part of these cases). */
+export const ALL_STAGES: readonly Stage<any>[] = stages.filter((s) => s.name !== 'discover' && s.name !== 'pairs');
+/** Every stage before admit. */
+export const UPSTREAM: readonly Stage<any>[] = ALL_STAGES.filter((s) => s.name !== 'admit');
 
 const CI = `name: ci
 on:
@@ -60,10 +42,6 @@ jobs:
     steps:
       - run: make docs
 `;
-
-export const SYMPTOM =
-  'Rendering any SVG with nested groups now fails with `TypeError: Cannot read properties of undefined (reading "points")` ' +
-  'in src/flatten.js. It works fine with 2.3.0. Steps: install widget 2.4.0, run `widget render nested.svg`, see the crash.';
 
 export interface World {
   readonly repo: TestRepo;

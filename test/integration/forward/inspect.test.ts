@@ -1,20 +1,7 @@
-import { Writable } from 'node:stream';
 import { describe, expect, it } from 'vitest';
-import { runCli } from '../../../src/cli.js';
+import { runCliCaptured as cli } from '../../support/cli.js';
 import { makeRepo, tempDir } from '../../support/make-repo.js';
 import { BROKEN, WORKFLOWS } from '../../unit/forward/workflows.js';
-
-function sink(): { stream: Writable; text: () => string } {
-  const chunks: string[] = [];
-  return { stream: new Writable({ write(c, _e, cb) { chunks.push(String(c)); cb(); } }), text: () => chunks.join('') };
-}
-
-async function cli(args: string[], cwd: string): Promise<{ code: number; stdout: string; stderr: string }> {
-  const out = sink();
-  const err = sink();
-  const code = await runCli(args, { io: { stdout: out.stream, stderr: err.stream, cwd, env: {}, isTTY: false }, signal: new AbortController().signal });
-  return { code, stdout: out.text(), stderr: err.text() };
-}
 
 const W = (name: string): string => `.github/workflows/${name}`;
 

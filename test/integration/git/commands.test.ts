@@ -1,23 +1,7 @@
-import { PassThrough } from 'node:stream';
 import { describe, expect, it } from 'vitest';
-import { runCli } from '../../../src/cli.js';
+import { jsonLines, runCliCaptured as r2v } from '../../support/cli.js';
 import { makeRepo, tempDir } from '../../support/make-repo.js';
 import { commitsSharingPrefix, gd } from './support.js';
-
-async function r2v(args: string[], cwd: string): Promise<{ code: number; stdout: string; stderr: string }> {
-  const out = new PassThrough();
-  const err = new PassThrough();
-  let stdout = '';
-  let stderr = '';
-  out.on('data', (d: Buffer) => (stdout += d.toString()));
-  err.on('data', (d: Buffer) => (stderr += d.toString()));
-  const code = await runCli(args, { io: { stdout: out, stderr: err, cwd, env: {}, isTTY: false }, signal: new AbortController().signal });
-  return { code, stdout, stderr };
-}
-
-function lines(stdout: string): unknown[] {
-  return stdout.split('\n').filter(Boolean).map((l) => JSON.parse(l) as unknown);
-}
 
 describe('r2v resolve', () => {
   it('prints one JSON object per name, with parents and candidates', async () => {
@@ -28,7 +12,7 @@ describe('r2v resolve', () => {
     const r = await r2v(['resolve', '--git-dir', repo.dir, c1.slice(0, 7), a.slice(0, 4), blob, 'deadbeefdeadbeef'], '/');
     expect(r.stderr).toBe('');
     expect(r.code).toBe(0);
-    expect(lines(r.stdout)).toEqual([
+    expect(jsonLines(r.stdout)).toEqual([
       { input: c1.slice(0, 7), status: 'ok', sha: c1, candidates: [], parents: [] },
       { input: a.slice(0, 4), status: 'ambiguous', sha: null, candidates: [a, b].sort(), parents: [] },
       { input: blob, status: 'not-commit', sha: null, candidates: [], parents: [] },
@@ -44,12 +28,28 @@ describe('r2v resolve', () => {
     await repo.updateRef('refs/heads/main', a);
     const r = await r2v(['resolve', '--git-dir', gd(repo), '--cutoff', a, a.slice(0, 4), c2, c1.slice(0, 8)], '/');
     expect(r.code).toBe(0);
-    expect(lines(r.stdout)).toEqual([
+    expect(jsonLines(r.stdout)).toEqual([
       { input: a.slice(0, 4), status: 'ok', sha: a, candidates: [], parents: [c1] },
       { input: c2, status: 'missing', sha: null, candidates: [], parents: [] },
       { input: c1.slice(0, 8), status: 'ok', sha: c1, candidates: [], parents: [] },
     ]);
     expect(b).not.toBe(a);
+  });
+
+  it('peels an annotated tag name to its commit, in names and --cutoff, but not the tag object hex', async () => {
+    const repo = await makeRepo();
+    const c1 = await repo.commit('c1');
+    await repo.git(['tag', '-a', 'v1.0.0', '-m', 'release 1.0.0', c1]);
+    const c2 = await repo.commit('c2');
+    const tagObject = await repo.git(['rev-parse', 'v1.0.0']);
+    expect(tagObject).not.toBe(c1);
+    const r = await r2v(['resolve', '--git-dir', gd(repo), '--cutoff', 'v1.0.0', 'v1.0.0', tagObject, c2], '/');
+    expect(r).toMatchObject({ code: 0, stderr: '' });
+    expect(jsonLines(r.stdout)).toEqual([
+      { input: 'v1.0.0', status: 'ok', sha: c1, candidates: [], parents: [] },
+      { input: tagObject, status: 'not-commit', sha: null, candidates: [], parents: [] },
+      { input: c2, status: 'missing', sha: null, candidates: [], parents: [] },
+    ]);
   });
 
   it('rejects a missing or invalid --git-dir and a bad --cutoff with one line and exit 2', async () => {
@@ -77,7 +77,18 @@ describe('r2v diff', () => {
     const head = await repo.commit('rename', { files: { 'old/name.txt': null, 'new/name.txt': 'same content\n'.repeat(10) } });
     const r = await r2v(['diff', '--git-dir', repo.dir, '--base', base.slice(0, 10), '--head', head], '/');
     expect(r.code).toBe(0);
-    expect(lines(r.stdout)).toEqual([{ base, head, changedPaths: ['new/name.txt', 'old/name.txt'] }]);
+    expect(jsonLines(r.stdout)).toEqual([{ base, head, changedPaths: ['new/name.txt', 'old/name.txt'] }]);
+  });
+
+  it('accepts annotated tag names as --base and --head', async () => {
+    const repo = await makeRepo();
+    const base = await repo.commit('base', { files: { 'a.txt': 'a\n' } });
+    await repo.git(['tag', '-a', '1.0.0', '-m', 'release', base]);
+    const head = await repo.commit('head', { files: { 'b.txt': 'b\n' } });
+    await repo.git(['tag', '-a', '1.0.1', '-m', 'release', head]);
+    const r = await r2v(['diff', '--git-dir', repo.dir, '--base', '1.0.0', '--head', '1.0.1'], '/');
+    expect(r).toMatchObject({ code: 0, stderr: '' });
+    expect(jsonLines(r.stdout)).toEqual([{ base, head, changedPaths: ['b.txt'] }]);
   });
 
   it('names the bad revision', async () => {

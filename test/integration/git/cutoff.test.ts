@@ -38,6 +38,24 @@ describe('computeCutoff', () => {
     expect(await computeCutoff(f.gitDir, 'main', f.report)).toEqual({ sha: f.onFeature, rule: 'first-parent-by-date', notes: [] });
   });
 
+  it('does not take a merge of the PR its "(#N)" subject names for a foxtrot when a later PR proposed the branch itself', async () => {
+    // main: c0[1] ─ c1[2] ───────── M[4] "Add feature (#7)" (parents c1, f1) ─ after[5]
+    // PR #7: f1[3] on feature; PR #8 ("merge main into stable") has main's tip M as its head.
+    const repo = await makeRepo();
+    await repo.commit('c0');
+    const c1 = await repo.commit('c1');
+    await repo.checkout('feature', { create: true });
+    const f1 = await repo.commit('feature work', { files: { 'f.txt': 'f\n' } });
+    await repo.checkout('main');
+    const merge = await repo.merge('feature', { ff: 'never', message: 'Add feature (#7)' });
+    await repo.commit('after');
+    await repo.updateRef('refs/pull/7/head', f1);
+    await repo.updateRef('refs/pull/8/head', merge);
+    const report = tickDate(3, true);
+    expect(await computeCutoff(gd(repo), 'main', report)).toEqual({ sha: c1, rule: 'first-parent-by-date', notes: [] });
+    expect(await computeCutoffs(gd(repo), 'main', [report])).toEqual([{ sha: c1, rule: 'first-parent-by-date', notes: [] }]);
+  });
+
   it('keeps the plain rule when the merge gives no foxtrot evidence', async () => {
     const f = await foxtrotRepo({ mergeMessage: 'sync' });
     expect(await computeCutoff(f.gitDir, 'main', f.report)).toEqual({ sha: f.onFeature, rule: 'first-parent-by-date', notes: [] });

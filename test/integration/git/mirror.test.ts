@@ -1,4 +1,6 @@
+import { randomBytes } from 'node:crypto';
 import { existsSync } from 'node:fs';
+import { rm } from 'node:fs/promises';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
@@ -77,6 +79,25 @@ describe('mirrors', () => {
     } finally {
       server.close();
     }
+  });
+
+  it('fails for good, not as a network failure, when the source lacks an object a pull head needs', async () => {
+    const source = await makeRepo();
+    await source.commit('c1');
+    await source.checkout('pr', { create: true });
+    // Enough incompressible data ahead of the lost blob that the pack is already streaming when
+    // the source fails, so the client sees "early EOF" as on a network drop.
+    const files: Record<string, string> = { 'zz-only-here.txt': 'lost content\n' };
+    for (let i = 0; i < 200; i++) files[`data/f${i}.txt`] = randomBytes(30_000).toString('base64');
+    const prHead = await source.commit('pr work', { files });
+    await source.updateRef('refs/pull/1/head', prHead);
+    const blob = await source.git(['rev-parse', `${prHead}:zz-only-here.txt`]);
+    await rm(join(source.dir, '.git', 'objects', blob.slice(0, 2), blob.slice(2)));
+    const dir = mirrorDir(await tempDir(), 'acme/widgets');
+    const err = await ensureMirror({ repo: 'acme/widgets', url: pathToFileURL(source.dir).href, dir, retry: { retries: 2, minTimeoutMs: 10 } }).catch((e: unknown) => e);
+    expect(String(err)).toMatch(/^MinerError: acme\/widgets: fetch from file:\/\/.* failed: .*corruption.*early EOF/);
+    expect((err as { kind?: string }).kind).toBe('git');
+    expect(existsSync(dir)).toBe(false);
   });
 
   it('refuses a directory in the way that is not a bare repository', async () => {

@@ -1,6 +1,6 @@
-import { createHash } from 'node:crypto';
 import { onTestFinished } from 'vitest';
 import { BatchObjects } from '../../../src/git/batch.js';
+import { findCommitPrefixCollision, gitObjectId } from '../../../src/git/object-id.js';
 import { BASE_EPOCH, type TestRepo } from '../../support/make-repo.js';
 
 /** Opens a BatchObjects closed when the test finishes. */
@@ -15,11 +15,6 @@ export function tickDate(n: number, half = false): Date {
   return new Date((BASE_EPOCH + n * 3600 + (half ? 1800 : 0)) * 1000);
 }
 
-function gitObjectSha(type: string, body: string): string {
-  const content = Buffer.from(body, 'utf8');
-  return createHash('sha1').update(`${type} ${content.length}\0`).update(content).digest('hex');
-}
-
 /**
  * Writes real commit objects on top of HEAD until two share their first `prefix` hex digits
  * (their SHAs are computed first, so only the colliding pair is written), and puts them on
@@ -28,21 +23,15 @@ function gitObjectSha(type: string, body: string): string {
 export async function commitsSharingPrefix(repo: TestRepo, prefix = 4): Promise<[string, string]> {
   const tree = await repo.git(['rev-parse', 'HEAD^{tree}']);
   const parent = await repo.git(['rev-parse', 'HEAD']);
-  const seen = new Map<string, string>();
-  for (let i = 0; ; i++) {
-    const body = `tree ${tree}\nparent ${parent}\nauthor A <a@example.com> ${BASE_EPOCH} +0000\ncommitter A <a@example.com> ${BASE_EPOCH} +0000\n\nattempt ${i}\n`;
-    const sha = gitObjectSha('commit', body);
-    const key = sha.slice(0, prefix);
-    const other = seen.get(key);
-    if (other !== undefined) {
-      const a = await writeCommitBody(repo, other);
-      const b = await writeCommitBody(repo, body);
-      await repo.updateRef('refs/heads/collide-a', a);
-      await repo.updateRef('refs/heads/collide-b', b);
-      return [a, b];
-    }
-    seen.set(key, body);
-  }
+  const { bodies } = findCommitPrefixCollision(
+    (i) => `tree ${tree}\nparent ${parent}\nauthor A <a@example.com> ${BASE_EPOCH} +0000\ncommitter A <a@example.com> ${BASE_EPOCH} +0000\n\nattempt ${i}\n`,
+    prefix,
+  )!;
+  const a = await writeCommitBody(repo, bodies[0]);
+  const b = await writeCommitBody(repo, bodies[1]);
+  await repo.updateRef('refs/heads/collide-a', a);
+  await repo.updateRef('refs/heads/collide-b', b);
+  return [a, b];
 }
 
 async function writeCommitBody(repo: TestRepo, body: string): Promise<string> {
@@ -55,7 +44,7 @@ async function writeCommitBody(repo: TestRepo, body: string): Promise<string> {
 export async function blobSharingPrefix(repo: TestRepo, sha: string, prefix = 4): Promise<string> {
   for (let i = 0; ; i++) {
     const text = `blob attempt ${i}\n`;
-    if (gitObjectSha('blob', text).startsWith(sha.slice(0, prefix))) {
+    if (gitObjectId('blob', text).startsWith(sha.slice(0, prefix))) {
       const { execa } = await import('execa');
       const r = await execa('git', ['hash-object', '-w', '--stdin'], { cwd: repo.dir, input: text, env: { LC_ALL: 'C' } });
       return r.stdout.trim();

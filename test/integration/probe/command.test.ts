@@ -1,23 +1,11 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { PassThrough } from 'node:stream';
 import { describe, expect, it } from 'vitest';
-import { runCli } from '../../../src/cli.js';
 import { openStore } from '../../../src/store/db.js';
 import { ProbeTables } from '../../../src/store/tables/probes.js';
+import { runCliCaptured as cli } from '../../support/cli.js';
 import { tempDir } from '../../support/make-repo.js';
 import { BUILD_OK, CHECK, LIB_BAD, LIB_GOOD, probeRepo } from './support/repos.js';
-
-async function cli(argv: string[], cwd: string): Promise<{ code: number; stdout: string; stderr: string }> {
-  const out = new PassThrough();
-  const err = new PassThrough();
-  let stdout = '';
-  let stderr = '';
-  out.on('data', (c: Buffer) => (stdout += c.toString()));
-  err.on('data', (c: Buffer) => (stderr += c.toString()));
-  const code = await runCli(argv, { io: { stdout: out, stderr: err, cwd, env: {}, isTTY: false }, signal: new AbortController().signal });
-  return { code, stdout, stderr };
-}
 
 const SPEC = `setup: ["sh build.sh"]
 trigger: sh check.sh

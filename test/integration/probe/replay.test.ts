@@ -6,6 +6,7 @@ import { MinerError, ValidationError } from '../../../src/errors.js';
 import { pruneStaleWorktrees, replay } from '../../../src/probe/replay.js';
 import { toProbeSpec } from '../../../src/probe/spec.js';
 import { tempDir } from '../../support/make-repo.js';
+import { isDead } from '../../support/process.js';
 import { BUILD_OK, CHECK, LIB_BAD, LIB_GOOD, listedWorktrees, probeRepo } from './support/repos.js';
 
 const baseSpec = {
@@ -16,15 +17,6 @@ const baseSpec = {
   timeout_s: 5,
   repeats: 2,
 };
-
-function isDead(pid: number): boolean {
-  try {
-    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-    return stat.slice(stat.lastIndexOf(')') + 2).startsWith('Z');
-  } catch {
-    return true;
-  }
-}
 
 describe('replay', () => {
   it('verifies a planted regression: parent stably good, gold stably bad; no worktree left', async () => {

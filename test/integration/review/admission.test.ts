@@ -2,7 +2,7 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { storeThread } from '../backward/pipeline-fixture.js';
-import { buildWorld, reviewThreadComment, runPipeline, SYMPTOM, type World } from './world.js';
+import { buildWorld, ledgerRows, reviewThreadComment, runPipeline, SYMPTOM, type World } from './world.js';
 
 type Rec = Record<string, any>;
 
@@ -12,15 +12,6 @@ async function admitAndExport(world: World, extra: readonly string[] = []): Prom
   expect(r.code).toBe(0);
   const bytes = readFileSync(join(world.dir, 'manifests', 'backward.jsonl'), 'utf8');
   return { ids: bytes.split('\n').filter((l) => l !== '').map((l) => (JSON.parse(l) as Rec).case_id as string), bytes };
-}
-
-function ledgerRows(world: World): unknown[] {
-  const store = world.open();
-  try {
-    return store.db.prepare('SELECT * FROM review_entries ORDER BY id').all();
-  } finally {
-    store.close();
-  }
 }
 
 describe('human review decides admission of review cases', () => {

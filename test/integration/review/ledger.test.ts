@@ -4,26 +4,17 @@ import { describe, expect, it } from 'vitest';
 import { ForwardTables } from '../../../src/store/tables/forward.js';
 import { ReviewLedger } from '../../../src/store/tables/review.js';
 import { storeThread } from '../backward/pipeline-fixture.js';
-import { buildWorld, reviewThreadComment, runPipeline, SYMPTOM, type World } from './world.js';
+import { jsonLines } from '../../support/cli.js';
+import { buildWorld, ledgerRows, reviewThreadComment, runPipeline, SYMPTOM, type World } from './world.js';
 
 type Rec = Record<string, any>;
-const lines = (stdout: string): Rec[] => stdout.split('\n').filter((l) => l !== '').map((l) => JSON.parse(l) as Rec);
-const keys = (stdout: string): string[] => lines(stdout).map((r) => r.case_key as string);
+const keys = (stdout: string): string[] => jsonLines(stdout).map((r) => r.case_key as string);
 
 async function exported(world: World, args: readonly string[] = []): Promise<Rec[]> {
   const r = await world.cli(['review', 'export', ...args]);
   expect(r.stderr).toBe('');
   expect(r.code).toBe(0);
-  return lines(r.stdout);
-}
-
-function ledgerRows(world: World): unknown[] {
-  const store = world.open();
-  try {
-    return store.db.prepare('SELECT * FROM review_entries ORDER BY id').all();
-  } finally {
-    store.close();
-  }
+  return jsonLines(r.stdout);
 }
 
 const REVIEW_KEYS = ['acme/widget#2', 'acme/widgets#5<-105', 'acme/widgets#5<-106', 'acme/widgets#7<-107'];

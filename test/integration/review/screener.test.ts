@@ -2,6 +2,7 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { ReviewLedger } from '../../../src/store/tables/review.js';
+import { jsonLines } from '../../support/cli.js';
 import { buildWorld, runPipeline, type World } from './world.js';
 
 /** A screener that answers per case: good quotes, a fabricated quote, malformed JSON, no answer in time. */
@@ -32,9 +33,6 @@ process.stdin.on('end', () => {
 });
 `;
 
-type Rec = Record<string, any>;
-const lines = (stdout: string): Rec[] => stdout.split('\n').filter((l) => l !== '').map((l) => JSON.parse(l) as Rec);
-
 function screenerConfig(world: World): void {
   writeFileSync(join(world.dir, 'screener.mjs'), SCRIPT);
   world.writeConfig(['screener:', '  name: fake', '  command: ["node", "screener.mjs"]', '  timeout_s: 1']);
@@ -49,14 +47,14 @@ describe('r2v review screen with an external screener', () => {
 
     const first = await world.cli(['review', 'screen'], env);
     expect(first.code).toBe(3);
-    const outcomes = lines(first.stdout).map((r) => [r.case_key, r.outcome, r.decision ?? null]);
+    const outcomes = jsonLines(first.stdout).map((r) => [r.case_key, r.outcome, r.decision ?? null]);
     expect(outcomes).toEqual([
       ['acme/widget#2', 'recorded', 'accept'],
       ['acme/widgets#5<-105', 'unsupported', 'reject'],
       ['acme/widgets#5<-106', 'invalid', null],
       ['acme/widgets#7<-107', 'timeout', null],
     ]);
-    const byKey = new Map(lines(first.stdout).map((r) => [r.case_key as string, r]));
+    const byKey = new Map(jsonLines(first.stdout).map((r) => [r.case_key as string, r]));
     expect(byKey.get('acme/widgets#5<-105')!.detail).toBe('quotes not found in the text: "the maintainer said this is out of scope"');
     expect(byKey.get('acme/widgets#5<-106')!.detail).toMatch(/^answer is not JSON/);
     expect(byKey.get('acme/widgets#7<-107')!.detail).toBe('no answer within 1 s');
@@ -84,7 +82,7 @@ describe('r2v review screen with an external screener', () => {
     });
     expect(ledger.count()).toBe(1);
     store.close();
-    const exported = lines((await world.cli(['review', 'export'])).stdout);
+    const exported = jsonLines((await world.cli(['review', 'export'])).stdout);
     expect(exported.map((r) => [r.case_key, r.status])).toEqual([
       ['acme/widget#2', 'pending'],
       ['acme/widgets#5<-105', 'pending'],
@@ -96,7 +94,7 @@ describe('r2v review screen with an external screener', () => {
     // A second run does not ask again about a case already answered on the same inputs.
     const second = await world.cli(['review', 'screen', '--task', 'backward'], env);
     expect(second.code).toBe(0);
-    expect(lines(second.stdout)).toEqual([{ case_key: 'acme/widget#2', outcome: 'skipped', detail: 'screener:fake already answered on these inputs' }]);
+    expect(jsonLines(second.stdout)).toEqual([{ case_key: 'acme/widget#2', outcome: 'skipped', detail: 'screener:fake already answered on these inputs' }]);
     expect(seen()).toHaveLength(4);
 
     // Once a human decides, the case is no longer pending and is not sent at all.
@@ -119,7 +117,7 @@ describe('r2v review screen with an external screener', () => {
     world.writeConfig(['screener:', '  name: broken', '  command: ["node", "fail.mjs"]']);
     const failed = await world.cli(['review', 'screen', '--repo', 'acme/widget'], { PATH: process.env.PATH });
     expect(failed.code).toBe(3);
-    expect(lines(failed.stdout)).toEqual([{ case_key: 'acme/widget#2', outcome: 'failed', detail: 'exit code 4: model quota exhausted' }]);
+    expect(jsonLines(failed.stdout)).toEqual([{ case_key: 'acme/widget#2', outcome: 'failed', detail: 'exit code 4: model quota exhausted' }]);
     const store = world.open();
     expect(new ReviewLedger(store.db).count()).toBe(0);
     store.close();

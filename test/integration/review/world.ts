@@ -5,40 +5,24 @@
  */
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { Writable } from 'node:stream';
-import { runCli } from '../../../src/cli.js';
 import { openStore, type Store } from '../../../src/store/db.js';
+import { runCliCaptured, type CliResult } from '../../support/cli.js';
 import { makeRepo, tempDir } from '../../support/make-repo.js';
-import { REPO as BACKWARD_REPO, storeThread } from '../backward/pipeline-fixture.js';
+import { REPO as BACKWARD_REPO, storeThread, SYMPTOM } from '../backward/pipeline-fixture.js';
 import { buildScenario, REPO as FORWARD_REPO } from '../forward/scenario.js';
 
-export { BACKWARD_REPO, FORWARD_REPO };
-
-export const SYMPTOM =
-  'Rendering any SVG with nested groups now fails with `TypeError: Cannot read properties of undefined (reading "points")` ' +
-  'in src/flatten.js. It works fine with 2.3.0. Steps: install widget 2.4.0, run `widget render nested.svg`, see the crash.';
+export { BACKWARD_REPO, FORWARD_REPO, SYMPTOM };
 
 export interface World {
   readonly dir: string;
   readonly dbPath: string;
   readonly gold: string;
   /** Runs the CLI in the world's directory. */
-  cli(args: readonly string[], env?: NodeJS.ProcessEnv): Promise<{ code: number; stdout: string; stderr: string }>;
+  cli(args: readonly string[], env?: NodeJS.ProcessEnv): Promise<CliResult>;
   /** Opens the database (close it before the next cli call). */
   open(): Store;
   /** Rewrites the config with extra YAML lines appended. */
   writeConfig(extra?: readonly string[]): void;
-}
-
-function capture(): { stream: Writable; text: () => string } {
-  const chunks: Buffer[] = [];
-  const stream = new Writable({
-    write(chunk: Buffer, _enc, cb) {
-      chunks.push(Buffer.from(chunk));
-      cb();
-    },
-  });
-  return { stream, text: () => Buffer.concat(chunks).toString('utf8') };
 }
 
 /** The Backward review thread: another issue is named next to the attribution (unsure symptom match). */
@@ -77,13 +61,18 @@ export async function buildWorld(options: { forward?: boolean } = {}): Promise<W
     );
   };
   writeConfig();
-  const cli = async (args: readonly string[], env: NodeJS.ProcessEnv = {}): Promise<{ code: number; stdout: string; stderr: string }> => {
-    const out = capture();
-    const err = capture();
-    const code = await runCli(args, { io: { stdout: out.stream, stderr: err.stream, cwd: dir, env, isTTY: false }, signal: new AbortController().signal });
-    return { code, stdout: out.text(), stderr: err.text() };
-  };
+  const cli = (args: readonly string[], env: NodeJS.ProcessEnv = {}): Promise<CliResult> => runCliCaptured(args, dir, env);
   return { dir, dbPath, gold, cli, open: () => openStore(dbPath), writeConfig };
+}
+
+/** Every row of the review ledger, in insertion order. */
+export function ledgerRows(world: World): unknown[] {
+  const store = world.open();
+  try {
+    return store.db.prepare('SELECT * FROM review_entries ORDER BY id').all();
+  } finally {
+    store.close();
+  }
 }
 
 /** Runs the Backward and Forward stages (everything between discover and probe). */

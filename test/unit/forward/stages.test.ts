@@ -9,6 +9,7 @@ import { openStore, type Store } from '../../../src/store/db.js';
 import { ForwardTables, type RecoveryRecord } from '../../../src/store/tables/forward.js';
 import { Sources, type PullRow } from '../../../src/store/tables/sources.js';
 import { digestOf } from '../../../src/util/canonical.js';
+import { makeRepo, tempDir } from '../../support/make-repo.js';
 import { BROKEN, WORKFLOWS, workflowFiles } from './workflows.js';
 
 const R = 'acme/widgets';
@@ -25,9 +26,9 @@ function pullRow(number: number, over: Partial<PullRow> = {}): PullRow {
   };
 }
 
-function seed(store: Store): Sources {
+function seed(store: Store, defaultBranch: string | null = 'main'): Sources {
   const s = new Sources(store.db);
-  s.upsertRepo({ name: R, defaultBranch: 'main', isFork: false, parent: null, htmlUrl: null, source: 'test', updatedAt: '2024-01-01T00:00:00Z' });
+  s.upsertRepo({ name: R, defaultBranch, isFork: false, parent: null, htmlUrl: null, source: 'test', updatedAt: '2024-01-01T00:00:00Z' });
   for (const n of [1, 2]) {
     s.upsertThread({
       repo: R, number: n, kind: 'issue', title: `t${n}`, body: 'b', author: 'u', state: 'closed', createdAt: '2024-01-01T00:00:00Z',
@@ -77,6 +78,27 @@ describe('link stage', () => {
     expect(await runStage(linkStage, ctx)).toEqual(['acme/widgets#1<-10:done', 'acme/widgets#2<-11:done']);
     expect(new ForwardTables(store.db).links(R).map((l) => l.branchRule)).toEqual(['release', 'default']);
     store.close();
+  });
+});
+
+describe('link stage without a recorded default branch (offline import)', () => {
+  it("takes the mirror's HEAD branch as the default branch", async () => {
+    const repo = await makeRepo();
+    await repo.commit('root');
+    await repo.checkout('develop', { create: true });
+    const store = openStore(':memory:');
+    seed(store, null);
+    const dataDir = await tempDir();
+    const ctx = createStageContext({
+      store, config: Config.parse({ repos: [{ name: R, git_url: repo.dir }] }), log: silentLogger, signal: new AbortController().signal, dataDir, env: {},
+    });
+    try {
+      expect(await runStage(linkStage, ctx)).toEqual(['acme/widgets#1<-10:rejected:non-default-base', 'acme/widgets#2<-11:done']);
+      expect(new ForwardTables(store.db).links(R).map((l) => l.branchRule)).toEqual([null, 'default']);
+    } finally {
+      await ctx.services.close();
+      store.close();
+    }
   });
 });
 

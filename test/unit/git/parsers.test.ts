@@ -77,6 +77,10 @@ describe('git errors', () => {
   it('classifies network failures as transient and keeps the stderr tail', () => {
     expect(isTransientGitStderr('fatal: unable to access \'https://x/\': Could not resolve host: x')).toBe(true);
     expect(isTransientGitStderr('fatal: repository not found')).toBe(false);
+    // A source missing objects also ends in "early EOF", but a retry gets the same answer.
+    expect(
+      isTransientGitStderr('remote: aborting due to possible repository corruption on the remote side.\nfatal: early EOF\nfatal: fetch-pack: invalid index-pack output\n'),
+    ).toBe(false);
     expect(stderrTail('a\n\nb\nc\nd\n')).toBe('b | c | d');
     const e = new GitError(['fetch', 'origin'], 128, 'error: RPC failed; curl 56\nfatal: early EOF\n');
     expect(e.kind).toBe('transient');

@@ -1,9 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { execa } from 'execa';
-import { mkdtemp } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { buildCommand, checkTemplate, flakyIds, parseJunit, runCondition, shellQuote } from '../../../src/pairs/tests.js';
+import { tempDir } from '../../support/make-repo.js';
 
 describe('test command template', () => {
   it('passes each id as one shell word, exactly', async () => {
@@ -60,7 +58,7 @@ describe('runCondition', () => {
     const prepared: string[] = [];
     const r = await runCondition({
       prepare: async () => {
-        const dir = await mkdtemp(join(tmpdir(), 'r2v-cond-'));
+        const dir = await tempDir('r2v-cond-');
         prepared.push(dir);
         return dir;
       },
@@ -79,7 +77,7 @@ describe('runCondition', () => {
     controller.abort();
     await expect(
       runCondition({
-        prepare: () => mkdtemp(join(tmpdir(), 'r2v-cond-')),
+        prepare: () => tempDir('r2v-cond-'),
         template: 'sleep 5; true {tests}',
         files: ['a'],
         repeats: 2,

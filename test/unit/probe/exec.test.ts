@@ -1,4 +1,3 @@
-import { createHash } from 'node:crypto';
 import { readFileSync, readdirSync, existsSync } from 'node:fs';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -6,28 +5,9 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { ValidationError } from '../../../src/errors.js';
 import { networkIsolationAvailable, runIsolated } from '../../../src/probe/exec.js';
+import { sha256 as sha } from '../../../src/util/canonical.js';
 import { tempDir } from '../../support/make-repo.js';
-
-const sha = (s: string): string => createHash('sha256').update(s).digest('hex');
-
-/** True when the pid no longer exists or is a zombie waiting to be reaped. */
-function isDead(pid: number): boolean {
-  try {
-    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-    return stat.slice(stat.lastIndexOf(')') + 2).startsWith('Z');
-  } catch {
-    return true;
-  }
-}
-
-async function waitDead(pid: number, ms = 2000): Promise<boolean> {
-  const until = Date.now() + ms;
-  while (Date.now() < until) {
-    if (isDead(pid)) return true;
-    await new Promise((r) => setTimeout(r, 25));
-  }
-  return isDead(pid);
-}
+import { waitDead } from '../../support/process.js';
 
 describe('runIsolated', () => {
   it('reports exit code, output and full-stream digests', async () => {

@@ -1,26 +1,14 @@
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { PassThrough } from 'node:stream';
 import { fileURLToPath } from 'node:url';
 import { execa } from 'execa';
 import { describe, expect, it } from 'vitest';
-import { runCli } from '../../../src/cli.js';
 import { parseChangedPaths } from '../../../src/commands/route.js';
+import { runCliCaptured as run } from '../../support/cli.js';
 import { makeRepo, tempDir } from '../../support/make-repo.js';
 
 const JOB = 'jobs:\n  t:\n    runs-on: ubuntu-latest\n';
 const BIN = fileURLToPath(new URL('../../../bin/r2v.js', import.meta.url));
-
-async function run(argv: string[], cwd: string): Promise<{ code: number; stdout: string; stderr: string }> {
-  const stdout = new PassThrough();
-  const stderr = new PassThrough();
-  const out: string[] = [];
-  const err: string[] = [];
-  stdout.on('data', (c: Buffer) => out.push(c.toString()));
-  stderr.on('data', (c: Buffer) => err.push(c.toString()));
-  const code = await runCli(argv, { io: { stdout, stderr, cwd, env: {}, isTTY: false }, signal: new AbortController().signal });
-  return { code, stdout: out.join(''), stderr: err.join('') };
-}
 
 const caseLine = (id: string, workflows: Record<string, string>, changed: string[], context: Record<string, unknown> = {}) =>
   JSON.stringify({ id, workflows, changed_paths: changed, context: { event: 'pull_request', action: 'synchronize', base_branch: 'main', ...context } });

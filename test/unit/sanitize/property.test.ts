@@ -1,19 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { sanitizeReport } from '../../../src/sanitize/index.js';
 import type { Attribution } from '../../../src/backward/types.js';
+import { seededRandom } from '../../../src/util/random.js';
 import { aThread } from './threads.js';
-
-/** mulberry32: a small seeded generator, so every failing input can be replayed from its seed. */
-function generator(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 const HEX = '0123456789abcdef';
 const pieces = (rnd: () => number): string[] => {
@@ -69,7 +58,7 @@ function removeSpans(text: string, spans: readonly { start: number; end: number 
 describe('sanitizeReport (property, seeded)', () => {
   it('outputs the input with exactly the logged spans removed, in order, for 400 random reports', () => {
     for (let seed = 1; seed <= 400; seed += 1) {
-      const rnd = generator(seed);
+      const rnd = seededRandom(seed);
       const bodies = Array.from({ length: 1 + Math.floor(rnd() * 3) }, () => randomText(rnd, 5 + Math.floor(rnd() * 40)));
       const thread = aThread(randomText(rnd, 3), bodies);
       const attributions: Attribution[] = [];
