@@ -22,7 +22,7 @@ interface DiffOptions {
 export const registerGit: RegisterCommand = (program: Command, ctx: CliContext) => {
   program
     .command('resolve')
-    .description('resolve commit names (abbreviated or full hex) to full SHAs; one JSON object per name')
+    .description('resolve commit names (abbreviated or full hex, branch or tag names) to full SHAs; one JSON object per name')
     .requiredOption('--git-dir <dir>', 'git repository (bare mirror, .git directory or work tree)')
     .option('--cutoff <rev>', 'only history up to this revision counts: other commits are missing and drop out of candidates')
     .argument('<name...>', 'names to resolve')

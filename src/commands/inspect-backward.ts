@@ -25,6 +25,8 @@ export interface InspectedThread {
   number: number;
   decision: Decision;
   reasons: string[];
+  /** `code: evidence` for every reason, e.g. which structural check failed and why. */
+  evidence: string[];
   attributions: { text: string; kind: string; where: string; quote: string; hedged: boolean }[];
   gold: { sha: string | null; status: GoldStatus };
   cutoff: string | null;
@@ -100,6 +102,7 @@ export async function inspectThread(thread: Thread, git: GitTarget | null): Prom
     number: thread.number,
     decision,
     reasons: [...new Set(reasons.map((r) => r.code))],
+    evidence: [...new Set(reasons.map((r) => `${r.code}: ${r.evidence}`))],
     attributions: attributions.map((a) => ({ text: a.ref.text, kind: a.kind, where: where(a), quote: a.sentence.text, hedged: a.hedged })),
     gold: goldOf(resolution),
     cutoff: record?.cutoff ?? null,

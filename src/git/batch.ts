@@ -80,7 +80,8 @@ export class BatchObjects {
    * Resolves abbreviated or full hex (and, for convenience, other revision names) to commits.
    * An abbreviation shared by several objects is `ambiguous` with the commit candidates listed,
    * except when exactly one of the objects is a commit: an attribution names a commit, so that
-   * one is meant (git's own commit-ish disambiguation does the same).
+   * one is meant (git's own commit-ish disambiguation does the same). A revision name that
+   * reaches an annotated tag resolves to the tagged commit.
    */
   async resolve(names: readonly string[]): Promise<NameResolution[]> {
     const queries = names.map(normalizeName);

@@ -46,11 +46,16 @@ export function redactUrls(text: string): string {
   return text.replace(/([a-z][a-z0-9+.-]*:\/\/)[^\s/@]+@/gi, '$1');
 }
 
-/** Last non-empty lines of stderr, joined on one line, for messages. */
+/**
+ * Last non-empty lines of stderr, joined on one line, for messages. Terminal escapes and control
+ * characters (git's sideband can carry a NUL) are dropped.
+ */
 export function stderrTail(stderr: string, lines = 3): string {
   return stderr
+    .replace(/\x1b\[[0-9;]*[A-Za-z]/g, '')
     .split('\n')
-    .map((l) => l.trim())
+    // A progress line rewritten with CR shows its last state.
+    .map((l) => (l.split('\r').filter((part) => part.trim().length > 0).pop() ?? '').replace(/[\x00-\x1f\x7f]/g, '').trim())
     .filter((l) => l.length > 0)
     .slice(-lines)
     .join(' | ');

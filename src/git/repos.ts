@@ -1,5 +1,5 @@
 import { existsSync } from 'node:fs';
-import { MinerError } from '../errors.js';
+import { isTransient, MinerError } from '../errors.js';
 import { BatchObjects } from './batch.js';
 import { ensureMirror, mirrorDir } from './mirror.js';
 
@@ -16,7 +16,8 @@ export interface GitRepos {
 
 /**
  * Per-run access to mirrors: each repository's mirror is ensured (cloned or fetched) once per
- * run, then its object reader stays open until close(). With fetch: false an existing mirror is
+ * run, then its object reader stays open until close(); a failure other than a transient one is
+ * the answer for the rest of the run. With fetch: false an existing mirror is
  * used as is and a missing one is an error.
  */
 export function openGitRepos(opts: { dataDir: string; urlFor: (repo: string) => string; fetch?: boolean; signal?: AbortSignal }): GitRepos {
@@ -42,8 +43,11 @@ export function openGitRepos(opts: { dataDir: string; urlFor: (repo: string) => 
       if (!p) {
         p = open(repo);
         handles.set(key, p);
-        // A failed ensure is not cached: a later item may retry it.
-        p.catch(() => handles.delete(key));
+        // A transient failure is not cached: a later item may retry it. Any other failure (no
+        // such repository, a source missing objects) would fail the same way for every item.
+        p.catch((error: unknown) => {
+          if (isTransient(error)) handles.delete(key);
+        });
       }
       return p;
     },

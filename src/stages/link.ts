@@ -20,7 +20,8 @@ export interface LinkItem {
  */
 export const linkStage: Stage<LinkItem> = {
   name: 'link',
-  version: 1,
+  // 2: without a recorded default branch, the mirror's HEAD branch decides.
+  version: 2,
   needs: ['discover'],
   description: 'pair issues with the merged pull requests that fixed them (Forward)',
   plan(ctx, repos) {

@@ -73,7 +73,8 @@ describe('r2v inspect backward', () => {
     const lines = r.out.trim().split('\n').map((l) => JSON.parse(l) as Record<string, any>);
     expect(lines).toHaveLength(2);
     const [one, two] = lines as [Record<string, any>, Record<string, any>];
-    expect(Object.keys(one).sort()).toEqual(['attributions', 'cutoff', 'decision', 'gold', 'leak_check', 'number', 'reasons', 'repo', 'report']);
+    expect(Object.keys(one).sort()).toEqual(['attributions', 'cutoff', 'decision', 'evidence', 'gold', 'leak_check', 'number', 'reasons', 'repo', 'report']);
+    expect(one.evidence).toEqual([]);
     expect(one).toMatchObject({ repo: 'acme/widget', number: 1, decision: 'candidate', reasons: [], gold: { sha: gold, status: 'ok' }, cutoff: tip });
     expect(one.attributions).toEqual([
       { text: gold.slice(0, 10), kind: expect.any(String), where: 'comment 1', quote: expect.stringContaining('is the first bad commit'), hedged: false },
@@ -100,6 +101,22 @@ describe('r2v inspect backward', () => {
     expect(line).toMatchObject({ decision: 'candidate', reasons: [], gold: { sha: gold, status: 'ok' }, cutoff: tip });
     expect(line.attributions).toEqual([{ text: url, kind: 'commit-url', where: 'comment 1', quote: `Bisected to ${url}`, hedged: false }]);
     expect(line.report.text).not.toContain(gold.slice(0, 7));
+  });
+
+  it('names the structural check that failed, for a culprit only on a pull-request branch', async () => {
+    const repo = await makeRepo();
+    await repo.commit('Initial import');
+    await repo.checkout('pr', { create: true });
+    const culprit = await repo.commit('Rework the path flattener');
+    await repo.updateRef('refs/pull/4/head', culprit);
+    await repo.checkout('main');
+    await repo.commit('Tidy docs');
+    const dir = await tempDir();
+    await writeFile(join(dir, 'threads.jsonl'), importLine(4, SYMPTOM, [`git bisect says ${culprit.slice(0, 10)} is the first bad commit.`]) + '\n');
+    const r = await run(['inspect', 'backward', '--threads', 'threads.jsonl', '--git-dir', repo.dir], dir);
+    const line = JSON.parse(r.out) as Record<string, any>;
+    expect(line).toMatchObject({ decision: 'reject', reasons: ['structural-check-failed'], gold: { sha: culprit, status: 'ok' } });
+    expect(line.evidence).toEqual(expect.arrayContaining([expect.stringMatching(/^structural-check-failed: on-default-branch: /)]));
   });
 
   it('makes the text-level decision without --git-dir and leaves gold unresolved', async () => {

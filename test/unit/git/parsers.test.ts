@@ -82,6 +82,9 @@ describe('git errors', () => {
       isTransientGitStderr('remote: aborting due to possible repository corruption on the remote side.\nfatal: early EOF\nfatal: fetch-pack: invalid index-pack output\n'),
     ).toBe(false);
     expect(stderrTail('a\n\nb\nc\nd\n')).toBe('b | c | d');
+    expect(stderrTail('remote: aborting on the remote side.\u0000\nReceiving objects:  50%\rReceiving objects: 100%\u001b[K\nfatal: early EOF\n')).toBe(
+      'remote: aborting on the remote side. | Receiving objects: 100% | fatal: early EOF',
+    );
     const e = new GitError(['fetch', 'origin'], 128, 'error: RPC failed; curl 56\nfatal: early EOF\n');
     expect(e.kind).toBe('transient');
     expect(e.message).toBe('git fetch origin: exited with code 128: error: RPC failed; curl 56 | fatal: early EOF');
