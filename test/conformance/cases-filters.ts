@@ -18,7 +18,7 @@ export const filterCases: ConformanceCase[] = [
   branch('branches [main] with base main', 'triggering-workflow-branches1.md: base branch', '[main]', 'main', true),
   branch('branches [main] with base develop', 'triggering-workflow-branches1.md', '[main]', 'develop', false),
   branch("'*' matches a name without a slash", 'cheat sheet: * "all branch names that don\'t contain a slash"', "['*']", 'main', true),
-  branch("'*' does not match feature/x", 'x-govuk/govuk-frontend-aspnetcore#573', "['*']", 'claude/fix-thing', false),
+  branch("'*' does not match feature/x", 'x-govuk/govuk-frontend-aspnetcore#573', "['*']", 'bot/fix-thing', false),
   branch("'**' matches feature/x", 'cheat sheet: ** matches all branch names', "['**']", 'feature/x', true),
   branch("'releases/**' matches releases/10/beta", 'cheat sheet branches examples', "['releases/**']", 'releases/10/beta', true),
   branch("'v[12].[0-9]+.[0-9]+' matches v1.10.1", 'cheat sheet: v[12].[0-9]+.[0-9]+ matches v1.10.1', "['v[12].[0-9]+.[0-9]+']", 'v1.10.1', true),
