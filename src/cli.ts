@@ -41,6 +41,20 @@ export function buildProgram(ctx: CliContext): Command {
 
 const USER_KINDS = new Set(['config', 'usage', 'auth', 'validation']);
 
+let stdoutGuarded = false;
+/**
+ * A reader that stops early (`r2v status --json | head`) closes the pipe; like command-line tools
+ * on SIGPIPE, stop quietly instead of crashing on the write error.
+ */
+function stopQuietlyWhenStdoutCloses(): void {
+  if (stdoutGuarded) return;
+  stdoutGuarded = true;
+  process.stdout.on('error', (error: NodeJS.ErrnoException) => {
+    if (error.code === 'EPIPE') process.exit(EXIT.ok);
+    throw error;
+  });
+}
+
 /** Runs the CLI; returns the exit code. Never calls process.exit. */
 export async function runCli(
   argv: readonly string[],
@@ -53,6 +67,7 @@ export async function runCli(
     cwd: overrides.io?.cwd ?? process.cwd(),
     isTTY: overrides.io?.isTTY ?? Boolean((process.stderr as { isTTY?: boolean }).isTTY),
   };
+  if (io.stdout === process.stdout) stopQuietlyWhenStdoutCloses();
   const controller = new AbortController();
   let interrupts = 0;
   const onSigint = (): void => {

@@ -94,6 +94,9 @@ async function child(mode: string, dbPath: string, out: string): Promise<void> {
   process.stdout.write(`${JSON.stringify(result)}\n`);
 }
 
+/** The fixed bound on the streamed exporter's peak RSS above the baseline process, whatever the case count. */
+const MEMORY_BOUND_MB = 160;
+
 async function runChild(mode: string, dbPath: string, out: string): Promise<ChildResult> {
   const r = await execa(process.execPath, ['--import', 'tsx', import.meta.filename, '--child', mode, dbPath, out]);
   return JSON.parse(r.stdout.trim().split('\n').at(-1)!) as ChildResult;
@@ -121,6 +124,10 @@ async function main(): Promise<void> {
         `time ratio naive/streamed ${(naive.ms / streamed.ms).toFixed(2)}x\n`,
     );
     process.stdout.write(`backward.jsonl identical in both: ${streamed.backwardSha === naive.backwardSha}\n`);
+    const above = streamed.maxRssMb - base.maxRssMb;
+    const within = above <= MEMORY_BOUND_MB;
+    process.stdout.write(`streamed export memory bound ${MEMORY_BOUND_MB} MB above baseline: ${within ? 'within' : 'EXCEEDED'} (${above.toFixed(0)} MB)\n`);
+    if (!within || streamed.backwardSha !== naive.backwardSha) process.exitCode = 1;
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }

@@ -137,6 +137,15 @@ export function writeTinyparse(): { script: RepoScript; probes: WorldProbe[]; ex
   s.mergePr(pr11, 'squash');
   s.noise(40);
   s.h.tag('v0.4.1', s.h.tip('main'), s.time);
+  // A documentation branch merged with a merge commit.
+  const fork = s.h.tip('main');
+  s.h.branch('docs-usage', 'main');
+  s.commit('Docs: usage page', { 'docs/usage.md': '# Usage\n\n`split_fields(line)` splits one record.\n' }, maya, 'docs-usage');
+  s.commit('Docs: link the usage page', { 'mkdocs.yml': 'site_name: tinyparse\nnav:\n  - index.md\n  - usage.md\n' }, maya, 'docs-usage');
+  s.noise(2);
+  s.h.merge('main', 'docs-usage', { message: "Merge branch 'docs-usage'", author: tomas, time: s.tick(), forkMark: fork });
+  s.h.deleteBranch('docs-usage');
+  s.noise(3);
 
   const after = (w: RepoScript): void => {
     const sha = (m: number) => w.h.sha(m);

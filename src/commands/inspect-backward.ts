@@ -48,9 +48,13 @@ const GOLD_STATUS: Readonly<Record<string, GoldStatus>> = {
   'cross-repository': 'cross-repository',
 };
 
-/** gold.status: ok when a gold resolved, else the status of the first culprit reference that failed. */
-function goldOf(resolution: ThreadResolution | null): { sha: string | null; status: GoldStatus } {
-  if (!resolution) return { sha: null, status: 'unresolved' };
+/**
+ * gold.status: ok when a gold resolved, else the status of the first culprit reference that failed.
+ * A thread the text rules rejected is not resolved; with a repository, a reference the text rules
+ * already placed in another project still reads as cross-repository.
+ */
+function goldOf(resolution: ThreadResolution | null, crossRepository = false): { sha: string | null; status: GoldStatus } {
+  if (!resolution) return { sha: null, status: crossRepository ? 'cross-repository' : 'unresolved' };
   if (resolution.record.gold) return { sha: resolution.record.gold, status: 'ok' };
   const failed = resolution.resolutions.find((r) => r.status !== 'ok');
   return { sha: null, status: (failed && GOLD_STATUS[failed.status]) ?? 'unresolved' };
@@ -104,7 +108,7 @@ export async function inspectThread(thread: Thread, git: GitTarget | null): Prom
     reasons: [...new Set(reasons.map((r) => r.code))],
     evidence: [...new Set(reasons.map((r) => `${r.code}: ${r.evidence}`))],
     attributions: attributions.map((a) => ({ text: a.ref.text, kind: a.kind, where: where(a), quote: a.sentence.text, hedged: a.hedged })),
-    gold: goldOf(resolution),
+    gold: goldOf(resolution, git !== null && text.reasons.some((r) => r.code === 'cross-repository')),
     cutoff: record?.cutoff ?? null,
     report: { text: sanitized.report.text, deletions: sanitized.report.deletions },
     leak_check: { ok: sanitized.audit.ok, findings: sanitized.audit.findings },

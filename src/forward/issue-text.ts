@@ -190,10 +190,12 @@ export function findReferences(text: string, pull: FixingPull): Span[] {
     'commit-url',
     (m) => isFixSha(m[1]!),
   );
-  // owner/name#N, #N, GH-N
+  // owner/name#N, #N, GH-N, PR N
   scan(new RegExp(`(?<![\\w/])${repoRe}#${n}(?![0-9])`, 'gi'), 'pr-ref');
   scan(new RegExp(`(?<![\\w&/#])#${n}(?![0-9A-Za-z_])`, 'g'), 'pr-ref');
   scan(new RegExp(`(?<![\\w-])GH-${n}(?![0-9])`, 'gi'), 'pr-ref');
+  // "PR 42", "pull request 42" (the number written without #)
+  scan(new RegExp(`(?<![\\w-])(?:PR|pull request)\\s+${n}(?![0-9])`, 'gi'), 'pr-ref');
   // owner/name@sha and bare SHAs of the PR's commits
   scan(/(?<![0-9A-Za-z])[0-9a-fA-F]{7,40}(?![0-9A-Za-z])/g, 'sha', (m) => isFixSha(m[0]));
   // A markdown link whose target is one of the references goes as a whole.

@@ -106,7 +106,8 @@ export function toProbeSpec(raw: unknown, source: string): ProbeSpec {
   if (raw === null || typeof raw !== 'object' || Array.isArray(raw)) {
     throw new ValidationError(`${source}: (root): must be a mapping of probe fields`);
   }
-  const parsed = ProbeSpec.safeParse(raw);
+  // reportInput: zod 4 leaves `issue.input` out otherwise, and a wrong type would read as missing.
+  const parsed = ProbeSpec.safeParse(raw, { reportInput: true });
   if (!parsed.success) throw new ValidationError(`${source}: ${describeIssue(parsed.error.issues[0]!)}`, { cause: parsed.error });
   return parsed.data;
 }

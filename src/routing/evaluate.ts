@@ -71,9 +71,19 @@ export interface RouteResult {
   readonly explain: WorkflowExplain[];
 }
 
+/** The activity types GitHub sends with `pull_request` / `pull_request_target` events. */
+const PULL_REQUEST_ACTIONS: ReadonlySet<string> = new Set([
+  'assigned', 'unassigned', 'labeled', 'unlabeled', 'opened', 'edited', 'closed', 'reopened', 'synchronize',
+  'converted_to_draft', 'ready_for_review', 'locked', 'unlocked', 'review_requested', 'review_request_removed',
+  'auto_merge_enabled', 'auto_merge_disabled', 'milestoned', 'demilestoned', 'enqueued', 'dequeued',
+]);
+
 function checkContext(ctx: RouteContext): void {
   if (ctx.event !== 'pull_request') throw new ValidationError(`route context: event must be 'pull_request', got '${String(ctx.event)}'`);
   if (typeof ctx.action !== 'string' || ctx.action === '') throw new ValidationError('route context: action must be a non-empty string');
+  if (!PULL_REQUEST_ACTIONS.has(ctx.action)) {
+    throw new ValidationError(`route context: action '${ctx.action}' is not a pull_request activity type (${[...PULL_REQUEST_ACTIONS].join(', ')})`);
+  }
   if (typeof ctx.base_branch !== 'string' || ctx.base_branch === '') throw new ValidationError('route context: base_branch must be a non-empty string');
 }
 

@@ -132,3 +132,108 @@ describe('r2v run survives SIGKILL', () => {
     expect(table(killed)).toEqual(expected);
   });
 });
+
+describe('r2v run on Ctrl-C and progress', () => {
+  const config = 'repos:\n  - name: test/world\n';
+  const run = (cwd: string, count: number, delay: number, extra: string[] = []) =>
+    execa('node', [WITH_TEST_STAGES, String(count), String(delay), ...extra, 'run', '--stage', 'squares', '--concurrency', '2'], {
+      cwd, reject: false, env: { CI: 'true' },
+    });
+  const ledger = (dir: string) => {
+    const db = new Database(join(dir, 'data/r2v.db'), { readonly: true });
+    try {
+      return {
+        items: (db.prepare("SELECT COUNT(*) AS n FROM work_items WHERE stage = 'squares'").get() as { n: number }).n,
+        rows: (db.prepare('SELECT COUNT(*) AS n FROM test_squares').get() as { n: number }).n,
+        keys: (db.prepare('SELECT COUNT(DISTINCT key) AS n FROM test_squares').get() as { n: number }).n,
+      };
+    } finally {
+      db.close();
+    }
+  };
+
+  it('SIGINT finishes the items in flight, exits 130 with a resume hint, and the next run completes', async () => {
+    const dir = await tempDir();
+    writeFileSync(join(dir, 'r2v.config.yaml'), config);
+    const child = run(dir, 300, 20);
+    const dbPath = join(dir, 'data/r2v.db');
+    let seen = 0;
+    for (let i = 0; i < 400 && seen < 10; i += 1) {
+      await new Promise((r) => setTimeout(r, 50));
+      if (!existsSync(dbPath)) continue;
+      try {
+        seen = ledger(dir).items;
+      } catch {
+        seen = 0;
+      }
+    }
+    expect(seen).toBeGreaterThanOrEqual(10);
+    child.kill('SIGINT');
+    const interrupted = await child;
+    expect(interrupted.exitCode).toBe(130);
+    expect(interrupted.stderr).toContain('interrupted; finishing the current items');
+    expect(interrupted.stderr).toContain('run the same command again to resume');
+    const partial = ledger(dir);
+    expect(partial.items).toBeLessThan(300);
+    // Every ledger row has its result row, and the reverse (multiples of ten are rejections that also save).
+    expect(partial.rows).toBe(partial.items);
+    const resumed = await run(dir, 300, 0);
+    expect(resumed.exitCode).toBe(0);
+    expect(ledger(dir)).toEqual({ items: 300, rows: 300, keys: 300 });
+  });
+
+  it('off a terminal prints plain progress lines on stderr, nothing on stdout; --quiet prints none', async () => {
+    const dir = await tempDir();
+    writeFileSync(join(dir, 'r2v.config.yaml'), config);
+    const loud = await run(dir, 5, 0);
+    expect(loud.exitCode).toBe(0);
+    expect(loud.stdout).toBe('');
+    expect(loud.stderr).toMatch(/^r2v: squares: 5 pending$/m);
+    expect(loud.stderr).toMatch(/^r2v: squares +5\/5 \(done 5, rejected 0, failed 0\) .* finished$/m);
+    const quiet = await execa('node', [WITH_TEST_STAGES, '5', '0', '--quiet', 'run', '--stage', 'squares', '--force'], {
+      cwd: dir, reject: false, env: { CI: 'true' },
+    });
+    expect(quiet.exitCode).toBe(0);
+    expect(quiet.stderr).not.toMatch(/squares/);
+  });
+});
+
+describe('r2v run, status and retry with failing items', () => {
+  const config = 'repos:\n  - name: test/world\n';
+  const cli = (cwd: string, args: string[], fail = '') =>
+    execa('node', [WITH_TEST_STAGES, '12', '0', ...args], { cwd, reject: false, env: { CI: 'true', R2V_TEST_FAIL: fail } });
+  const squares = async (cwd: string) => {
+    const r = await cli(cwd, ['status', '--json']);
+    const report = JSON.parse(r.stdout) as { stages: { name: string; done: number; rejected: number; failed: number; pending: number }[]; failures: { key: string; kind: string; message: string }[] };
+    return { stage: report.stages.find((s) => s.name === 'squares'), failures: report.failures.map((f) => [f.key, f.kind, f.message]) };
+  };
+
+  it('records failures by kind, exits 3, lists them in status, and retry --kind re-runs only that kind', async () => {
+    const dir = await tempDir();
+    writeFileSync(join(dir, 'r2v.config.yaml'), config);
+    const run = await cli(dir, ['run', '--stage', 'squares'], '3:transient,7:timeout');
+    expect(run.exitCode).toBe(3);
+    expect(run.stderr).toContain('r2v: squares: 9 done, 1 rejected, 2 failed, 0 up to date');
+    expect(await squares(dir)).toEqual({
+      stage: { name: 'squares', version: 1, total: 12, done: 9, rejected: 1, failed: 2, pending: 0 },
+      failures: [['test/world#3', 'transient', 'square 3 failed'], ['test/world#7', 'timeout', 'square 7 failed']],
+    });
+    const human = await cli(dir, ['status', '--failed']);
+    expect(human.exitCode).toBe(0);
+    expect(human.stdout).toContain('failures: squares/transient 1, squares/timeout 1');
+    expect(human.stdout).toContain('  squares test/world#7 [timeout] square 7 failed');
+
+    const retried = await cli(dir, ['retry', '--stage', 'squares', '--kind', 'transient']);
+    expect(retried.exitCode).toBe(0);
+    expect(retried.stderr).toContain('r2v: squares: retried 1: 1 done, 0 rejected, 0 failed');
+    expect(await squares(dir)).toMatchObject({ stage: { done: 10, failed: 1 }, failures: [['test/world#7', 'timeout', 'square 7 failed']] });
+
+    const bug = await execa('node', [WITH_TEST_STAGES, '12', '0', 'run', '--stage', 'squares'], { cwd: dir, reject: false, env: { CI: 'true', R2V_TEST_PLAN_BUG: '1' } });
+    expect(bug.exitCode).toBe(1);
+    expect(bug.stderr).toMatch(/^r2v: internal error \(this is a bug\): TypeError: squares plan broke\n\s+at /m);
+
+    const rest = await cli(dir, ['retry', '--stage', 'squares']);
+    expect(rest.exitCode).toBe(0);
+    expect(await squares(dir)).toMatchObject({ stage: { done: 11, rejected: 1, failed: 0, pending: 0 }, failures: [] });
+  });
+});

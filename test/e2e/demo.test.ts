@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, relative } from 'node:path';
+import { execa } from 'execa';
 import { runDemo } from '../../scripts/demo.js';
 import { sha256 } from '../../src/util/canonical.js';
 import { tempDir } from '../support/make-repo.js';
@@ -41,6 +42,18 @@ describe('npm run demo (the offline sample world, end to end)', () => {
     expect(instances.some((f) => lines(join(m, 'pairs', 'instances', f)).length > 0)).toBe(true);
     const packages = readdirSync(join(m, 'packages')).filter((d) => d !== 'grading');
     expect(packages.length).toBe(backward.length + forward.length);
+
+    // Each generated repository has a realistic history: hundreds of commits by several authors,
+    // tags, merge commits and refs/pull/* refs.
+    const remotes = join(first.workspace, 'world', 'remotes');
+    for (const name of readdirSync(remotes)) {
+      const git = async (args: string[]) => (await execa('git', ['--git-dir', join(remotes, name), ...args], { env: { LC_ALL: 'C' } })).stdout;
+      expect(Number(await git(['rev-list', '--count', 'main'])), name).toBeGreaterThanOrEqual(150);
+      expect(new Set((await git(['log', '--format=%an', 'main'])).split('\n')).size, name).toBeGreaterThanOrEqual(3);
+      expect(Number(await git(['rev-list', '--count', '--merges', 'main'])), name).toBeGreaterThanOrEqual(1);
+      expect((await git(['tag'])).split('\n').filter(Boolean).length, name).toBeGreaterThanOrEqual(2);
+      expect((await git(['for-each-ref', 'refs/pull'])).split('\n').filter(Boolean).length, name).toBeGreaterThanOrEqual(1);
+    }
 
     // The probes written for the world's reproducible regressions verify their boundary.
     const verified = backward.filter((r) => (r.probe as { boundary?: string } | null)?.boundary === 'verified');

@@ -119,6 +119,38 @@ describe('r2v inspect backward', () => {
     expect(line.evidence).toEqual(expect.arrayContaining([expect.stringMatching(/^structural-check-failed: on-default-branch: /)]));
   });
 
+  it('names why gold did not resolve: not a commit, missing, or another project', async () => {
+    const repo = await makeRepo();
+    await repo.commit('Initial import', { files: { 'src/flatten.js': 'module.exports = 1;\n' } });
+    const tree = await repo.git(['rev-parse', 'HEAD^{tree}']);
+    const dir = await tempDir();
+    const foreign = `https://github.com/other/engine/commit/${'ab'.repeat(20)}`;
+    await writeFile(
+      join(dir, 't.jsonl'),
+      [
+        importLine(11, SYMPTOM, [`Bisected it to ${tree.slice(0, 10)}.`]),
+        importLine(12, SYMPTOM, ['Bisected it to 1234567abc.']),
+        importLine(13, SYMPTOM, [`Bisected it to ${foreign}`]),
+      ].join('\n') + '\n',
+    );
+    const withGit = await run(['inspect', 'backward', '--threads', 't.jsonl', '--git-dir', repo.dir], dir);
+    expect(withGit).toMatchObject({ code: 0, err: '' });
+    const lines = withGit.out.trim().split('\n').map((l) => JSON.parse(l) as Record<string, any>);
+    expect(lines.map((l) => [l.number, l.decision, l.reasons, l.gold])).toEqual([
+      [11, 'reject', ['not-commit'], { sha: null, status: 'not-commit' }],
+      [12, 'reject', ['missing-sha'], { sha: null, status: 'missing' }],
+      [13, 'reject', ['cross-repository'], { sha: null, status: 'cross-repository' }],
+    ]);
+    // Without a repository only the text rules decide: the foreign commit is still rejected, gold unresolved.
+    const textOnly = await run(['inspect', 'backward', '--threads', 't.jsonl'], dir);
+    const plain = textOnly.out.trim().split('\n').map((l) => JSON.parse(l) as Record<string, any>);
+    expect(plain.map((l) => [l.number, l.decision, l.gold.status])).toEqual([
+      [11, 'candidate', 'unresolved'],
+      [12, 'candidate', 'unresolved'],
+      [13, 'reject', 'unresolved'],
+    ]);
+  });
+
   it('makes the text-level decision without --git-dir and leaves gold unresolved', async () => {
     const dir = await tempDir();
     const sha = '3f9a2c1d8e7b6a5f4e3d2c1b0a9f8e7d6c5b4a39';

@@ -106,7 +106,8 @@ describe('Backward stages on a real repository', () => {
       expect(tables.screen(REPO, 2)!.decision).toBe('reject');
 
       // #3 side branch: structural failure, one row per check with evidence.
-      expect(outcomes[2]!.get(`${REPO}#3`)!.status).toBe('rejected');
+      // The ledger reason (what `r2v status` groups rejections by) names the failing checks.
+      expect(outcomes[2]!.get(`${REPO}#3`)).toMatchObject({ status: 'rejected', reason: 'structural-check-failed:ancestor-of-cutoff,on-default-branch' });
       const failed3 = tables.checks(REPO, 3).filter((c) => !c.pass).map((c) => c.name).sort();
       expect(failed3).toEqual(['ancestor-of-cutoff', 'on-default-branch']);
       const screen3 = tables.screen(REPO, 3)!;

@@ -1,4 +1,4 @@
-import { copyFileSync, mkdirSync, writeFileSync, appendFileSync, chmodSync } from 'node:fs';
+import { copyFileSync, mkdirSync, readFileSync, writeFileSync, appendFileSync, chmodSync } from 'node:fs';
 import { join } from 'node:path';
 import { execa } from 'execa';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -25,6 +25,7 @@ async function setup() {
   const after = await repo.commit('Later work', { files: { 'src/a.js': 'a3\n', 'LATER.md': 'future\n' } });
   await repo.tag('v9', after);
   const mirror = await repo.bareMirror();
+  const cutoffTree = await repo.git(['rev-parse', `${cutoff}^{tree}`]);
   const backward = BackwardManifestRecord.parse({
     task: 'backward', case_id: BID, repo: 'acme/widget', number: 1, report: 'render crashes on nested groups\n', report_time: '2024-01-02T00:00:00Z',
     default_branch: 'main', cutoff, gold, parent: base, history_window: 1, checks: {}, digests: { cutoff_tree: null },
@@ -35,7 +36,7 @@ async function setup() {
     source: { issue_url: 'https://github.com/acme/widget/issues/2', pr_url: 'https://github.com/acme/widget/pull/7' },
     digests: { base_tree: null, workflows: null, changed_paths: null, context: null },
   });
-  return { repo, mirror, gold, cutoff, after, backward, forward };
+  return { repo, mirror, gold, cutoff, cutoffTree, after, backward, forward };
 }
 
 type Setup = Awaited<ReturnType<typeof setup>>;
@@ -113,6 +114,15 @@ describe('package audit', () => {
         appendFileSync(join(p.out, BID, 'report.md'), `bisected to ${s.gold.slice(0, 8)}\n`);
       },
       (s: Setup) => [`${BID}: work tree differs from the cutoff: ?? LATER.md`, `${BID}: report.md contains a prefix of the gold: ${s.gold.slice(0, 8)}`],
+    ],
+    [
+      'grading data whose gold is not reachable from the cutoff and whose tree digest differs',
+      async (p: Awaited<ReturnType<typeof fresh>>, s: Setup) => {
+        const path = join(p.out, 'grading', `${BID}.json`);
+        const g = JSON.parse(readFileSync(path, 'utf8')) as Record<string, unknown>;
+        writeFileSync(path, JSON.stringify({ ...g, gold: s.after, cutoff_tree: '0'.repeat(40) }));
+      },
+      (s: Setup) => [`${BID}: gold is not reachable from the cutoff`, `${BID}: cutoff tree ${s.cutoffTree} differs from the recorded ${'0'.repeat(40)}`],
     ],
     [
       'a .git in the Forward tree',

@@ -16,6 +16,8 @@ describe('findReferences / referenceSpans', () => {
     ['See https://github.com/acme/widgets/pull/42/files#diff-1 too', 'See  too'],
     ['Related: #42, not #420 or #4', 'Related: , not #420 or #4'],
     ['Related: acme/widgets#42 and GH-42', 'Related:  and '],
+    ['PR 42 looks right; PR 420 and 42 apples stay', ' looks right; PR 420 and 42 apples stay'],
+    ['Saw pull request 42 today', 'Saw  today'],
     [`Compare ${SHA.slice(0, 7)} with ${OTHER.slice(0, 7)}`, `Compare  with ${OTHER.slice(0, 7)}`],
     [`Commit https://github.com/acme/widgets/commit/${SHA} is interesting`, 'Commit  is interesting'],
     [`Unrelated https://github.com/acme/widgets/commit/${OTHER} stays`, `Unrelated https://github.com/acme/widgets/commit/${OTHER} stays`],

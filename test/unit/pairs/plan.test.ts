@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { Config } from '../../../src/config.js';
+import { Config, parseConfigText } from '../../../src/config.js';
+import { ConfigError } from '../../../src/errors.js';
 import { DEFAULT_TEST_GLOBS } from '../../../src/pairs/globs.js';
 import { planRepo, type PullFields } from '../../../src/stages/pairs.js';
 
@@ -33,5 +34,12 @@ describe('planRepo', () => {
   it('plans nothing for a repository without a test command, and rejects a template without {tests}', () => {
     expect(planRepo(Config.parse({ repos: [{ name: 'o/r' }] }), 'o/r', pulls)).toEqual([]);
     expect(() => planRepo(config({ test_command: 'make test' }), 'o/r', pulls)).toThrow(/o\/r\.test_command: must contain \{tests\}/);
+  });
+
+  it('refuses fewer than two repeats per condition, and an unknown shared-base rule, as config errors naming the field', () => {
+    expect(() => parseConfigText('pairs:\n  repeats: 1\n', 'r2v.config.yaml')).toThrow(ConfigError);
+    expect(() => parseConfigText('pairs:\n  repeats: 1\n', 'r2v.config.yaml')).toThrow(/^r2v\.config\.yaml: pairs\.repeats: Too small/);
+    expect(() => parseConfigText('pairs:\n  base: oldest\n', 'r2v.config.yaml')).toThrow(/^r2v\.config\.yaml: pairs\.base: /);
+    expect(parseConfigText('pairs:\n  window_days: 3\n', 'r2v.config.yaml').pairs).toEqual({ window_days: 3, base: 'newer', repeats: 2 });
   });
 });

@@ -52,6 +52,8 @@ describe('probe spec', () => {
     ['trigger: x\nsymptom: {exit_code: 1}\nsetup: make\n', 'p.yaml: setup: '],
     ['trigger: x\nsymptom: {exit_code: 1}\nenv: {"BAD-NAME": "1"}\n', 'p.yaml: env.BAD-NAME: must be an environment variable name'],
     ['trigger: x\nsymptom: {exit_code: 1}\nnetwork: "yes"\n', 'p.yaml: network: '],
+    ['trigger: 3\nsymptom: {exit_code: 1}\n', 'p.yaml: trigger: Invalid input: expected string, received number'],
+    ['trigger: x\nsymptom: exit 1\n', 'p.yaml: symptom: Invalid input: expected object, received string'],
     ['trigger: x\nsymptom: {exit_code: 1}\ntimeout: 5\n', 'p.yaml: timeout: unknown field'],
     ['trigger: x\nsymptom: {exit_code: 1, stdout: a}\n', 'p.yaml: symptom.stdout: unknown field'],
     ['- a\n- b\n', 'p.yaml: (root): must be a mapping of probe fields'],

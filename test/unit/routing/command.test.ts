@@ -127,6 +127,14 @@ describe('r2v route --git-dir', () => {
     expect(r.stderr.trim().split('\n')).toHaveLength(1);
   });
 
+  it('an --action that is not a pull_request activity type is an error naming it', async () => {
+    const { repo, sha, dir } = await fixture();
+    const r = await run(['route', '--git-dir', repo.dir, '--rev', sha, '--changed-paths', 'changed.txt', '--base-branch', 'main', '--action', 'synchronise'], dir);
+    expect(r.code).toBe(2);
+    expect(r.stdout).toBe('');
+    expect(r.stderr).toMatch(/^r2v: route context: action 'synchronise' is not a pull_request activity type/);
+  });
+
   it('missing options are usage errors', async () => {
     const dir = await tempDir();
     expect((await run(['route'], dir)).stderr).toMatch(/give --cases FILE or --git-dir DIR/);

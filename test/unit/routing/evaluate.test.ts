@@ -81,6 +81,13 @@ describe('route', () => {
     expect(() => compileWorkflows([]).activatedFor([], { ...CTX, action: '' })).toThrow(/action/);
   });
 
+  it('refuses an action that is not a pull_request activity type (a typo would silently activate nothing)', () => {
+    expect(() => route([], [], { ...CTX, action: 'synchronise' })).toThrow(ValidationError);
+    expect(() => route([], [], { ...CTX, action: 'synchronise' })).toThrow(/action 'synchronise' is not a pull_request activity type/);
+    expect(() => compileWorkflows([]).activatedFor([], { ...CTX, action: 'push' })).toThrow(/action 'push'/);
+    for (const action of ['review_requested', 'converted_to_draft', 'enqueued', 'milestoned']) expect(route([], [], { ...CTX, action }).activated).toEqual([]);
+  });
+
   it('sorts activated paths byte-wise (code point order), not by UTF-16 units', () => {
     const wide = '.github/workflows/\uFF21.yml';
     const astral = '.github/workflows/\u{1F600}.yml';

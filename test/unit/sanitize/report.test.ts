@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { buildReport, sanitizeReport, toReportSpan, auditLeaks } from '../../../src/sanitize/index.js';
+import { sanitizeThread } from '../../../src/stages/sanitize.js';
 import { aThread, anAttribution } from './threads.js';
 
 const GOLD = '3f9a2c1d8e7b6a5f4e3d2c1b0a9f8e7d6c5b4a39';
@@ -96,5 +97,23 @@ describe('auditLeaks', () => {
   it('checks only the repository-level rules when gold is unknown', () => {
     expect(auditLeaks('3f9a2c1d8e fails', { gold: null, repo: 'acme/widget' }).ok).toBe(true);
     expect(auditLeaks('bisected it to something', { gold: null, repo: 'acme/widget' }).ok).toBe(false);
+  });
+});
+
+describe('sanitizeThread leakage rejection', () => {
+  it('rejects leak with the finding when a gold prefix survives the detectors, and passes the clean report', async () => {
+    const body = 'Rendering `in.svg` fails with TypeError: path is undefined since 2.4.0. Steps: run `widget render in.svg`.';
+    const target = { gold: GOLD, goldSubject: null, prNumbers: [], knownShas: [GOLD] };
+    // Glued to word characters, the SHA detector leaves the hex alone; the audit still finds it.
+    const leaky = aThread('Render fails', [`${body} Artifact: build_3f9a2c1d8e.tar`, 'Bisected to 3f9a2c1.']);
+    const out = await sanitizeThread(leaky, [anAttribution(leaky, 1, 'Bisected to 3f9a2c1.', '3f9a2c1')], target, null);
+    expect(out.report.text).toContain('build_3f9a2c1d8e.tar');
+    expect(out.audit.ok).toBe(false);
+    expect(out.reasons).toEqual([{ code: 'leak', evidence: 'gold-prefix: 3f9a2c1d8e' }]);
+
+    const clean = aThread('Render fails', [body, 'Bisected to 3f9a2c1.']);
+    const ok = await sanitizeThread(clean, [anAttribution(clean, 1, 'Bisected to 3f9a2c1.', '3f9a2c1')], target, null);
+    expect(ok.audit).toEqual({ ok: true, findings: [] });
+    expect(ok.reasons).toEqual([]);
   });
 });
