@@ -237,3 +237,18 @@ describe('r2v run, status and retry with failing items', () => {
     expect(await squares(dir)).toMatchObject({ stage: { done: 11, rejected: 1, failed: 0, pending: 0 }, failures: [] });
   });
 });
+
+describe('r2v run and status with --repo', () => {
+  it('run --repo processes only that repository; status --repo counts only it', async () => {
+    const dir = await tempDir();
+    writeFileSync(join(dir, 'r2v.config.yaml'), 'repos:\n  - name: test/one\n  - name: test/two\n');
+    const cli = (args: string[]) => execa('node', [WITH_TEST_STAGES, '5', '0', ...args], { cwd: dir, reject: false, env: { CI: 'true' } });
+    const squares = (stdout: string) => (JSON.parse(stdout) as { stages: { name: string; total: number; done: number; pending: number }[] }).stages.find((s) => s.name === 'squares');
+    expect((await cli(['run', '--stage', 'squares', '--repo', 'test/one'])).exitCode).toBe(0);
+    expect(squares((await cli(['status', '--json', '--repo', 'test/one'])).stdout)).toMatchObject({ total: 5, done: 5, pending: 0 });
+    expect(squares((await cli(['status', '--json'])).stdout)).toMatchObject({ total: 10, done: 5, pending: 5 });
+    const unknown = await cli(['run', '--stage', 'squares', '--repo', 'test/three']);
+    expect(unknown.exitCode).toBe(2);
+    expect(unknown.stderr).toMatch(/test\/three/);
+  });
+});

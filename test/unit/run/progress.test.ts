@@ -1,6 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import { PassThrough } from 'node:stream';
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { runCli } from '../../../src/cli.js';
 import { createProgress } from '../../../src/run/progress.js';
+import { captureStream } from '../../../src/util/capture.js';
+import { tempDir } from '../../support/make-repo.js';
+import { squaresStage } from '../../support/test-stages.js';
 
 function capture() {
   const stream = new PassThrough();
@@ -57,5 +63,29 @@ describe('progress', () => {
     p.message('hello');
     await new Promise((r) => setImmediate(r));
     expect(out.text()).toBe('');
+  });
+});
+
+describe('r2v run picks the progress form from the terminal', () => {
+  it('draws the live line when stderr is a terminal, and nothing with --quiet', async () => {
+    const dir = await tempDir();
+    writeFileSync(join(dir, 'r2v.config.yaml'), 'repos:\n  - name: test/world\n');
+    const runIn = async (args: string[]) => {
+      const out = captureStream();
+      const err = captureStream();
+      const code = await runCli(args, {
+        io: { stdout: out.stream, stderr: err.stream, cwd: dir, env: {}, isTTY: true },
+        signal: new AbortController().signal,
+        extraStages: [squaresStage({ count: 3 })],
+      });
+      return { code, stdout: out.text(), stderr: err.text() };
+    };
+    const tty = await runIn(['run', '--stage', 'squares']);
+    expect(tty.code).toBe(0);
+    expect(tty.stdout).toBe('');
+    expect(tty.stderr).toContain('\x1b[2K\rsquares        3/3 (done 3, rejected 0, failed 0)');
+    const quiet = await runIn(['--quiet', 'run', '--stage', 'squares', '--force']);
+    expect(quiet.code).toBe(0);
+    expect(quiet.stderr).toBe('');
   });
 });
