@@ -4,7 +4,6 @@ import { ConfigError, UsageError } from './errors.js';
 import { parseConfigText, REPO_NAME, STARTER_CONFIG, type RepoConfig } from './config.js';
 import { writeFileAtomic } from './util/atomic-file.js';
 
-
 function load(path: string): YAML.Document {
   const text = existsSync(path) ? readFileSync(path, 'utf8') : STARTER_CONFIG;
   parseConfigText(text, path); // refuse to edit a broken config
