@@ -1,7 +1,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import YAML, { isSeq, YAMLSeq } from 'yaml';
 import { ConfigError, UsageError } from './errors.js';
-import { parseConfigText, REPO_NAME, STARTER_CONFIG, type RepoConfig } from './config.js';
+import { parseConfigText, repoNameProblem, STARTER_CONFIG, type RepoConfig } from './config.js';
 import { writeFileAtomic } from './util/atomic-file.js';
 
 function load(path: string): YAML.Document {
@@ -28,7 +28,8 @@ function reposSeq(doc: YAML.Document): YAMLSeq {
 }
 
 export function addRepo(path: string, repo: RepoConfig): void {
-  if (!REPO_NAME.test(repo.name)) throw new UsageError(`${repo.name}: not a repository name (expected owner/name)`);
+  const problem = repoNameProblem(repo.name);
+  if (problem) throw new UsageError(`${repo.name}: ${problem}`);
   const doc = load(path);
   const seq = reposSeq(doc);
   const exists = seq.items.some((item) => String((item as YAML.YAMLMap).get?.('name') ?? '').toLowerCase() === repo.name.toLowerCase());

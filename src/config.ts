@@ -4,11 +4,35 @@ import YAML from 'yaml';
 import { z } from 'zod';
 import { ConfigError } from './errors.js';
 
-export const REPO_NAME = /^[A-Za-z0-9][A-Za-z0-9_.-]{0,38}\/[A-Za-z0-9._-]{1,100}$/;
+const REPO_NAME = /^[A-Za-z0-9][A-Za-z0-9_.-]{0,38}\/[A-Za-z0-9._-]{1,100}$/;
+
+/**
+ * Why `name` is not a usable repository name, or null when it is. The one rule for every place a
+ * name enters (config, `repo add`, import lines, --repo options, case keys): owner/name with
+ * GitHub's characters, and no name that is a path step (`.`, `..`) or a git directory (`.git`,
+ * `*.git`), since names become directory names under the data dir.
+ */
+export function repoNameProblem(name: string): string | null {
+  if (!REPO_NAME.test(name)) return 'must be owner/name';
+  const repo = name.slice(name.indexOf('/') + 1);
+  if (repo === '.' || repo === '..') return `repository part ${JSON.stringify(repo)} is a path step, not a name`;
+  if (repo.toLowerCase().endsWith('.git')) return `repository part ${JSON.stringify(repo)} ends in .git`;
+  return null;
+}
+
+export function isRepoName(name: string): boolean {
+  return repoNameProblem(name) === null;
+}
+
+/** The zod rule for a repository name (config files and import lines). */
+export const RepoName = z.string().superRefine((name, ctx) => {
+  const problem = repoNameProblem(name);
+  if (problem) ctx.addIssue({ code: 'custom', message: problem });
+});
 
 export const RepoConfig = z
   .object({
-    name: z.string().regex(REPO_NAME, 'must be owner/name'),
+    name: RepoName,
     git_url: z.string().min(1).optional(),
     default_branch: z.string().min(1).optional(),
     test_command: z.string().min(1).optional(),

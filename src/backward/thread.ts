@@ -1,5 +1,6 @@
 /** Builds the `Thread` the attribution rules read, from stored rows or from an import line. */
 import { z } from 'zod';
+import { RepoName } from '../config.js';
 import { ValidationError } from '../errors.js';
 import type { CommentRow, ThreadRow } from '../store/tables/sources.js';
 import type { Thread, ThreadPost } from './types.js';
@@ -18,7 +19,7 @@ const User = z.object({ login: z.string() }).nullable().optional();
 const Timestamp = z.string().refine((s) => !Number.isNaN(Date.parse(s)), 'not a timestamp');
 
 export const ImportLine = z.object({
-  repo: z.string().regex(/^[A-Za-z0-9_.-]+\/[A-Za-z0-9_.-]+$/, 'expected owner/name'),
+  repo: RepoName,
   issue: z.object({
     number: z.number().int().positive(),
     title: z.string(),

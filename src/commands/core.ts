@@ -2,7 +2,7 @@ import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { Command, InvalidArgumentError } from 'commander';
 import { openApp, dbPath, type App } from '../app.js';
-import { CONFIG_FILE, loadConfig, resolveDataDir, STARTER_CONFIG, REPO_NAME } from '../config.js';
+import { CONFIG_FILE, loadConfig, resolveDataDir, STARTER_CONFIG } from '../config.js';
 import { addRepo, removeRepo } from '../config-edit.js';
 import { UsageError, EXIT } from '../errors.js';
 import { createLogger } from '../log.js';
@@ -126,7 +126,6 @@ export const registerCore: RegisterCommand = (program: Command, ctx: CliContext)
     .option('--default-branch <name>', 'override the default branch')
     .action((name: string, opts: { gitUrl?: string; defaultBranch?: string }, cmd: Command) => {
       const globals = cmd.optsWithGlobals<GlobalOptions>();
-      if (!REPO_NAME.test(name)) throw new UsageError(`${name}: not a repository name (expected owner/name)`);
       const path = resolve(io.cwd, globals.config ?? CONFIG_FILE);
       addRepo(path, { name, git_url: opts.gitUrl, default_branch: opts.defaultBranch });
       io.stderr.write(`r2v: added ${name} to ${path}\n`);

@@ -6,7 +6,7 @@ import { existsSync, statSync } from 'node:fs';
 import { resolve } from 'node:path';
 import type { Command } from 'commander';
 import { openApp } from '../app.js';
-import { REPO_NAME, repoConfig } from '../config.js';
+import { repoConfig, repoNameProblem } from '../config.js';
 import { UsageError } from '../errors.js';
 import { exportPairs } from '../pairs/export.js';
 import { PairTables } from '../store/tables/pairs.js';
@@ -16,7 +16,8 @@ const collect = (value: string, previous: string[] = []): string[] => [...previo
 
 function checkRepos(repos: readonly string[], known: (name: string) => boolean): string[] {
   for (const r of repos) {
-    if (!REPO_NAME.test(r)) throw new UsageError(`--repo ${r}: must be owner/name`);
+    const problem = repoNameProblem(r);
+    if (problem) throw new UsageError(`--repo ${r}: ${problem}`);
     if (!known(r)) throw new UsageError(`--repo ${r}: unknown repository (not in the config)`);
   }
   return [...new Set(repos)].sort();

@@ -2,6 +2,7 @@ import { existsSync } from 'node:fs';
 import { mkdir, rename, rm } from 'node:fs/promises';
 import { dirname, isAbsolute, join, resolve } from 'node:path';
 import pRetry, { AbortError } from 'p-retry';
+import { repoNameProblem } from '../config.js';
 import { isTransient, MinerError } from '../errors.js';
 import { redactUrls } from './errors.js';
 import { runGit } from './runner.js';
@@ -17,8 +18,9 @@ const FETCH_TIMEOUT_MS = 60 * 60 * 1000;
 
 /** data/mirrors/owner__name.git */
 export function mirrorDir(dataDir: string, repo: string): string {
+  const problem = repoNameProblem(repo);
+  if (problem) throw new MinerError('usage', `${repo}: ${problem}`);
   const [owner, name] = repo.split('/');
-  if (!owner || !name || repo.split('/').length !== 2) throw new MinerError('usage', `${repo}: repository must be owner/name`);
   return join(dataDir, 'mirrors', `${owner}__${name}.git`);
 }
 

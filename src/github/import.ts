@@ -11,7 +11,7 @@
  *              `repo` or base.repo.full_name).
  */
 import { z } from 'zod';
-import { REPO_NAME } from '../config.js';
+import { RepoName } from '../config.js';
 import type { CommentRow, LinkRow, PullRow, ThreadRow } from '../store/tables/sources.js';
 import { mergeLinks, toCommentRow, toPullRow, toThreadRow } from './discover.js';
 import { findClosingReferences } from './links.js';
@@ -20,7 +20,7 @@ import { RestComment, RestCommit, RestIssue, RestPull, firstIssue, toComment, to
 export const IMPORT_SOURCE = 'import';
 
 const Login = z.object({ login: z.string().min(1) });
-const Repo = z.string().regex(REPO_NAME, 'must be owner/name');
+const Repo = RepoName;
 
 export const ImportIssue = RestIssue.extend({ body: z.string().nullable(), user: Login });
 export const ImportComment = RestComment.extend({ body: z.string().nullable(), user: Login });

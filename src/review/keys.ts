@@ -3,7 +3,7 @@
  * (case ids do not). Backward `owner/name#N`; Forward `owner/name#<issue><-<pull>` (the forward
  * stages' pair key).
  */
-import { REPO_NAME } from '../config.js';
+import { isRepoName } from '../config.js';
 import { pairKey } from '../forward/link-rules.js';
 
 export type ReviewTask = 'backward' | 'forward';
@@ -29,7 +29,7 @@ const KEY = /^([^#\s]+)#([1-9]\d{0,9})(?:<-([1-9]\d{0,9}))?$/;
 /** Parses a case key, or returns null when it is not one. */
 export function parseCaseKey(key: string): CaseRef | null {
   const m = KEY.exec(key);
-  if (!m || !REPO_NAME.test(m[1]!)) return null;
+  if (!m || !isRepoName(m[1]!)) return null;
   const repo = m[1]!;
   if (m[3] === undefined) return { task: 'backward', repo, number: Number(m[2]) };
   return { task: 'forward', repo, issue: Number(m[2]), pull: Number(m[3]) };
