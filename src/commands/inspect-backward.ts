@@ -34,7 +34,7 @@ export interface InspectedThread {
   leak_check: { ok: boolean; findings: LeakFinding[] };
 }
 
-interface GitTarget {
+export interface GitTarget {
   readonly gitDir: string;
   readonly objects: BatchObjects;
   readonly branch: string | null;
@@ -116,7 +116,7 @@ export async function inspectThread(thread: Thread, git: GitTarget | null): Prom
 }
 
 /** The git directory of DIR: a bare repository as is, a work tree's `.git`. */
-async function openGitTarget(dir: string, cwd: string): Promise<GitTarget> {
+export async function openGitTarget(dir: string, cwd: string): Promise<GitTarget> {
   const abs = resolve(cwd, dir);
   if (!existsSync(abs) || !statSync(abs).isDirectory()) throw new UsageError(`--git-dir ${dir}: no such directory`);
   const gitDir = existsSync(join(abs, '.git')) ? join(abs, '.git') : abs;
