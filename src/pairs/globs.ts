@@ -1,10 +1,12 @@
 /**
- * Path globs for splitting a diff into code and tests. A small compiler of our own so the rules
- * are explicit: `*` and `?` stop at `/`, `**` crosses it, a `**` segment followed by a slash may match zero
- * directories, `[...]` / `[!...]` are character classes, `{a,b}` alternatives, `\` escapes.
- * A pattern without any `/` matches a file name at any depth (`*.spec.ts` matches `a/b/x.spec.ts`).
+ * Path globs for splitting a diff into code and tests: the rubric dialect of
+ * src/mergeability/glob.ts (`*` and `?` stop at `/`, `**` crosses it, a `**` segment followed by a
+ * slash may match zero directories, `[...]` / `[!...]` character classes, `\` escapes) plus two
+ * conveniences for configured test globs: `{a,b}` alternatives, and a pattern without any `/`
+ * matches a file name at any depth (`*.spec.ts` matches `a/b/x.spec.ts`).
  * Matching is on the whole repository-relative path, never a substring search.
  */
+import { globSource } from '../mergeability/glob.js';
 
 /** Test-file globs used when a repository configures none (common layouts of several languages). */
 export const DEFAULT_TEST_GLOBS: readonly string[] = [
@@ -90,82 +92,6 @@ function splitTopLevel(s: string): string[] {
   }
   parts.push(s.slice(start));
   return parts;
-}
-
-const REGEX_SPECIAL = /[.*+?^${}()|[\]\\/]/g;
-const escapeRegex = (s: string): string => s.replace(REGEX_SPECIAL, '\\$&');
-
-/** Regular-expression source of one brace-free glob (anchored by the caller). */
-function globSource(glob: string): string {
-  let src = '';
-  let i = 0;
-  while (i < glob.length) {
-    const c = glob[i]!;
-    if (c === '\\') {
-      src += escapeRegex(glob[i + 1] ?? '\\');
-      i += 2;
-    } else if (c === '*' && glob[i + 1] === '*') {
-      let j = i;
-      while (glob[j] === '*') j += 1;
-      const segmentStart = i === 0 || glob[i - 1] === '/';
-      if (segmentStart && glob[j] === '/') {
-        src += '(?:[^/]*/)*'; // zero or more whole directories
-        i = j + 1;
-      } else if (segmentStart && j === glob.length) {
-        src += '.*';
-        i = j;
-      } else {
-        src += '[^/]*'; // `a**b` inside a segment behaves like `*`
-        i = j;
-      }
-    } else if (c === '*') {
-      src += '[^/]*';
-      i += 1;
-    } else if (c === '?') {
-      src += '[^/]';
-      i += 1;
-    } else if (c === '[') {
-      const cls = readClass(glob, i);
-      if (cls) {
-        src += cls.source;
-        i = cls.end;
-      } else {
-        src += '\\[';
-        i += 1;
-      }
-    } else {
-      src += escapeRegex(c);
-      i += 1;
-    }
-  }
-  return src;
-}
-
-function readClass(glob: string, start: number): { source: string; end: number } | null {
-  let i = start + 1;
-  let negate = false;
-  if (glob[i] === '!' || glob[i] === '^') {
-    negate = true;
-    i += 1;
-  }
-  let body = '';
-  let first = true;
-  while (i < glob.length) {
-    const c = glob[i]!;
-    if (c === ']' && !first) {
-      if (body === '') return null;
-      return { source: `[${negate ? '^/' : ''}${body}]`, end: i + 1 };
-    }
-    if (c === '\\') {
-      body += `\\${glob[i + 1] ?? '\\'}`;
-      i += 2;
-    } else {
-      body += c === '-' ? '-' : c === '/' ? '' : c.replace(/[\]\\^[]/g, '\\$&');
-      i += 1;
-    }
-    first = false;
-  }
-  return null;
 }
 
 /** Compiles one glob (braces allowed) to an anchored regular expression over repository paths. */
