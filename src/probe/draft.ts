@@ -2,16 +2,24 @@
  * Draft probes: where a report names a failing test or shows a command with its error, propose
  * a spec for a human to finish. Drafts are marked `draft: true`, which never verifies a case.
  * Only characters from a conservative set are taken from the report, and every value that
- * reaches the trigger is single-quoted.
+ * reaches the trigger is single-quoted. A shown command with anything outside that set (`;`, `|`,
+ * `$`, quotes, redirections, …) is never copied: its draft gets a placeholder trigger that cannot
+ * verify anything and a note asking for a human.
  */
 import { ProbeSpec } from './spec.js';
 
 export type DraftKind = 'pytest' | 'cargo' | 'go' | 'junit' | 'command';
 
+/** Words made only of these characters mean the same to /bin/sh quoted or not. */
+const SAFE_WORD = /^[\w./:=@%+-]+$/;
+
 /** Single-quotes a word for /bin/sh. */
 export function shellQuote(word: string): string {
-  return /^[\w./:=@%+-]+$/.test(word) ? word : `'${word.replace(/'/g, `'\\''`)}'`;
+  return SAFE_WORD.test(word) ? word : `'${word.replace(/'/g, `'\\''`)}'`;
 }
+
+/** The trigger of a command draft that needs a human: it prints nothing and exits 127, which reads as "not exercised". */
+export const HUMAN_TRIGGER = ": 'draft: write this trigger by hand, the report command was not copied'; exit 127";
 
 const escapeRegex = (s: string): string => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
@@ -88,7 +96,13 @@ function draftJunit(text: string): ProbeSpec | null {
 
 const ERROR_LINE = /\b(error|exception|panic(?:ked)?|traceback|fatal|segmentation fault|assert(?:ion)?|fail(?:ed|ure)?|wrong|unexpected|invalid|cannot|can't|not found|denied|abort(?:ed)?|crash(?:ed)?|core dumped)\b/i;
 
-function draftCommand(text: string): ProbeSpec | null {
+/** A drafted spec, and why it needs a human beyond the usual review (null when it does not). */
+interface Drafted {
+  readonly spec: ProbeSpec;
+  readonly needsHuman: string | null;
+}
+
+function draftCommand(text: string): Drafted | null {
   const lines = text.split(/\r?\n/);
   for (let i = 0; i < lines.length; i += 1) {
     const cmd = /^\s*\$ +(\S.*?)\s*$/.exec(lines[i]!)?.[1];
@@ -98,26 +112,39 @@ function draftCommand(text: string): ProbeSpec | null {
       if (/^\s*\$ /.test(lines[j]!) || line.startsWith('```')) break;
       if (line && ERROR_LINE.test(line)) {
         const message = line.length > 200 ? line.slice(0, 200) : line;
-        return spec({ trigger: cmd, symptom: { stdout_contains: message, stderr_contains: message } });
+        const symptom = { stdout_contains: message, stderr_contains: message };
+        const words = cmd.split(/[ \t]+/);
+        if (words.every((w) => SAFE_WORD.test(w))) return { spec: spec({ trigger: words.join(' '), symptom }), needsHuman: null };
+        return {
+          spec: spec({ trigger: HUMAN_TRIGGER, symptom }),
+          needsHuman: `the command on report line ${i + 1} has characters outside the safe set (letters, digits, _ . / : = @ % + -) and was not copied`,
+        };
       }
     }
   }
   return null;
 }
 
-const DRAFTERS: readonly [DraftKind, (text: string) => ProbeSpec | null][] = [
-  ['pytest', draftPytest],
-  ['cargo', draftCargo],
-  ['go', draftGo],
-  ['junit', draftJunit],
+const plain =
+  (draft: (text: string) => ProbeSpec | null) =>
+  (text: string): Drafted | null => {
+    const s = draft(text);
+    return s ? { spec: s, needsHuman: null } : null;
+  };
+
+const DRAFTERS: readonly [DraftKind, (text: string) => Drafted | null][] = [
+  ['pytest', plain(draftPytest)],
+  ['cargo', plain(draftCargo)],
+  ['go', plain(draftGo)],
+  ['junit', plain(draftJunit)],
   ['command', draftCommand],
 ];
 
 /** A draft spec and what it was drafted from, or null when the report names nothing runnable. */
-export function draftProbeWithKind(reportText: string): { kind: DraftKind; spec: ProbeSpec } | null {
+export function draftProbeWithKind(reportText: string): { kind: DraftKind; spec: ProbeSpec; needsHuman: string | null } | null {
   for (const [kind, draft] of DRAFTERS) {
-    const s = draft(reportText);
-    if (s) return { kind, spec: s };
+    const d = draft(reportText);
+    if (d) return { kind, ...d };
   }
   return null;
 }

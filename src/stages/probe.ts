@@ -119,6 +119,7 @@ export const probeStage: Stage<ProbeItem> = {
         if (!existsSync(draftPath)) {
           mkdirSync(join(dataDir, 'probes', 'drafts'), { recursive: true });
           const header = `Draft probe for ${c.caseId} (${c.repo}#${c.number}), drafted from the report (${drafted.kind}).\n` +
+            `${drafted.needsHuman ? `NEEDS A HUMAN: ${drafted.needsHuman}.\n` : ''}` +
             `Review setup, trigger, symptom and exercised, set draft: false, and save it as probes/${c.caseId}.yaml.`;
           writeFileSync(draftPath, formatProbeSpec(drafted.spec, header));
         }

