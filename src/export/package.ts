@@ -3,8 +3,9 @@
  * repository's mirror. Gold and grading data go to <out>/grading/<case-id>.json, never inside a
  * package. Each package is built under a temporary name and renamed when complete.
  */
-import { mkdirSync, renameSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { closeSync, constants, mkdirSync, openSync, realpathSync, renameSync, rmSync, symlinkSync, writeFileSync, writeSync } from 'node:fs';
+import { dirname, join, sep } from 'node:path';
+import { ValidationError } from '../errors.js';
 import { runGit, runGitBuffer } from '../git/runner.js';
 import { parseLsTree } from '../git/workflows.js';
 import { writeFileAtomic } from '../util/atomic-file.js';
@@ -105,6 +106,7 @@ function finish(out: string, caseId: string, tmp: string, grading: Grading): voi
 export async function packageBackward(r: BackwardManifestRecord, mirror: string, out: string): Promise<void> {
   const tmp = start(out, r.case_id);
   try {
+    await checkedTreeEntries(mirror, r.cutoff);
     const repoDir = join(tmp, 'repo');
     await runGit('', ['init', '-q', '--initial-branch=main', '--template=', repoDir]);
     const gitDir = join(repoDir, '.git');
@@ -146,11 +148,74 @@ export async function packageBackward(r: BackwardManifestRecord, mirror: string,
   }
 }
 
-/** Writes the blobs of `rev`'s tree under `dir` (no .git, no attribute processing), returns path → "mode oid". */
+/** Why an entry name from an untrusted tree cannot be written, or null when it can. */
+export function entryNameProblem(name: string): string | null {
+  if (name.length === 0) return 'is empty';
+  if (name === '.' || name === '..') return 'is a path step';
+  if (name.includes('/')) return 'contains /';
+  if (name.includes('\0')) return 'contains NUL';
+  if (name.toLowerCase() === '.git') return 'is a git directory';
+  return null;
+}
+
+interface TreeEntry {
+  readonly mode: string;
+  readonly type: string;
+  readonly oid: string;
+  readonly path: string;
+}
+
+/**
+ * Every entry of `rev`'s tree at any depth (trees included, parents before children), checked:
+ * each name is usable (see entryNameProblem), each path occurs once (a symlink and a directory
+ * of the same name are refused), and each path's parent is a listed tree (an entry whose name
+ * holds a slash has no such parent).
+ */
+export async function checkedTreeEntries(gitDir: string, rev: string): Promise<TreeEntry[]> {
+  const entries = parseLsTree((await runGit(gitDir, ['ls-tree', '-r', '-t', '-z', '--full-tree', `${rev}^{tree}`])).stdout);
+  const trees = new Set<string>();
+  const seen = new Set<string>();
+  const refuse = (path: string, why: string): never => {
+    throw new ValidationError(`${rev}: tree entry ${JSON.stringify(path)} ${why}; refusing to write it`);
+  };
+  for (const e of entries) {
+    const cut = e.path.lastIndexOf('/');
+    const name = e.path.slice(cut + 1);
+    const problem = entryNameProblem(name) ?? (e.path.split('/').some((c) => entryNameProblem(c) !== null) ? 'has an unusable path step' : null);
+    if (problem) refuse(e.path, problem);
+    if (seen.has(e.path)) refuse(e.path, 'occurs twice (for instance a symlink and a directory)');
+    seen.add(e.path);
+    if (cut >= 0 && !trees.has(e.path.slice(0, cut))) refuse(e.path, 'has a name containing /');
+    if (e.type === 'tree') trees.add(e.path);
+  }
+  return entries;
+}
+
+/**
+ * Writes the blobs of `rev`'s tree under `dir` (no .git, no attribute processing), returns
+ * path → "mode oid". Trees come from untrusted remotes, so nothing here follows a symlink:
+ * directories are created one at a time and must not exist yet, files and symlinks are created
+ * exclusively (O_EXCL, O_NOFOLLOW), and every parent is checked to resolve to its place under `dir`.
+ */
 export async function writeTree(mirror: string, rev: string, dir: string): Promise<Record<string, string>> {
-  const ls = parseLsTree((await runGit(mirror, ['ls-tree', '-r', '-z', '--full-tree', `${rev}^{tree}`])).stdout);
+  const entries = await checkedTreeEntries(mirror, rev);
+  const root = realpathSync(dir);
+  const inside = (rel: string): string => {
+    const abs = join(root, rel);
+    if (abs !== root && !abs.startsWith(root + sep)) throw new ValidationError(`${rev}: tree entry ${JSON.stringify(rel)} leads outside the output directory`);
+    return abs;
+  };
+  const checkParent = (rel: string): void => {
+    const parent = inside(dirname(rel) === '.' ? '' : dirname(rel));
+    if (realpathSync(parent) !== parent) throw new ValidationError(`${rev}: tree entry ${JSON.stringify(rel)} would be written through a symlink`);
+  };
+  for (const e of entries) {
+    if (e.type !== 'tree') continue;
+    checkParent(e.path);
+    mkdirSync(inside(e.path)); // throws EEXIST when anything (a symlink included) is already there
+  }
   const files: Record<string, string> = {};
-  const blobs = ls.filter((e) => e.type === 'blob');
+  const blobs = entries.filter((e) => e.type === 'blob');
   for (let i = 0; i < blobs.length; i += 500) {
     const chunk = blobs.slice(i, i + 500);
     const r = await runGitBuffer(mirror, ['cat-file', '--batch'], { input: chunk.map((b) => `${b.oid}\n`).join('') });
@@ -160,10 +225,17 @@ export async function writeTree(mirror: string, rev: string, dir: string): Promi
       const size = Number(r.stdout.subarray(pos, nl).toString('utf8').split(' ')[2]);
       const body = r.stdout.subarray(nl + 1, nl + 1 + size);
       pos = nl + 1 + size + 1;
-      const path = join(dir, b.path);
-      mkdirSync(join(path, '..'), { recursive: true });
+      checkParent(b.path);
+      const path = inside(b.path);
       if (b.mode === '120000') symlinkSync(body.toString('utf8'), path);
-      else writeFileSync(path, body, { mode: b.mode === '100755' ? 0o755 : 0o644 });
+      else {
+        const fd = openSync(path, constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | constants.O_NOFOLLOW, b.mode === '100755' ? 0o755 : 0o644);
+        try {
+          for (let off = 0; off < body.length; ) off += writeSync(fd, body, off);
+        } finally {
+          closeSync(fd);
+        }
+      }
       files[b.path] = `${b.mode === '100755' ? '100755' : b.mode === '120000' ? '120000' : '100644'} ${b.oid}`;
     }
   }

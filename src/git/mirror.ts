@@ -16,6 +16,30 @@ export const MIRROR_REFSPECS: readonly string[] = [
 
 const FETCH_TIMEOUT_MS = 60 * 60 * 1000;
 
+/**
+ * Objects come from untrusted remotes: fsck them at the door, so a tree with `.`, `..`, `.git`,
+ * a slash in a name, or duplicate entries is refused before anything reads it. Commit-header
+ * oddities that old, harmless histories carry stay warnings.
+ */
+export const MIRROR_FSCK_CONFIG: readonly (readonly [string, string])[] = [
+  ['fetch.fsckObjects', 'true'],
+  ['transfer.fsckObjects', 'true'],
+  ['fetch.fsck.hasDot', 'error'],
+  ['fetch.fsck.hasDotdot', 'error'],
+  ['fetch.fsck.hasDotgit', 'error'],
+  ['fetch.fsck.fullPathname', 'error'],
+  ['fetch.fsck.emptyName', 'error'],
+  ['fetch.fsck.duplicateEntries', 'error'],
+  ['fetch.fsck.zeroPaddedFilemode', 'ignore'],
+  ['fetch.fsck.badTimezone', 'warn'],
+  ['fetch.fsck.missingSpaceBeforeDate', 'warn'],
+  ['fetch.fsck.zeroPaddedDate', 'warn'],
+];
+
+async function configureFsck(dir: string): Promise<void> {
+  for (const [k, v] of MIRROR_FSCK_CONFIG) await runGit(dir, ['config', k, v]);
+}
+
 /** data/mirrors/owner__name.git */
 export function mirrorDir(dataDir: string, repo: string): string {
   const problem = repoNameProblem(repo);
@@ -69,6 +93,7 @@ export async function ensureMirror(opts: { repo: string; url: string; dir: strin
       throw new MinerError('git', `${opts.dir}: exists but is not a bare git repository (mirror of ${opts.repo})`);
     }
     await runGit(opts.dir, ['config', 'remote.origin.url', remote]);
+    await configureFsck(opts.dir);
     await fetchWithRetry(opts.dir, opts.repo, shown, retry, opts.signal);
     await updateHead(opts.dir, opts.signal);
     return;
@@ -82,6 +107,7 @@ export async function ensureMirror(opts: { repo: string; url: string; dir: strin
     await runGit(tmp, ['config', 'gc.auto', '0']);
     await runGit(tmp, ['config', 'core.logAllRefUpdates', 'false']);
     await runGit(tmp, ['config', 'fetch.writeCommitGraph', 'true']);
+    await configureFsck(tmp);
     for (const spec of MIRROR_REFSPECS) await runGit(tmp, ['config', '--add', 'remote.origin.fetch', spec]);
     await fetchWithRetry(tmp, opts.repo, shown, retry, opts.signal);
     await updateHead(tmp, opts.signal);

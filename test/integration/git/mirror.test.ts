@@ -21,7 +21,7 @@ describe('mirrors', () => {
     expect(mirrorDir('/data', 'acme/widgets')).toBe('/data/mirrors/acme__widgets.git');
     expect(defaultGitUrl('acme/widgets')).toBe('https://github.com/acme/widgets.git');
     expect(redactUrl('https://user:s3cret@example.com/a/b.git')).toBe('https://example.com/a/b.git');
-    expect(() => mirrorDir('/data', 'not-a-repo')).toThrow(/not-a-repo: repository must be owner\/name/);
+    expect(() => mirrorDir('/data', 'not-a-repo')).toThrow(/not-a-repo: must be owner\/name/);
   });
 
   it('clones from a file:// URL with branches, tags and pull heads, then fetches incrementally', async () => {
