@@ -9,6 +9,7 @@ import { registerProbe } from './probe.js';
 import { registerPairs } from './pairs.js';
 import { registerReview } from './review.js';
 import { registerExport } from './export.js';
+import { registerGradeMerge } from './grade-merge.js';
 
 /**
  * Command groups, in help order. Each module exports one `register…` function;
@@ -22,6 +23,7 @@ export const commands: readonly RegisterCommand[] = [
   registerProbe,
   registerPairs,
   registerExport,
+  registerGradeMerge,
   registerInspectForward,
   registerInspectBackward,
   registerReview,

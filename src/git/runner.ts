@@ -23,6 +23,10 @@ export interface RunGitOptions {
   /** Exit codes other than 0 that are data, not failure (e.g. 1 for `merge-base --is-ancestor`). */
   allowExit?: readonly number[];
   signal?: AbortSignal;
+  /** Extra environment, e.g. GIT_INDEX_FILE for a scratch index (the locale and prompt settings always win). */
+  env?: Readonly<Record<string, string>>;
+  /** Working directory of the process (a work tree's root for commands that take pathspecs). */
+  cwd?: string;
 }
 
 /**
@@ -52,7 +56,8 @@ async function spawnGit(
   const argv = gitDir ? [`--git-dir=${gitDir}`, ...args] : [...args];
   try {
     const r = await execa('git', argv, {
-      env: GIT_ENV,
+      env: { ...opts.env, ...GIT_ENV },
+      cwd: opts.cwd,
       extendEnv: true,
       input: opts.input,
       stdin: opts.input === undefined ? 'ignore' : undefined,
