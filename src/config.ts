@@ -30,6 +30,8 @@ export const RepoName = z.string().superRefine((name, ctx) => {
   if (problem) ctx.addIssue({ code: 'custom', message: problem });
 });
 
+const EnvName = z.string().regex(/^[A-Za-z_][A-Za-z0-9_]*$/, 'must be an environment variable name');
+
 export const RepoConfig = z
   .object({
     name: RepoName,
@@ -48,7 +50,9 @@ export const Config = z
       .object({
         api_url: z.string().url().default('https://api.github.com'),
         graphql_url: z.string().url().optional(),
-        token_env: z.string().regex(/^[A-Za-z_][A-Za-z0-9_]*$/, 'must be an environment variable name').default('GITHUB_TOKEN'),
+        token_env: z
+          .union([EnvName, z.array(EnvName).min(1, 'must name at least one variable')])
+          .default('GITHUB_TOKEN'),
         discover_mode: z.enum(['search', 'sync']).default('sync'),
         max_retries: z.number().int().min(0).max(10).default(3),
       })
@@ -130,6 +134,12 @@ export function resolveDataDir(loaded: LoadedConfig): string {
   return isAbsolute(d) ? d : resolve(loaded.baseDir, d);
 }
 
+/** The token variables of `github.token_env` (one name or a list), in order. */
+export function tokenEnvs(config: Config): string[] {
+  const t = config.github.token_env;
+  return typeof t === 'string' ? [t] : [...t];
+}
+
 export function repoConfig(config: Config, name: string): RepoConfig | undefined {
   return config.repos.find((r) => r.name.toLowerCase() === name.toLowerCase());
 }
@@ -140,7 +150,7 @@ export const STARTER_CONFIG = `# r2v configuration. Every field is optional exce
 # written to the database, the logs or the exports.
 github:
   api_url: https://api.github.com      # GitHub Enterprise: https://HOST/api/v3
-  token_env: GITHUB_TOKEN
+  token_env: GITHUB_TOKEN               # or a list [TOKEN_A, TOKEN_B]: shard K uses the (K mod M)-th
   discover_mode: sync                   # sync: every issue and comment, incrementally; search: bisect vocabulary only
   max_retries: 3
 

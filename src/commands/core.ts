@@ -2,7 +2,7 @@ import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { Command, InvalidArgumentError } from 'commander';
 import { openApp, dbPath, type App } from '../app.js';
-import { CONFIG_FILE, loadConfig, resolveDataDir, STARTER_CONFIG } from '../config.js';
+import { CONFIG_FILE, loadConfig, resolveDataDir, STARTER_CONFIG, tokenEnvs } from '../config.js';
 import { addRepo, removeRepo } from '../config-edit.js';
 import { UsageError, EXIT } from '../errors.js';
 import { createLogger } from '../log.js';
@@ -10,10 +10,15 @@ import { createStageContext } from '../run/context.js';
 import { createProgress } from '../run/progress.js';
 import { runStages, type RunSummary } from '../run/runner.js';
 import { selectStages } from '../run/select.js';
+import { planShards, reposOfShard, resolveShard, shardLabel, tokenEnvFor, type Shard } from '../run/shard.js';
+import { EVALUATOR_ID } from '../routing/index.js';
+import { StoreMeta } from '../store/tables/meta.js';
+import { r2vVersion } from '../export/version.js';
 import { stages as registry } from '../stages/index.js';
 import type { Stage } from '../stages/types.js';
 import { Runs } from '../store/tables/runs.js';
 import { openStore } from '../store/db.js';
+import { mergeShards } from '../store/merge.js';
 import type { CliContext, GlobalOptions, Io, RegisterCommand } from './types.js';
 import { printJson } from './types.js';
 import { statusReport } from './status.js';
@@ -48,24 +53,47 @@ function progressMode(globals: GlobalOptions, io: Io): 'tty' | 'lines' | 'quiet'
   return io.isTTY ? 'tty' : 'lines';
 }
 
+/** A shard run's default database: <data_dir>/r2v.shard-K-of-N.db, so shards sharing a data directory never share a database. */
+export function shardDbPath(dataDir: string, shard: Shard): string {
+  return join(dataDir, `r2v.shard-${shard.index}-of-${shard.count}.db`);
+}
+
 export async function executeRun(
   ctx: CliContext,
   globals: GlobalOptions,
   sel: { stage?: string; from?: string; until?: string; repo?: string; force?: boolean; concurrency?: number; onlyFailed?: { kind?: string } },
   options: Record<string, unknown> = {},
+  shardOpts: { shard?: string; shards?: number } = {},
 ): Promise<RunSummary> {
   const list = selectStages(allStages(ctx), sel);
-  const app = openApp(globals, ctx.io);
-  const secrets = [ctx.io.env[app.loaded.config.github.token_env] ?? ''].filter((s) => s.length > 0);
+  const shard = resolveShard(shardOpts, ctx.io.env);
+  let effective = globals;
+  if (shard && !globals.db) effective = { ...globals, db: shardDbPath(resolveDataDir(loadConfig(globals.config, ctx.io.cwd)), shard) };
+  const app = openApp(effective, ctx.io);
+  const envs = tokenEnvs(app.loaded.config);
+  const tokenEnv = tokenEnvFor(envs, shard);
+  const secrets = envs.map((name) => ctx.io.env[name] ?? '').filter((s) => s.length > 0);
   const log = createLogger({ stream: ctx.io.stderr, level: globals.quiet ? 'error' : 'info', secrets });
-  const stageCtx = createStageContext({
+  let repos = reposInScope(app, sel.repo);
+  if (shard) {
+    const meta = new StoreMeta(app.store.db);
+    const before = meta.get('shard');
+    if (before !== undefined && before !== shardLabel(shard)) {
+      app.close();
+      throw new UsageError(`${app.store.path}: database of shard ${before}, not ${shardLabel(shard)} (use --db to give each shard its own database)`);
+    }
+    const all = repos.length;
+    repos = reposOfShard(repos, shard);
+    log.info(`shard ${shardLabel(shard)} (from ${shard.source}): ${repos.length} of ${all} repositories, database ${app.store.path}${envs.length > 1 ? `, token ${tokenEnv}` : ''}`);
+  }
+  recordMeta(app, shard);  const stageCtx = createStageContext({
     store: app.store,
     config: app.loaded.config,
     log,
     signal: ctx.signal,
     dataDir: app.dataDir,
     env: ctx.io.env,
-    options: { ...options, configDir: app.loaded.baseDir },
+    options: { ...options, configDir: app.loaded.baseDir, tokenEnv },
   });
   const runs = new Runs(app.store.db);
   const runId = runs.start(['run', ...Object.entries(sel).map(([k, v]) => `${k}=${JSON.stringify(v)}`)], new Date());
@@ -73,12 +101,12 @@ export async function executeRun(
   try {
     const summary = await runStages(stageCtx, {
       stages: list,
-      repos: reposInScope(app, sel.repo),
+      repos,
       force: sel.force ?? false,
       onlyFailed: sel.onlyFailed,
       concurrency: sel.concurrency ?? app.loaded.config.concurrency,
       progress: createProgress({ stream: ctx.io.stderr, mode: progressMode(globals, ctx.io) }),
-      runLogPath: join(app.dataDir, 'run-log.jsonl'),
+      runLogPath: join(app.dataDir, shard ? `run-log.shard-${shard.index}-of-${shard.count}.jsonl` : 'run-log.jsonl'),
     });
     outcome = summary.interrupted ? 'interrupted' : summary.failed > 0 ? 'items-failed' : 'ok';
     if (summary.interrupted) ctx.setExitCode(EXIT.interrupted);
@@ -92,6 +120,16 @@ export async function executeRun(
       app.close();
     }
   }
+}
+
+/** Records what produces the database's rows; `r2v merge` refuses shards that disagree. */
+function recordMeta(app: App, shard: Shard | null): void {
+  const meta = new StoreMeta(app.store.db);
+  app.store.transaction(() => {
+    meta.set('r2v_version', r2vVersion());
+    meta.set('evaluator', EVALUATOR_ID);
+    if (shard) meta.set('shard', shardLabel(shard));
+  });
 }
 
 export const registerCore: RegisterCommand = (program: Command, ctx: CliContext) => {
@@ -160,18 +198,48 @@ export const registerCore: RegisterCommand = (program: Command, ctx: CliContext)
     .option('--concurrency <n>', 'items processed at once', parsePositiveInt('--concurrency'))
     .option('--require-review', 'admission: require a human accept')
     .option('--require-probe', 'admission: require a verified probe boundary')
-    .action(async (opts: { stage?: string; from?: string; until?: string; repo?: string; force?: boolean; concurrency?: number; requireReview?: boolean; requireProbe?: boolean }, cmd: Command) => {
+    .option('--shard <K/N>', 'only the repositories of shard K of N (K from 0); default database <data_dir>/r2v.shard-K-of-N.db')
+    .option('--shards <n>', 'number of shards when the index comes from JOB_COMPLETION_INDEX (Kubernetes) or SLURM_ARRAY_TASK_ID', parsePositiveInt('--shards'))
+    .action(async (opts: { stage?: string; from?: string; until?: string; repo?: string; force?: boolean; concurrency?: number; requireReview?: boolean; requireProbe?: boolean; shard?: string; shards?: number }, cmd: Command) => {
       const globals = cmd.optsWithGlobals<GlobalOptions>();
-      const summary = await executeRun(ctx, globals, opts, {
-        requireReview: opts.requireReview ?? false,
-        requireProbe: opts.requireProbe ?? false,
+      const { shard, shards, requireReview, requireProbe, ...sel } = opts;
+      const summary = await executeRun(ctx, globals, sel, {
+        requireReview: requireReview ?? false,
+        requireProbe: requireProbe ?? false,
         force: opts.force ?? false,
-      });
+      }, { shard, shards });
       if (!globals.quiet) {
         for (const s of summary.stages) {
           io.stderr.write(`r2v: ${s.name}: ${s.done} done, ${s.rejected} rejected, ${s.failed} failed, ${s.upToDate} up to date\n`);
         }
         if (summary.interrupted) io.stderr.write('r2v: interrupted; run the same command again to resume\n');
+      }
+    });
+
+  const shardCmd = program.command('shard').description('split the configured repositories into shards (for Kubernetes, Slurm or CI matrix runs)');
+  shardCmd
+    .command('plan')
+    .description('print, as JSON, the repositories of every shard (K from 0)')
+    .requiredOption('--shards <n>', 'number of shards', parsePositiveInt('--shards'))
+    .action((opts: { shards: number }, cmd: Command) => {
+      const globals = cmd.optsWithGlobals<GlobalOptions>();
+      const loaded = loadConfig(globals.config, io.cwd);
+      resolveShard({ shard: `0/${opts.shards}` }, {});
+      io.stdout.write(`${JSON.stringify(planShards(loaded.config.repos.map((r) => r.name), opts.shards), null, 2)}\n`);
+    });
+
+  program
+    .command('merge')
+    .description('combine shard databases into OUT.db (refuses overlapping repositories and mismatched versions)')
+    .argument('<out.db>', 'database to write (built in a temporary file, renamed into place when complete)')
+    .argument('<shard.db...>', 'shard databases')
+    .option('--force', 'replace OUT.db if it exists')
+    .action((out: string, shards: string[], opts: { force?: boolean }, cmd: Command) => {
+      const globals = cmd.optsWithGlobals<GlobalOptions>();
+      const summary = mergeShards(resolve(io.cwd, out), shards.map((s) => resolve(io.cwd, s)), { force: opts.force ?? false });
+      if (!globals.quiet) {
+        const repos = summary.shards.reduce((n, s) => n + s.repos.length, 0);
+        io.stderr.write(`r2v: merged ${summary.shards.length} shards (${repos} repositories) into ${summary.out}\n`);
       }
     });
 
@@ -206,7 +274,7 @@ export const registerCore: RegisterCommand = (program: Command, ctx: CliContext)
           for (const r of report.rejections.slice(0, 10)) io.stdout.write(`  ${r.stage} ${r.reason} ${r.count}\n`);
         }
         for (const b of report.budget) {
-          io.stdout.write(`budget ${b.stage} ${b.repo}: ${b.requests} requests, ${b.notModified} not modified, ${b.retries} retries, ${b.waitedMs} ms waited\n`);
+          io.stdout.write(`budget ${b.stage} ${b.repo}: ${b.requests} requests, ${b.notModified} not modified, ${b.retries} retries, ${b.waitedMs} ms waited${b.tokenEnv ? ` (token ${b.tokenEnv})` : ''}\n`);
         }
       } finally {
         app.close();

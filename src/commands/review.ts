@@ -8,6 +8,7 @@ import { basename, dirname, join, resolve } from 'node:path';
 import type { Command } from 'commander';
 import { openApp, type App } from '../app.js';
 import { UsageError } from '../errors.js';
+import { tokenEnvs } from '../config.js';
 import { indexCases, reviewCases } from '../review/cases.js';
 import { entryView, reviewExportLines, reviewRecord, STATUS_FILTERS, type StatusFilter } from '../review/export.js';
 import { importDecisions } from '../review/import.js';
@@ -175,7 +176,7 @@ export const registerReview: RegisterCommand = (program: Command, ctx) => {
         const ledger = new ReviewLedger(app.store.db);
         const reviewer = `screener:${screener.name}`;
         const env: NodeJS.ProcessEnv = { ...io.env };
-        delete env[config.github.token_env];
+        for (const name of tokenEnvs(config)) delete env[name];
         const counts = new Map<ScreenOutcome, number>();
         const report = (caseKey: string, outcome: ScreenOutcome, extra: Record<string, unknown> = {}): void => {
           counts.set(outcome, (counts.get(outcome) ?? 0) + 1);

@@ -1,4 +1,4 @@
-import { repoConfig } from '../config.js';
+import { repoConfig, tokenEnvs } from '../config.js';
 import { createGitHubClient, tokenFrom, type GitHubClient, type GitHubClientOptions } from '../github/client.js';
 import { buildDiscoverRows, fetchRepository, type DiscoverRows, type LaggedCursor } from '../github/discover.js';
 import { GitHubTables } from '../store/tables/github.js';
@@ -91,13 +91,15 @@ export function githubClient(ctx: StageContext): GitHubClient {
   return ctx.services.get(GITHUB_SERVICE, () => {
     const g = ctx.config.github;
     const env = (ctx.options.env ?? {}) as Readonly<Record<string, string | undefined>>;
-    const token = tokenFrom(env, g.token_env, 'discover');
+    // The shard's token variable (chosen by the CLI: shard K uses the (K mod M)-th), else the first.
+    const tokenEnv = typeof ctx.options.tokenEnv === 'string' ? ctx.options.tokenEnv : tokenEnvs(ctx.config)[0]!;
+    const token = tokenFrom(env, tokenEnv, 'discover');
     const knobs = (ctx.options.githubClient ?? {}) as Partial<GitHubClientOptions>;
     return createGitHubClient({
       apiUrl: g.api_url,
       ...(g.graphql_url ? { graphqlUrl: g.graphql_url } : {}),
       token,
-      recorder: new GitHubTables(ctx.store.db),
+      recorder: new GitHubTables(ctx.store.db, tokenEnv),
       maxRetries: g.max_retries,
       pace: !isLoopback(g.api_url),
       log: ctx.log,

@@ -7,6 +7,7 @@ import { migration0006 } from './0006-pairs.js';
 import { migration0007 } from './0007-admission.js';
 import { migration0008 } from './0008-github.js';
 import { migration0009 } from './0009-review.js';
+import { migration0010 } from './0010-shards.js';
 
 /** Ordered list of migrations. Add a file and one line; never edit a shipped migration. */
 export const migrations: readonly Migration[] = [
@@ -18,4 +19,5 @@ export const migrations: readonly Migration[] = [
   migration0007,
   migration0008,
   migration0009,
+  migration0010,
 ].sort((a, b) => a.id - b.id);

@@ -36,12 +36,15 @@ export interface BudgetEntry {
   readonly notModified: number;
   readonly retries: number;
   readonly waitedMs: number;
+  /** The environment variable whose token the requests used (never the token); null for the total row. */
+  readonly tokenEnv: string | null;
 }
 
 /** HTTP cache, raw responses, sync cursors and the request budget of the GitHub edge. */
 export class GitHubTables {
   private readonly s: Record<string, Statement>;
-  constructor(private readonly db: Database) {
+  /** `tokenEnv`: the variable name the budget ledger records for the requests counted here. */
+  constructor(private readonly db: Database, private readonly tokenEnv: string | null = null) {
     this.s = {
       cached: db.prepare('SELECT * FROM http_cache WHERE key = ?'),
       putCache: db.prepare(`INSERT INTO http_cache (key, url, etag, last_modified, link, status, body, fetched_at)
@@ -55,9 +58,10 @@ export class GitHubTables {
         ON CONFLICT (repo, resource) DO UPDATE SET since=excluded.since`),
       deleteCursor: db.prepare('DELETE FROM sync_cursors WHERE repo = ? AND resource = ?'),
       threadRepos: db.prepare('SELECT DISTINCT repo FROM threads ORDER BY repo'),
-      count: db.prepare(`INSERT INTO budget (stage, repo, requests, not_modified, retries, waited_ms)
-        VALUES (@stage, @repo, @requests, @notModified, @retries, @waitedMs)
+      count: db.prepare(`INSERT INTO budget (stage, repo, requests, not_modified, retries, waited_ms, token_env)
+        VALUES (@stage, @repo, @requests, @notModified, @retries, @waitedMs, @tokenEnv)
         ON CONFLICT (stage, repo) DO UPDATE SET requests = requests + excluded.requests,
+          token_env = coalesce(excluded.token_env, token_env),
           not_modified = not_modified + excluded.not_modified, retries = retries + excluded.retries,
           waited_ms = waited_ms + excluded.waited_ms`),
     };
@@ -111,6 +115,7 @@ export class GitHubTables {
       notModified: delta.notModified ?? 0,
       retries: delta.retries ?? 0,
       waitedMs: Math.round(delta.waitedMs ?? 0),
+      tokenEnv: this.tokenEnv,
     });
   }
 }
@@ -118,7 +123,7 @@ export class GitHubTables {
 /** Request budget per stage and repository, sorted, plus a total row (`repo: '*'`, `stage: '*'`). */
 export function budgetSummary(db: Database): BudgetEntry[] {
   const rows = (db
-    .prepare('SELECT stage, repo, requests, not_modified, retries, waited_ms FROM budget ORDER BY stage, repo')
+    .prepare('SELECT stage, repo, requests, not_modified, retries, waited_ms, token_env FROM budget ORDER BY stage, repo')
     .all() as Record<string, number | string>[]).map((r) => ({
     stage: r.stage as string,
     repo: r.repo as string,
@@ -126,6 +131,7 @@ export function budgetSummary(db: Database): BudgetEntry[] {
     notModified: r.not_modified as number,
     retries: r.retries as number,
     waitedMs: r.waited_ms as number,
+    tokenEnv: (r.token_env as string | null) ?? null,
   }));
   if (rows.length === 0) return [];
   const total = rows.reduce(
@@ -136,8 +142,9 @@ export function budgetSummary(db: Database): BudgetEntry[] {
       notModified: t.notModified + r.notModified,
       retries: t.retries + r.retries,
       waitedMs: t.waitedMs + r.waitedMs,
+      tokenEnv: null,
     }),
-    { stage: '*', repo: '*', requests: 0, notModified: 0, retries: 0, waitedMs: 0 },
+    { stage: '*', repo: '*', requests: 0, notModified: 0, retries: 0, waitedMs: 0, tokenEnv: null as string | null },
   );
   return [...rows, total];
 }
