@@ -3,6 +3,7 @@ import { readFileSync } from 'node:fs';
 import { commands } from './commands/index.js';
 import type { CliContext, Io } from './commands/types.js';
 import { EXIT, MinerError } from './errors.js';
+import { redact, secretsInEnv } from './log.js';
 import type { Stage } from './stages/types.js';
 
 const VERSION = (JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { version: string }).version;
@@ -108,10 +109,10 @@ export async function runCli(
       return EXIT.usage; // commander already printed its one-line message
     }
     if (error instanceof MinerError) {
-      io.stderr.write(`r2v: ${error.message.split('\n')[0]}\n`);
+      io.stderr.write(`r2v: ${redact(error.message.split('\n')[0]!, secretsInEnv(io.env))}\n`);
       return USER_KINDS.has(error.kind) ? EXIT.usage : EXIT.internal;
     }
-    io.stderr.write(`r2v: internal error (this is a bug): ${(error as Error)?.stack ?? String(error)}\n`);
+    io.stderr.write(`r2v: internal error (this is a bug): ${redact((error as Error)?.stack ?? String(error), secretsInEnv(io.env))}\n`);
     return EXIT.internal;
   } finally {
     process.off('SIGINT', onSigint);

@@ -1,5 +1,5 @@
 import type { App } from '../app.js';
-import { silentLogger } from '../log.js';
+import { redact, silentLogger } from '../log.js';
 import { createStageContext } from '../run/context.js';
 import { pendingReason } from '../run/runner.js';
 import type { Stage } from '../stages/types.js';
@@ -38,12 +38,12 @@ export async function statusReport(app: App, stages: readonly Stage<any>[], repo
       try {
         planned = (await stage.plan(ctx, repos)) as { key: string; repo: string; inputDigest: string; input: unknown }[];
       } catch (error) {
-        entry.planError = (error as Error).message.split('\n')[0];
+        entry.planError = redact((error as Error).message.split('\n')[0]!, ctx.secrets ?? []);
       }
       for (const row of rows.values()) {
         if (!scope.has(row.repo)) continue;
         if (row.status === 'failed') {
-          report.failures.push({ stage: row.stage, key: row.key, repo: row.repo, kind: row.errorKind ?? 'internal', message: row.errorMessage ?? '', attempts: row.attempts });
+          report.failures.push({ stage: row.stage, key: row.key, repo: row.repo, kind: row.errorKind ?? 'internal', message: redact(row.errorMessage ?? '', ctx.secrets ?? []), attempts: row.attempts });
         }
       }
       if (planned) {

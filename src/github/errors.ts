@@ -1,4 +1,5 @@
 import { MinerError, type ErrorKind } from '../errors.js';
+import { redact } from '../log.js';
 
 /** An API failure, classified. The message names the request (method and path), never its headers. */
 export class GitHubError extends MinerError {
@@ -24,12 +25,14 @@ export function httpStatusOf(error: unknown): number | null {
 /**
  * Maps an octokit error to a GitHubError. Only the status, the API's own message and the request
  * label (method + path) are kept: octokit errors carry the request with its authorization header.
+ * The API's message is redacted here, where the error is made, since a server may echo the
+ * credentials back (`secrets`: the token; token shapes and Authorization values are always masked).
  */
-export function toGitHubError(error: unknown, label: string, retries: number): GitHubError {
+export function toGitHubError(error: unknown, label: string, retries: number, secrets: readonly string[] = []): GitHubError {
   if (error instanceof GitHubError) return error;
   const status = httpStatusOf(error);
   const e = (error ?? {}) as RequestErrorLike;
-  const apiMessage = typeof e.message === 'string' ? e.message.split('\n')[0]!.slice(0, 200) : String(error);
+  const apiMessage = redact(typeof e.message === 'string' ? e.message.split('\n')[0]!.slice(0, 200) : String(error), secrets);
   const headers = e.response?.headers ?? {};
   if ((status === 403 || status === 429) && /secondary rate/i.test(apiMessage)) {
     return new GitHubError('rate-limit', `${label}: secondary rate limit, gave up after ${retries} retries`, status, { cause: error });
@@ -46,7 +49,7 @@ export function toGitHubError(error: unknown, label: string, retries: number): G
   if (status === null && Array.isArray(gqlErrors) && gqlErrors.length > 0) {
     const first = (gqlErrors[0] as { type?: unknown; message?: unknown }) ?? {};
     const kind = first.type === 'NOT_FOUND' ? 'not-found' : 'validation';
-    return new GitHubError(kind, `${label}: GraphQL error ${String(first.type ?? '')}: ${String(first.message ?? '').slice(0, 200)}`, null, { cause: error });
+    return new GitHubError(kind, `${label}: GraphQL error ${String(first.type ?? '')}: ${redact(String(first.message ?? '').slice(0, 200), secrets)}`, null, { cause: error });
   }
   if (status === 401) return new GitHubError('auth', `${label}: GitHub refused the token (401 ${apiMessage})`, status, { cause: error });
   if (status === 404 || status === 410) return new GitHubError('not-found', `${label}: not found (${status})`, status, { cause: error });

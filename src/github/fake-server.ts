@@ -13,7 +13,7 @@ import { route, type FakeWorld } from './fake-world.js';
 export { parseSearchQuery } from './fake-world.js';
 export type { FakeComment, FakeIssue, FakePull, FakeRepo, FakeTimelineEvent, FakeWorld } from './fake-world.js';
 
-export type FaultKind = 'secondary-rate-limit' | 'primary-rate-limit' | 'status' | 'truncated' | 'malformed-json' | 'delay';
+export type FaultKind = 'secondary-rate-limit' | 'primary-rate-limit' | 'status' | 'truncated' | 'malformed-json' | 'delay' | 'echo-authorization';
 
 export interface Fault {
   /** Substring of, or pattern over, `METHOD /path?query` (e.g. 'GET /repos/o/r/issues?'). */
@@ -104,6 +104,10 @@ export async function startFakeGitHub(world: FakeWorld, opts: { faults?: Fault[]
     }
     if (fault?.kind === 'status') return send(fault.status ?? 502, JSON.stringify({ message: 'Bad Gateway' }));
     if (fault?.kind === 'malformed-json') return send(200, '{"message": "this is not', {});
+    // A misbehaving server (or proxy) that repeats the request's credentials in its error.
+    if (fault?.kind === 'echo-authorization') {
+      return send(fault.status ?? 401, JSON.stringify({ message: `Bad credentials: Authorization: ${headers.authorization ?? ''}`, echo: headers.authorization ?? '' }));
+    }
 
     const url = new URL(path, base);
     const answer = route(world, method, url, body, base);

@@ -38,6 +38,8 @@ export interface RestPortInput {
   readonly recorder: Pick<GitHubTables, 'cached' | 'putCached'>;
   readonly graphqlUrl: string;
   readonly now: () => Date;
+  /** Redacted from error messages made here (the token). */
+  readonly secrets?: readonly string[];
 }
 
 const PER_PAGE = 100;
@@ -143,7 +145,7 @@ export function createRestPort(input: RestPortInput): GitHubPort {
           data = await octokit.graphql.defaults({ url: input.graphqlUrl })(closingIssuesQuery, { owner, name, number });
         } catch (error) {
           // GraphQL-level errors arrive in a 200 and are thrown after the HTTP layer.
-          throw toGitHubError(error, `POST /graphql ${CLOSING_ISSUES_OPERATION}(${repo}#${number})`, 0);
+          throw toGitHubError(error, `POST /graphql ${CLOSING_ISSUES_OPERATION}(${repo}#${number})`, 0, input.secrets);
         }
       }
       const r = ClosingIssuesAnswer.safeParse(data);

@@ -1,5 +1,5 @@
 import type { Config } from '../config.js';
-import type { Logger } from '../log.js';
+import { secretsInEnv, type Logger } from '../log.js';
 import { createServices } from '../services.js';
 import type { Store } from '../store/db.js';
 import type { StageContext } from '../stages/types.js';
@@ -23,5 +23,6 @@ export function createStageContext(input: {
     now: input.now ?? (() => new Date()),
     services: createServices(),
     options: { ...(input.options ?? {}), dataDir: input.dataDir, env: input.env },
+    secrets: [...new Set([input.env[input.config.github.token_env]?.trim() ?? '', ...secretsInEnv(input.env)].filter((s) => s.length >= 4))],
   };
 }

@@ -3,6 +3,7 @@ import { dirname } from 'node:path';
 import type { ItemOutcome, PlannedItem, Stage, StageContext } from '../stages/types.js';
 import { WorkItems, type WorkItemRow } from '../store/tables/work-items.js';
 import { describeError, errorKind, isFatal } from '../errors.js';
+import { redact } from '../log.js';
 import { quietProgress, type Progress } from './progress.js';
 
 export interface RunOptions {
@@ -105,16 +106,18 @@ export async function runStages(ctx: StageContext, options: RunOptions): Promise
             return;
           }
           const kind = errorKind(error);
+          // Redacted again here, where the message is kept: the database, the run log and the log.
+          const message = redact(describeError(error), ctx.secrets ?? []);
           ctx.store.transaction(() =>
             ledger.record(
-              { ...base, status: 'failed', reason: null, errorKind: kind, errorMessage: describeError(error), updatedAt: ctx.now().toISOString() },
+              { ...base, status: 'failed', reason: null, errorKind: kind, errorMessage: message, updatedAt: ctx.now().toISOString() },
               previous,
             ),
           );
           counts.failed += 1;
           progress.item(stage.name, 'failed');
-          ctx.log.warn('item failed', { stage: stage.name, key: item.key, kind, error: describeError(error) });
-          log({ type: 'item-failed', stage: stage.name, key: item.key, kind, message: describeError(error) });
+          ctx.log.warn('item failed', { stage: stage.name, key: item.key, kind, error: message });
+          log({ type: 'item-failed', stage: stage.name, key: item.key, kind, message });
           continue;
         }
         try {

@@ -13,6 +13,8 @@ export interface StageContext {
   readonly services: Services;
   /** Free-form run options (e.g. requireProbe) passed from the CLI. */
   readonly options: Readonly<Record<string, unknown>>;
+  /** Credentials of this run (the GitHub token); redacted from every message the runner keeps. */
+  readonly secrets?: readonly string[];
 }
 
 /** One unit of work of a stage, as enumerated by `plan`. */
