@@ -116,6 +116,7 @@ export async function runDemo(options: DemoOptions = {}): Promise<DemoResult> {
     manifests,
     status: JSON.parse(statusOut.text()) as StatusJson,
     rejections: readJsonl(join(manifests, 'rejections.jsonl')) as RejectionLine[],
+    candidates: readJsonl(join(manifests, 'candidates.jsonl')) as CandidateLine[],
     admitted: { backward: readJsonl(join(manifests, 'backward.jsonl')).length, forward: readJsonl(join(manifests, 'forward.jsonl')).length },
     pairsMeta: JSON.parse(readFileSync(join(manifests, 'pairs', 'meta.json'), 'utf8')) as PairsMeta,
     packages: countPackages(packages),
@@ -132,6 +133,10 @@ interface StatusJson {
 interface RejectionLine {
   task: string;
   reasons: { code: string; stage: string }[];
+}
+interface CandidateLine {
+  task: string;
+  blockers: { code: string; stage: string }[];
 }
 interface PairsMeta {
   counts?: { by_tier?: Record<string, number>; by_reason?: Record<string, number> };
@@ -158,7 +163,7 @@ function findCounts(meta: PairsMeta, key: 'by_tier' | 'by_reason'): Record<strin
 }
 
 export function renderSummary(input: {
-  root: string; workspace: string; manifests: string; status: StatusJson; rejections: RejectionLine[];
+  root: string; workspace: string; manifests: string; status: StatusJson; rejections: RejectionLine[]; candidates: CandidateLine[];
   admitted: { backward: number; forward: number }; pairsMeta: PairsMeta; packages: number; audit: string; preflight: string[]; seconds: number;
 }): string {
   const lines: string[] = [];
@@ -169,7 +174,13 @@ export function renderSummary(input: {
     lines.push(`${s.name.padEnd(16)}${String(s.total).padStart(7)}${String(s.done).padStart(8)}${String(s.rejected).padStart(10)}${String(s.failed).padStart(8)}`);
   }
   const tiers = findCounts(input.pairsMeta, 'by_tier');
-  lines.push('', `admitted: ${input.admitted.backward} Backward, ${input.admitted.forward} Forward; pairs: ${Object.entries(tiers).map(([k, v]) => `${v} ${k}`).join(', ') || 'none'}`);
+  lines.push('', `admitted: ${input.admitted.backward} Backward, ${input.admitted.forward} Forward; candidates: ${input.candidates.length}; pairs: ${Object.entries(tiers).map(([k, v]) => `${v} ${k}`).join(', ') || 'none'}`);
+  const waiting = new Map<string, number>();
+  for (const c of input.candidates) {
+    for (const code of new Set(c.blockers.map((x) => `${c.task}:${x.code}`))) waiting.set(code, (waiting.get(code) ?? 0) + 1);
+  }
+  lines.push('', 'candidates wait for (cases, see candidates.jsonl):');
+  for (const [code, n] of [...waiting].sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1))) lines.push(`  ${code.padEnd(36)}${n}`);
   const byReason = new Map<string, number>();
   for (const r of input.rejections) {
     for (const code of new Set(r.reasons.map((x) => `${r.task}:${x.code}`))) byReason.set(code, (byReason.get(code) ?? 0) + 1);
@@ -179,7 +190,7 @@ export function renderSummary(input: {
   for (const [code, n] of [...byReason].sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1))) lines.push(`  ${code.padEnd(36)}${n}`);
   lines.push('', `packages: ${input.packages} (audit: ${input.audit}); preflight: ${input.preflight.join(', ')}`);
   lines.push('', 'files:');
-  lines.push(`  manifests   ${rel(input.manifests)}/{backward,forward,rejections}.jsonl (+ .meta.json)`);
+  lines.push(`  manifests   ${rel(input.manifests)}/{backward,forward,candidates,rejections}.jsonl (+ .meta.json)`);
   lines.push(`  pairs       ${rel(input.manifests)}/pairs/`);
   lines.push(`  packages    ${rel(input.manifests)}/packages/ (grading data in packages/grading/)`);
   lines.push(`  workspace   ${rel(input.workspace)}/ (config, r2v.db, mirrors, world, probes)`);

@@ -55,7 +55,7 @@ function seed(dbPath: string, n: number): void {
       t.replace({
         task: backward ? 'backward' : 'forward', itemKey: `${repo}#${i}`, caseId, repo, number: i, pull: backward ? null : i + 1,
         record: canonicalJson(record),
-        blockers: rejected ? [{ gate: 'always', stage: 'screen', code: 'hedged', evidence: 'I suspect' }] : [{ gate: 'probe', stage: 'probe', code: 'probe-missing', evidence: 'none' }],
+        blockers: rejected ? [{ gate: 'always', stage: 'screen', code: 'hedged', evidence: 'I suspect' }] : [{ gate: 'review', stage: 'review', code: 'review-required', evidence: 'none' }],
       });
     }
   });
@@ -72,7 +72,8 @@ function naiveExport(dbPath: string, out: string): void {
   const parsed = rows.map((r) => ({ task: r.task, caseId: r.case_id, record: JSON.parse(r.record) as unknown, blockers: JSON.parse(r.blockers) as { gate: string }[] }));
   parsed.sort((a, b) => (a.caseId < b.caseId ? -1 : a.caseId > b.caseId ? 1 : 0));
   for (const task of ['backward', 'forward']) {
-    const text = parsed.filter((p) => p.task === task && !p.blockers.some((b) => b.gate === 'always')).map((p) => JSON.stringify(p.record)).join('\n');
+    const admitted = parsed.filter((p) => p.task === task && !p.blockers.some((b) => b.gate === 'always' || b.gate === 'candidate'));
+    const text = admitted.map((p) => canonicalJson({ ...(p.record as object), tier: 'admitted', blockers: [] })).join('\n');
     writeFileSync(join(out, `${task}.jsonl`), text.length > 0 ? `${text}\n` : '');
   }
   store.close();

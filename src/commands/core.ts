@@ -1,10 +1,11 @@
 import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { Command, InvalidArgumentError } from 'commander';
+import { Command, InvalidArgumentError, Option } from 'commander';
 import { openApp, dbPath, type App } from '../app.js';
 import { CONFIG_FILE, loadConfig, resolveDataDir, STARTER_CONFIG, tokenEnvs } from '../config.js';
 import { addRepo, removeRepo } from '../config-edit.js';
 import { UsageError, EXIT } from '../errors.js';
+import { REQUIRE_PROBE_NOTE } from '../export/records.js';
 import { createLogger } from '../log.js';
 import { createStageContext } from '../run/context.js';
 import { createProgress } from '../run/progress.js';
@@ -197,15 +198,15 @@ export const registerCore: RegisterCommand = (program: Command, ctx: CliContext)
     .option('--force', 'recompute every item in scope, not only pending ones')
     .option('--concurrency <n>', 'items processed at once', parsePositiveInt('--concurrency'))
     .option('--require-review', 'admission: require a human accept')
-    .option('--require-probe', 'admission: require a verified probe boundary')
+    .addOption(new Option('--require-probe', 'kept for old scripts: a verified probe is always required for a Backward case to be admitted').hideHelp())
     .option('--shard <K/N>', 'only the repositories of shard K of N (K from 0); default database <data_dir>/r2v.shard-K-of-N.db')
     .option('--shards <n>', 'number of shards when the index comes from JOB_COMPLETION_INDEX (Kubernetes) or SLURM_ARRAY_TASK_ID', parsePositiveInt('--shards'))
     .action(async (opts: { stage?: string; from?: string; until?: string; repo?: string; force?: boolean; concurrency?: number; requireReview?: boolean; requireProbe?: boolean; shard?: string; shards?: number }, cmd: Command) => {
       const globals = cmd.optsWithGlobals<GlobalOptions>();
       const { shard, shards, requireReview, requireProbe, ...sel } = opts;
+      if (requireProbe) io.stderr.write(REQUIRE_PROBE_NOTE);
       const summary = await executeRun(ctx, globals, sel, {
         requireReview: requireReview ?? false,
-        requireProbe: requireProbe ?? false,
         force: opts.force ?? false,
       }, { shard, shards });
       if (!globals.quiet) {

@@ -11,7 +11,7 @@ import { exportManifests } from '../export/manifest.js';
 import { configuredMirrors, singleMirror, type MirrorOf } from '../export/mirrors.js';
 import { packageCase } from '../export/package.js';
 import { loadManifest, readManifest, ManifestRecord, checkManifestPath } from '../export/read-manifest.js';
-import { applicableBlockers, type Blocker } from '../export/records.js';
+import { REQUIRE_PROBE_NOTE, tierOf, type Blocker } from '../export/records.js';
 import { formatScore, preflight, scorePredictions, type GoldEntry } from '../export/score.js';
 import { verifyManifest } from '../export/verify.js';
 import { gitDirFromUser } from '../git/open-dir.js';
@@ -36,7 +36,7 @@ function* admittedFromDb(cmd: Command, io: Io): Generator<ManifestRecord> {
   const app = openApp(cmd.optsWithGlobals<GlobalOptions>(), io);
   try {
     for (const row of new AdmissionTables(app.store.db).stream()) {
-      if (applicableBlockers(JSON.parse(row.blockers) as Blocker[], { requireReview: false, requireProbe: false }).length > 0) continue;
+      if (tierOf(JSON.parse(row.blockers) as Blocker[], { requireReview: false }) !== 'admitted') continue;
       yield ManifestRecord.parse(JSON.parse(row.record));
     }
   } finally {
@@ -49,19 +49,21 @@ export const registerExport: RegisterCommand = (program: Command, ctx: CliContex
 
   program
     .command('export')
-    .description('write frozen manifests of the admitted cases (backward.jsonl, forward.jsonl, rejections.jsonl + .meta.json)')
+    .description('write frozen manifests of the admitted cases (backward.jsonl, forward.jsonl), candidates.jsonl and rejections.jsonl (+ .meta.json)')
     .option('--out <dir>', 'output directory', 'manifests')
     .addOption(new Option('--task <task>', 'only one task').choices(['backward', 'forward']))
-    .option('--require-review', 'admit only cases with a human accept')
-    .option('--require-probe', 'admit only Backward cases with a verified probe')
-    .action((opts: { out: string; task?: 'backward' | 'forward'; requireReview?: boolean; requireProbe?: boolean }, cmd: Command) => {
+    .option('--require-review', 'admit only cases with a human accept (the others are candidates)')
+    .option('--include-candidates', 'also write candidate cases into the manifests, with "tier": "candidate"')
+    .addOption(new Option('--require-probe', 'kept for old scripts: a verified probe is always required').hideHelp())
+    .action((opts: { out: string; task?: 'backward' | 'forward'; requireReview?: boolean; includeCandidates?: boolean; requireProbe?: boolean }, cmd: Command) => {
+      if (opts.requireProbe) io.stderr.write(REQUIRE_PROBE_NOTE);
       const app = openApp(cmd.optsWithGlobals<GlobalOptions>(), io);
       try {
         const summary = exportManifests(app.store.db, {
           out: resolve(io.cwd, opts.out),
           task: opts.task,
           requireReview: opts.requireReview ?? false,
-          requireProbe: opts.requireProbe ?? false,
+          includeCandidates: opts.includeCandidates ?? false,
         });
         if (opts.requireReview) {
           io.stderr.write('r2v: --require-review admits the cases with a human accept as of the last admit run (after r2v review import, run: r2v run --stage admit)\n');

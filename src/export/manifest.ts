@@ -1,6 +1,6 @@
 /**
- * Frozen manifests: backward.jsonl, forward.jsonl and rejections.jsonl, each with a
- * <name>.meta.json sidecar. Rows are streamed from SQLite in case-id order and written line by
+ * Frozen manifests: backward.jsonl, forward.jsonl, candidates.jsonl and rejections.jsonl, each
+ * with a <name>.meta.json sidecar. Rows are streamed from SQLite in case-id order and written line by
  * line through a bounded buffer, so memory does not grow with the number of cases. Every file is
  * written under a temporary name and renamed only when all of them are complete.
  */
@@ -12,7 +12,7 @@ import { AdmissionTables } from '../store/tables/admission.js';
 import { UsageError } from '../errors.js';
 import { EVALUATOR_ID } from '../routing/index.js';
 import { canonicalJson } from '../util/canonical.js';
-import { applicableBlockers, SCHEMA_VERSION, type Blocker, type Selection, type Task } from './records.js';
+import { applicableBlockers, SCHEMA_VERSION, tierOf, type Blocker, type Selection, type Task, type Tier } from './records.js';
 import { r2vVersion } from './version.js';
 
 export interface ExportOptions {
@@ -21,7 +21,8 @@ export interface ExportOptions {
   /** Only one task; default both. */
   readonly task?: Task;
   readonly requireReview?: boolean;
-  readonly requireProbe?: boolean;
+  /** Also write candidate-tier cases into the task manifests (with "tier": "candidate"). */
+  readonly includeCandidates?: boolean;
 }
 
 export interface ManifestFileSummary {
@@ -35,7 +36,7 @@ export interface ExportSummary {
   readonly files: ManifestFileSummary[];
 }
 
-export type ManifestKind = Task | 'rejections';
+export type ManifestKind = Task | 'candidates' | 'rejections';
 
 export interface ManifestMeta {
   schema_version: number;
@@ -43,12 +44,13 @@ export interface ManifestMeta {
   evaluator: string;
   file: string;
   kind: ManifestKind;
-  selection: { task: Task | 'all'; require_review: boolean; require_probe: boolean };
+  selection: { task: Task | 'all'; require_review: boolean; include_candidates: boolean };
   counts: {
     records: number;
     by_repo: Record<string, number>;
     by_reason: Record<string, number>;
     by_task: Record<string, number>;
+    by_tier: Record<string, number>;
   };
   sha256: string;
 }
@@ -66,17 +68,19 @@ class LineSink {
   readonly byRepo = new Map<string, number>();
   readonly byReason = new Map<string, number>();
   readonly byTask = new Map<string, number>();
+  readonly byTier = new Map<string, number>();
 
   constructor(readonly tmpPath: string) {
     this.fd = openSync(tmpPath, 'w');
   }
 
-  write(line: string, repo: string, task: Task, reasons: readonly string[] = []): void {
+  write(line: string, repo: string, task: Task, tier: Tier, reasons: readonly string[] = []): void {
     this.pending.push(line, '\n');
     this.size += line.length + 1;
     this.records += 1;
     bump(this.byRepo, repo);
     bump(this.byTask, task);
+    bump(this.byTier, tier);
     for (const r of new Set(reasons)) bump(this.byReason, r);
     if (this.size >= FLUSH_BYTES) this.flush();
   }
@@ -120,16 +124,32 @@ export function rejectionLine(row: { caseId: string; task: Task; repo: string; n
   return canonicalJson({
     case_id: row.caseId,
     task: row.task,
+    tier: 'rejected',
     repo: row.repo,
     number: row.number,
     pull: row.pull ?? undefined,
-    reasons: reasons.map((r) => ({ gate: r.gate, stage: r.stage, code: r.code, evidence: r.evidence })),
+    reasons: reasons.map(blockerJson),
   });
 }
 
+function blockerJson(b: Blocker): Blocker {
+  return { gate: b.gate, stage: b.stage, code: b.code, evidence: b.evidence };
+}
+
 /**
- * Writes the manifests of the admitted cases (and the rejections) into `opts.out`. The same
- * database and options always give byte-identical files.
+ * A stored record as written to a manifest or candidates.jsonl: the tier and the blockers that
+ * keep it from the admitted tier (none for an admitted case) are explicit in every line.
+ */
+export function tieredRecordLine(record: string, tier: Exclude<Tier, 'rejected'>, blocking: readonly Blocker[]): string {
+  const r = JSON.parse(record) as Record<string, unknown>;
+  return canonicalJson({ ...r, tier, blockers: blocking.map(blockerJson) });
+}
+
+/**
+ * Writes the manifests of the admitted cases, candidates.jsonl (cases that passed the text and
+ * git screens but are not admitted: probe missing or unverified, review pending) and
+ * rejections.jsonl into `opts.out`. The same database and options always give byte-identical
+ * files.
  */
 export function exportManifests(db: Db, opts: ExportOptions): ExportSummary {
   if (existsSync(opts.out) && !statSync(opts.out).isDirectory()) throw new UsageError(`--out ${opts.out}: exists and is not a directory`);
@@ -138,9 +158,10 @@ export function exportManifests(db: Db, opts: ExportOptions): ExportSummary {
   } catch (error) {
     throw new UsageError(`--out ${opts.out}: cannot create the directory (${(error as NodeJS.ErrnoException).code ?? 'error'})`, { cause: error });
   }
-  const sel: Selection = { requireReview: opts.requireReview ?? false, requireProbe: opts.requireProbe ?? false };
+  const sel: Selection = { requireReview: opts.requireReview ?? false };
+  const includeCandidates = opts.includeCandidates ?? false;
   const tasks: Task[] = opts.task ? [opts.task] : ['backward', 'forward'];
-  const names: ManifestKind[] = [...tasks, 'rejections'];
+  const names: ManifestKind[] = [...tasks, 'candidates', 'rejections'];
   const suffix = `.tmp-${process.pid}`;
   const sinks = new Map<ManifestKind, LineSink>();
   const temps: string[] = [];
@@ -151,18 +172,28 @@ export function exportManifests(db: Db, opts: ExportOptions): ExportSummary {
       sinks.set(name, new LineSink(tmp));
     }
     const rejections = sinks.get('rejections')!;
-    const rejectedOf = new Map<Task, Map<string, number>>(tasks.map((t) => [t, new Map()]));
+    const candidates = sinks.get('candidates')!;
+    const notAdmittedOf = new Map<Task, Map<string, number>>(tasks.map((t) => [t, new Map()]));
     for (const row of new AdmissionTables(db).stream(opts.task)) {
-      const blocking = applicableBlockers(JSON.parse(row.blockers) as Blocker[], sel);
-      if (blocking.length === 0) {
-        sinks.get(row.task)!.write(row.record, row.repo, row.task);
+      const blockers = JSON.parse(row.blockers) as Blocker[];
+      const tier = tierOf(blockers, sel);
+      // A rejected case lists why it was rejected; a candidate what it still waits for.
+      const blocking = tier === 'rejected' ? blockers.filter((b) => b.gate === 'always') : applicableBlockers(blockers, sel);
+      const codes = blocking.map((b) => b.code);
+      if (tier === 'admitted') {
+        sinks.get(row.task)!.write(tieredRecordLine(row.record, tier, []), row.repo, row.task, tier);
+        continue;
+      }
+      for (const c of new Set(codes)) bump(notAdmittedOf.get(row.task)!, c);
+      if (tier === 'rejected') {
+        rejections.write(rejectionLine(row, blocking), row.repo, row.task, tier, codes);
       } else {
-        const codes = blocking.map((b) => b.code);
-        rejections.write(rejectionLine(row, blocking), row.repo, row.task, codes);
-        for (const c of new Set(codes)) bump(rejectedOf.get(row.task)!, c);
+        const line = tieredRecordLine(row.record, tier, blocking);
+        candidates.write(line, row.repo, row.task, tier, codes);
+        if (includeCandidates) sinks.get(row.task)!.write(line, row.repo, row.task, tier, codes);
       }
     }
-    const selection = { task: opts.task ?? ('all' as const), require_review: sel.requireReview, require_probe: sel.requireProbe };
+    const selection = { task: opts.task ?? ('all' as const), require_review: sel.requireReview, include_candidates: includeCandidates };
     const finals: { tmp: string; path: string }[] = [];
     const files: ManifestFileSummary[] = [];
     for (const name of names) {
@@ -179,8 +210,10 @@ export function exportManifests(db: Db, opts: ExportOptions): ExportSummary {
         counts: {
           records: sink.records,
           by_repo: sortedObject(sink.byRepo),
-          by_reason: sortedObject(name === 'rejections' ? sink.byReason : rejectedOf.get(name)!),
+          // A task manifest counts why its task's other cases were left out (or kept as candidates).
+          by_reason: sortedObject(name === 'rejections' || name === 'candidates' ? sink.byReason : notAdmittedOf.get(name)!),
           by_task: sortedObject(sink.byTask),
+          by_tier: sortedObject(sink.byTier),
         },
         sha256: digest,
       };

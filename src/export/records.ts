@@ -11,12 +11,25 @@ import { sha256 } from '../util/canonical.js';
 import { caseId } from '../util/case-id.js';
 
 /** Version of the record layout written to manifests. Bump on any field change. */
-export const SCHEMA_VERSION = 1;
+export const SCHEMA_VERSION = 2;
 
 export type Task = 'backward' | 'forward';
 
-/** `always` blocks every export; `review` only with --require-review; `probe` only with --require-probe. */
-export type Gate = 'always' | 'review' | 'probe';
+/**
+ * What a blocker does to a case. `always`: the case is rejected (it failed a text, git or
+ * structural screen, leaked, or a reviewer rejected it). `candidate`: the case passed those
+ * screens but is not admitted yet (probe missing, draft, flaky or nonreproducible; review
+ * pending). `review`: the case needs a human accept, only under --require-review (then it is a
+ * candidate until accepted).
+ */
+export type Gate = 'always' | 'candidate' | 'review';
+
+/**
+ * The admission tier of a case under a selection: `admitted` cases go to the manifests,
+ * `candidate` cases to candidates.jsonl (and the manifests with --include-candidates),
+ * `rejected` cases to rejections.jsonl.
+ */
+export type Tier = 'admitted' | 'candidate' | 'rejected';
 
 export interface Blocker {
   readonly gate: Gate;
@@ -29,7 +42,6 @@ export interface Blocker {
 
 export interface Selection {
   readonly requireReview: boolean;
-  readonly requireProbe: boolean;
 }
 
 /** What a human decided about a case, as far as admission can tell. */
@@ -48,9 +60,19 @@ export function reviewState(status: string): ReviewState {
   return { ledger: true, status, accepted: status === 'accepted' };
 }
 
-/** The blockers that apply under a selection. */
+/** The blockers that apply under a selection (every one keeps the case out of the admitted tier). */
 export function applicableBlockers(blockers: readonly Blocker[], sel: Selection): Blocker[] {
-  return blockers.filter((b) => b.gate === 'always' || (b.gate === 'review' && sel.requireReview) || (b.gate === 'probe' && sel.requireProbe));
+  return blockers.filter((b) => b.gate === 'always' || b.gate === 'candidate' || (b.gate === 'review' && sel.requireReview));
+}
+
+/** Printed when an old script passes --require-probe (now the rule, not an option). */
+export const REQUIRE_PROBE_NOTE = 'r2v: --require-probe is the rule now: a Backward case is admitted only with a verified probe (others are candidates)\n';
+
+/** The tier of a case from its blockers under a selection. */
+export function tierOf(blockers: readonly Blocker[], sel: Selection): Tier {
+  const applicable = applicableBlockers(blockers, sel);
+  if (applicable.length === 0) return 'admitted';
+  return applicable.some((b) => b.gate === 'always') ? 'rejected' : 'candidate';
 }
 
 function reviewGate(review: ReviewState): Blocker[] {
@@ -117,7 +139,7 @@ export function backwardBlockers(input: BackwardInputs): Blocker[] {
     if (screen.reasons.length === 0) add('screen', 'rejected', 'the screen stage rejected the thread without a reason');
   } else if (screen.decision === 'review' && !input.review.accepted) {
     const why = screen.reasons.map((r) => `${r.code}: ${r.evidence}`).join('; ');
-    add('screen', 'review-pending', why || 'the screen sent this case to human review');
+    add('screen', 'review-pending', why || 'the screen sent this case to human review', 'candidate');
   }
   if (screen?.decision !== 'reject') {
     // Admission re-checks every gate on the stored rows, so a stale screen decision cannot admit.
@@ -138,9 +160,15 @@ export function backwardBlockers(input: BackwardInputs): Blocker[] {
     }
   }
   const p = input.probe;
-  if (!p) add('probe', 'probe-missing', 'no probe verdict for this case', 'probe');
-  else if (p.boundary !== 'verified' || p.draft) {
-    add('probe', 'probe-not-verified', `boundary ${p.boundary ?? 'none'}${p.draft ? ' (draft spec)' : ''}: ${p.reason}`, 'probe');
+  // Behavioural validation is part of admission: without a verified boundary the case stays a candidate.
+  if (!p) add('probe', 'probe-missing', 'the probe stage has not looked at this case', 'candidate');
+  else if (p.boundary === null && !p.draft) add('probe', 'probe-missing', `no probe spec for this case (${p.reason})`, 'candidate');
+  else if (p.draft) add('probe', 'probe-draft', `the probe spec is a draft: ${p.reason}`, 'candidate');
+  else if (p.boundary === 'not-a-boundary') {
+    // The replay ran and contradicts the gold: evidence against the case, not a missing check.
+    add('probe', 'probe-not-a-boundary', `the replay does not show a good parent and a bad gold: ${p.reason}`);
+  } else if (p.boundary !== 'verified') {
+    add('probe', `probe-${p.boundary ?? 'none'}`, `boundary ${p.boundary ?? 'none'}: ${p.reason}`, 'candidate');
   }
   out.push(...reviewGate(input.review));
   return out;
@@ -234,8 +262,8 @@ export function forwardBlockers(input: ForwardInputs): Blocker[] {
     if (c.reasons.length === 0) add(c.stage, 'rejected', `the ${c.stage} stage rejected the pair without a reason`);
   } else {
     if (c.decision === 'review' && !input.review.accepted) {
-      for (const f of c.flags) add('forward-screen', f.code, f.evidence);
-      if (c.flags.length === 0) add('forward-screen', 'review-pending', 'the screen sent this case to human review');
+      for (const f of c.flags) add('forward-screen', f.code, f.evidence, 'candidate');
+      if (c.flags.length === 0) add('forward-screen', 'review-pending', 'the screen sent this case to human review', 'candidate');
     }
     if (c.gold === null || c.evaluator === null || c.context === null) add('route', 'gold-missing', 'no gold computed');
     if (c.base === null) add('recover', 'base-missing', 'no base commit recovered');

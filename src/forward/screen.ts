@@ -73,13 +73,9 @@ export function screenCase(input: ScreenInput): CaseRecord {
       evidence: `${stability.changed} of ${stability.alternatives} alternative scopes change the gold (threshold ${stability.threshold}); flips: ${stability.flips.map((f) => f.workflow).join(', ')}`,
     });
   }
+  // Equality with the repository prior is recorded, never a flag: the prior is a baseline, and
+  // filtering the cases it answers would make it unmeasurable and bias the benchmark.
   const priorEqual = sameSet(input.prior.workflows, input.gold);
-  if (priorEqual) {
-    flags.push({
-      code: 'prior-equal',
-      evidence: `gold equals the repository prior [${input.prior.workflows.join(', ')}] (${input.prior.count} of ${input.prior.paths} one-path changes)`,
-    });
-  }
   const decision: CaseDecision = reasons.length > 0 ? 'reject' : flags.length > 0 ? 'review' : 'candidate';
   return {
     repo,

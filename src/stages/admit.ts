@@ -6,6 +6,7 @@ import {
   forwardBlockers,
   forwardRecord,
   reviewState,
+  tierOf,
   type BackwardInputs,
   type Blocker,
   type ForwardInputs,
@@ -28,9 +29,9 @@ export type AdmitItem =
   | { readonly task: 'backward'; readonly inputs: BackwardInputs; readonly selection: Selection }
   | { readonly task: 'forward'; readonly inputs: ForwardInputs; readonly selection: Selection };
 
-/** The selection a run admits under: `r2v run --require-review / --require-probe`. */
+/** The selection a run admits under: `r2v run --require-review`. */
 export function selectionOf(ctx: Pick<StageContext, 'options'>): Selection {
-  return { requireReview: ctx.options.requireReview === true, requireProbe: ctx.options.requireProbe === true };
+  return { requireReview: ctx.options.requireReview === true };
 }
 
 /** Every Backward thread that reached attribution (one attribution at least, or a case row). */
@@ -91,7 +92,8 @@ function outcome(row: AdmissionRow, sel: Selection): ItemOutcome {
   const save = (store: StageContext['store']): void => new AdmissionTables(store.db).replace(row);
   const blocking = applicableBlockers(row.blockers, sel);
   if (blocking.length === 0) return { status: 'done', save };
-  return { status: 'rejected', reason: [...new Set(blocking.map((b) => b.code))].join(','), save };
+  const codes = [...new Set(blocking.map((b) => b.code))].join(',');
+  return { status: 'rejected', reason: tierOf(row.blockers, sel) === 'candidate' ? `candidate:${codes}` : codes, save };
 }
 
 const treeMissing = (what: string, sha: string): Blocker => ({

@@ -26,7 +26,7 @@ export interface ForwardScreenItem {
  */
 export const forwardScreenStage: Stage<ForwardScreenItem> = {
   name: 'forward-screen',
-  version: 1,
+  version: 2,
   needs: ['link', 'recover', 'route'],
   description: 'build the agent-visible issue and the stability/prior signals of Forward cases',
   plan(ctx, repos) {

@@ -55,12 +55,18 @@ describe('npm run demo (the offline sample world, end to end)', () => {
       expect((await git(['for-each-ref', 'refs/pull'])).split('\n').filter(Boolean).length, name).toBeGreaterThanOrEqual(1);
     }
 
-    // The probes written for the world's reproducible regressions verify their boundary.
-    const verified = backward.filter((r) => (r.probe as { boundary?: string } | null)?.boundary === 'verified');
-    expect(verified.length).toBeGreaterThanOrEqual(3);
+    // Admission requires behavioural validation: every admitted Backward case has a verified
+    // boundary, and the regression left without a probe spec waits in candidates.jsonl.
+    expect(backward.length).toBeGreaterThanOrEqual(3);
+    for (const r of [...backward, ...forward]) expect(r.tier).toBe('admitted');
+    for (const r of backward) expect((r.probe as { boundary?: string } | null)?.boundary, r.case_id as string).toBe('verified');
+    const candidates = lines(join(m, 'candidates.jsonl'));
+    const noSpec = candidates.find((r) => r.task === 'backward' && r.repo === 'quillhq/quill-api' && r.number === 205);
+    expect(noSpec?.tier).toBe('candidate');
+    expect((noSpec?.blockers as { code: string }[]).map((b) => b.code)).toContain('probe-missing');
 
     // The summary names at least one rejection of each kind the sample world plants.
-    for (const code of ['hedged', 'retracted', 'competing', 'range-only', 'ambiguous-sha', 'insufficient-symptom', 'path-limit', 'scope-ambiguous', 'textual-conflict']) {
+    for (const code of ['hedged', 'retracted', 'competing', 'range-only', 'ambiguous-sha', 'insufficient-symptom', 'path-limit', 'scope-ambiguous', 'textual-conflict', 'probe-missing']) {
       expect(first.summary).toMatch(new RegExp(`:${code}\\s+\\d+`));
     }
     const rejections = lines(join(m, 'rejections.jsonl'));

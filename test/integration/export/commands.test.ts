@@ -6,7 +6,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openStore } from '../../../src/store/db.js';
 import { runCliCaptured, type CliResult } from '../../support/cli.js';
 import { cleanupTempDirs, tempDir } from '../../support/make-repo.js';
-import { buildWorld, mirrorOf, REPO, runWorld, type World } from './world.js';
+import { admitStage } from '../../../src/stages/admit.js';
+import { buildWorld, mirrorOf, recordVerifiedProbe, REPO, runWorld, type World } from './world.js';
 
 let dir: string;
 let world: World;
@@ -27,6 +28,8 @@ beforeAll(async () => {
     world = await buildWorld(store);
     const summary = await runWorld(store, dir, world.repo.dir);
     expect(summary.failed).toBe(0);
+    recordVerifiedProbe(store, world, 1);
+    expect((await runWorld(store, dir, world.repo.dir, { stages: [admitStage] })).failed).toBe(0);
   } finally {
     store.close();
   }
@@ -49,7 +52,7 @@ describe('r2v export / verify', () => {
   it('verify recomputes every gold and check of both manifests with no difference', async () => {
     for (const name of ['backward', 'forward']) {
       const r = await r2v(['verify', '--manifest', `manifests/${name}.jsonl`]);
-      expect(r.stdout).toMatch(new RegExp(`^verified ${name === 'backward' ? 1 : 2} cases: 0 differences$`, 'm'));
+      expect(r.stdout).toMatch(new RegExp(`^verified ${name === 'backward' ? 1 : 3} cases: 0 differences$`, 'm'));
       expect(r.code).toBe(0);
     }
     const viaGitDir = await r2v(['verify', '--manifest', 'manifests/forward.jsonl', '--git-dir', mirrorOf(dir)]);
@@ -134,7 +137,7 @@ describe('r2v package / package audit', () => {
     expect(JSON.stringify(JSON.parse(readFileSync(join(fpkg, 'task.json'), 'utf8')))).not.toContain('ci.yml');
 
     const audit = await r2v(['package', 'audit', 'packages']);
-    expect(audit.stdout.trim()).toBe('audited 3 packages: 0 findings');
+    expect(audit.stdout.trim()).toBe('audited 4 packages: 0 findings');
     expect(audit.code).toBe(0);
   });
 
@@ -167,7 +170,7 @@ describe('r2v score / preflight', () => {
     expect(out).toContain(`${fwd[1]!.case_id as string}\t0\twrong\tdoes not match the gold`);
     expect(out.some((l) => l.startsWith('note\tline 2: malformed JSON'))).toBe(true);
     expect(out).toContain('note\tline 3: case acme_widget__7__deadbeef is not in the manifest');
-    expect(out.at(-1)).toBe('Overall: 1/2 = 50.0%');
+    expect(out.at(-1)).toBe('Overall: 1/3 = 33.3%');
 
     const bwd = records(join(dir, 'manifests/backward.jsonl'));
     writeLines(join(dir, 'pred-bwd.jsonl'), [{ case_id: bwd[0]!.case_id, sha: world.gold.toUpperCase() }]);

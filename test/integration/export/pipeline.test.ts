@@ -15,7 +15,7 @@ import { tempDir } from '../../support/make-repo.js';
 import { admitStage } from '../../../src/stages/admit.js';
 import { buildWorld, REPO, runWorld } from './world.js';
 
-const FILES = ['backward.jsonl', 'backward.meta.json', 'forward.jsonl', 'forward.meta.json', 'rejections.jsonl', 'rejections.meta.json'];
+const FILES = ['backward.jsonl', 'backward.meta.json', 'candidates.jsonl', 'candidates.meta.json', 'forward.jsonl', 'forward.meta.json', 'rejections.jsonl', 'rejections.meta.json'];
 
 function readAll(dir: string): Record<string, string> {
   return Object.fromEntries(FILES.map((f) => [f, readFileSync(join(dir, f), 'utf8')]));
@@ -35,11 +35,15 @@ describe('admission and export on a real repository', () => {
       const files = readAll(out1);
       expect(readdirSync(out1).sort()).toEqual([...FILES].sort());
 
-      const backward = jsonLines(files['backward.jsonl']!);
+      // No probe spec: the resolved, clean Backward case is a candidate, not admitted.
+      expect(jsonLines(files['backward.jsonl']!)).toEqual([]);
+      const backward = jsonLines(files['candidates.jsonl']!);
       expect(backward.map((r) => r.number)).toEqual([1]);
       const b = backward[0]!;
+      expect(b.blockers).toEqual([expect.objectContaining({ gate: 'candidate', stage: 'probe', code: 'probe-missing' })]);
       expect(b).toMatchObject({
         task: 'backward',
+        tier: 'candidate',
         repo: REPO,
         gold: world.gold,
         cutoff: world.cutoff,
@@ -58,8 +62,9 @@ describe('admission and export on a real repository', () => {
 
       const forward = jsonLines(files['forward.jsonl']!);
       expect(new Map(forward.map((r) => [r.pull, r.gold]))).toEqual(
-        new Map([[50, ['.github/workflows/ci.yml']], [51, ['.github/workflows/docs.yml']]]),
+        new Map([[50, ['.github/workflows/ci.yml']], [51, ['.github/workflows/docs.yml']], [52, []]]),
       );
+      expect(forward.every((r) => r.tier === 'admitted' && Array.isArray(r.blockers) && (r.blockers as unknown[]).length === 0)).toBe(true);
       const f50 = forward.find((r) => r.pull === 50)!;
       expect(f50).toMatchObject({
         task: 'forward',
@@ -71,19 +76,20 @@ describe('admission and export on a real repository', () => {
         source: { issue_url: `https://github.com/${REPO}/issues/40`, pr_url: `https://github.com/${REPO}/pull/50`, link_kind: 'closing-references' },
       });
 
-      // Every candidate not admitted is in rejections.jsonl with its reason codes and evidence.
+      // The case whose gold equals the repository prior is admitted, not filtered.
+      expect(forward.find((r) => r.pull === 52)).toMatchObject({ issue: 42 });
+
+      // Every case not admitted and not a candidate is in rejections.jsonl with its reason codes and evidence.
       const rejections = jsonLines(files['rejections.jsonl']!);
       const byNumber = new Map(rejections.map((r) => [r.number, r]));
-      expect([...byNumber.keys()].sort()).toEqual([2, 42]);
-      const hedged = byNumber.get(2)! as { reasons: { code: string; stage: string; evidence: string }[] };
+      expect([...byNumber.keys()].sort()).toEqual([2]);
+      const hedged = byNumber.get(2)! as { tier: string; reasons: { code: string; stage: string; evidence: string }[] };
+      expect(hedged.tier).toBe('rejected');
       expect(hedged.reasons.map((r) => [r.stage, r.code])).toEqual([['attribute', 'hedged']]);
       expect(hedged.reasons[0]!.evidence.length).toBeGreaterThan(0);
-      const prior = byNumber.get(42)! as { pull: number; reasons: { code: string }[] };
-      expect(prior.pull).toBe(52);
-      expect(prior.reasons.map((r) => r.code)).toContain('prior-equal');
 
       // Records are sorted by case id, canonical (sorted keys), with matching sidecars.
-      for (const name of ['backward', 'forward', 'rejections']) {
+      for (const name of ['backward', 'forward', 'candidates', 'rejections']) {
         const text = files[`${name}.jsonl`]!;
         const recs = jsonLines(text);
         const ids = recs.map((r) => r.case_id as string);
@@ -93,11 +99,11 @@ describe('admission and export on a real repository', () => {
           expect(keys).toEqual([...keys].sort());
         }
         const meta = JSON.parse(files[`${name}.meta.json`]!) as Record<string, unknown>;
-        expect(meta).toMatchObject({ schema_version: 1, evaluator: 'routing/1', file: `${name}.jsonl`, sha256: sha256(text) });
+        expect(meta).toMatchObject({ schema_version: 2, evaluator: 'routing/1', file: `${name}.jsonl`, sha256: sha256(text) });
         expect((meta.counts as { records: number }).records).toBe(recs.length);
       }
       const rmeta = JSON.parse(files['rejections.meta.json']!) as { counts: { by_reason: Record<string, number>; by_repo: Record<string, number> } };
-      expect(rmeta.counts.by_repo).toEqual({ [REPO]: 2 });
+      expect(rmeta.counts.by_repo).toEqual({ [REPO]: 1 });
       expect(rmeta.counts.by_reason.hedged).toBe(1);
 
       // Same database → byte-identical files.
@@ -113,28 +119,24 @@ describe('admission and export on a real repository', () => {
       expect(readAll(out3)).toEqual(files);
       expect(new AdmissionTables(store.db).count()).toBe(5);
 
-      // Selections: --require-probe drops the Backward case (no verified probe), --require-review everything.
-      const probe = exportManifests(store.db, { out: join(dir, 'probe'), requireProbe: true });
-      expect(probe.files.map((f) => [f.name, f.records])).toEqual([['backward.jsonl', 0], ['forward.jsonl', 2], ['rejections.jsonl', 3]]);
-      const probeRejections = jsonLines(readFileSync(join(dir, 'probe', 'rejections.jsonl'), 'utf8'));
-      const dropped = probeRejections.find((r) => r.number === 1) as { reasons: { gate: string; code: string }[] };
-      expect(dropped.reasons).toEqual([expect.objectContaining({ gate: 'probe', code: 'probe-not-verified' })]);
+      // --require-review: without a ledger nothing has a human accept, so every case not rejected is a candidate.
       const review = exportManifests(store.db, { out: join(dir, 'review'), requireReview: true, task: 'forward' });
-      expect(review.files.map((f) => [f.name, f.records])).toEqual([['forward.jsonl', 0], ['rejections.jsonl', 3]]);
+      expect(review.files.map((f) => [f.name, f.records])).toEqual([['forward.jsonl', 0], ['candidates.jsonl', 3], ['rejections.jsonl', 0]]);
 
-      // A verified probe (stored by the probe stage's table) admits the case under --require-probe.
+      // A verified probe (stored by the probe stage's table) admits the Backward case.
       const caseId = b.case_id as string;
       new ProbeTables(store.db).replaceCase({
         caseId, repo: REPO, number: 1, status: 'replayed', specPath: 'probes/x.yaml', specDigest: 'd', draft: false, draftPath: null,
         draftKind: null, goldSha: world.gold, parentSha: null, parentVerdict: 'good', parentWhy: 'ok', goldVerdict: 'bad', goldWhy: 'crash',
         boundary: 'verified', observed: 'verified', reason: 'verified', repeats: 3, networkIsolated: true, finishedAt: '2024-06-01T00:00:00Z',
       }, []);
-      const admit = await runWorld(store, dir, world.repo.dir, { stages: [admitStage], runOptions: { requireProbe: true } });
-      expect(admit.stages[0]).toMatchObject({ done: 3, rejected: 2 });
-      const verified = exportManifests(store.db, { out: join(dir, 'verified'), requireProbe: true, task: 'backward' });
-      expect(verified.files[0]).toMatchObject({ name: 'backward.jsonl', records: 1 });
+      const admit = await runWorld(store, dir, world.repo.dir, { stages: [admitStage] });
+      expect(admit.stages[0]).toMatchObject({ done: 1, rejected: 0 });
+      const verified = exportManifests(store.db, { out: join(dir, 'verified'), task: 'backward' });
+      expect(verified.files.map((f) => [f.name, f.records])).toEqual([['backward.jsonl', 1], ['candidates.jsonl', 0], ['rejections.jsonl', 1]]);
       const rec = jsonLines(readFileSync(join(dir, 'verified', 'backward.jsonl'), 'utf8'))[0]!;
       expect(rec.probe).toEqual({ boundary: 'verified', parent: 'good', gold: 'bad', reason: 'verified', draft: false });
+      expect(rec.tier).toBe('admitted');
 
       // Human decisions from the review ledger: an accept admits under --require-review and clears an
       // open flag; a reject blocks whatever the selection.
@@ -148,13 +150,15 @@ describe('admission and export on a real repository', () => {
       decide(`${REPO}#41<-51`, 'forward', 'reject', forwardDigestOfCase(cases.get(51)!)!);
       await runWorld(store, dir, world.repo.dir, { stages: [admitStage], runOptions: { requireReview: true } });
       const reviewed = exportManifests(store.db, { out: join(dir, 'reviewed'), requireReview: true });
-      expect(reviewed.files.map((f) => [f.name, f.records])).toEqual([['backward.jsonl', 1], ['forward.jsonl', 1], ['rejections.jsonl', 3]]);
+      expect(reviewed.files.map((f) => [f.name, f.records])).toEqual([['backward.jsonl', 1], ['forward.jsonl', 1], ['candidates.jsonl', 1], ['rejections.jsonl', 2]]);
       expect(jsonLines(readFileSync(join(dir, 'reviewed', 'forward.jsonl'), 'utf8')).map((r) => r.pull)).toEqual([52]);
       const why = new Map(jsonLines(readFileSync(join(dir, 'reviewed', 'rejections.jsonl'), 'utf8')).map((r) => [r.number, (r.reasons as { code: string }[]).map((x) => x.code)]));
-      expect(why).toEqual(new Map([[2, ['hedged', 'review-required']], [40, ['review-required']], [41, ['review-rejected']]]));
+      expect(why).toEqual(new Map([[2, ['hedged']], [41, ['review-rejected']]]));
+      const waiting = jsonLines(readFileSync(join(dir, 'reviewed', 'candidates.jsonl'), 'utf8'));
+      expect(waiting.map((r) => [r.issue, (r.blockers as { code: string }[]).map((x) => x.code)])).toEqual([[40, ['review-required']]]);
       const plain = exportManifests(store.db, { out: join(dir, 'plain'), task: 'forward' });
       expect(jsonLines(readFileSync(join(dir, 'plain', 'forward.jsonl'), 'utf8')).map((r) => r.pull).sort()).toEqual([50, 52]);
-      expect(plain.files[1]).toMatchObject({ name: 'rejections.jsonl', records: 1 });
+      expect(plain.files[2]).toMatchObject({ name: 'rejections.jsonl', records: 1 });
     } finally {
       store.close();
     }

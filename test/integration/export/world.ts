@@ -10,6 +10,8 @@ import { runStages, type RunSummary } from '../../../src/run/runner.js';
 import { stages } from '../../../src/stages/index.js';
 import type { Stage } from '../../../src/stages/types.js';
 import type { Store } from '../../../src/store/db.js';
+import { BackwardTables } from '../../../src/store/tables/backward.js';
+import { ProbeTables } from '../../../src/store/tables/probes.js';
 import { Sources } from '../../../src/store/tables/sources.js';
 import { BASE_EPOCH, makeRepo, type TestRepo } from '../../support/make-repo.js';
 import { SYMPTOM } from '../backward/pipeline-fixture.js';
@@ -136,3 +138,17 @@ export async function runWorld(
 }
 
 export const mirrorOf = (dataDir: string): string => join(dataDir, 'mirrors', 'acme__widget.git');
+
+/**
+ * Records a verified probe boundary for Backward thread `number` through the probe stage's own
+ * table (this world's repository has no runnable test to replay), as a probe run would.
+ */
+export function recordVerifiedProbe(store: Store, world: World, number: number): void {
+  const record = new BackwardTables(store.db).caseOf(REPO, number);
+  if (!record?.caseId) throw new Error(`#${number} has no resolved case`);
+  new ProbeTables(store.db).replaceCase({
+    caseId: record.caseId, repo: REPO, number, status: 'replayed', specPath: 'probes/x.yaml', specDigest: 'd', draft: false, draftPath: null,
+    draftKind: null, goldSha: world.gold, parentSha: null, parentVerdict: 'good', parentWhy: 'ok', goldVerdict: 'bad', goldWhy: 'crash',
+    boundary: 'verified', observed: 'verified', reason: 'verified', repeats: 3, networkIsolated: true, finishedAt: '2024-06-01T00:00:00Z',
+  }, []);
+}

@@ -55,7 +55,7 @@ describe('Forward pipeline on a generated repository', () => {
       // Flagged for review.
       expect(outcome(105)).toEqual(['review', [], ['multi-link']]);
       expect(outcome(106)).toEqual(['review', [], ['multi-link']]);
-      expect(outcome(107)).toEqual(['review', [], ['scope-ambiguous', 'prior-equal']]);
+      expect(outcome(107)).toEqual(['review', [], ['scope-ambiguous']]);
       // Rejected, each with its reason and stage.
       expect(outcome(104)).toEqual(['reject', ['route:path-limit'], []]);
       expect(outcome(108)).toEqual(['reject', ['link:not-merged'], []]);

@@ -6,12 +6,19 @@ import { buildWorld, ledgerRows, reviewThreadComment, runPipeline, SYMPTOM, type
 
 type Rec = Record<string, any>;
 
+/**
+ * The ids of the cases admitted but for their probe: this world writes no probe specs, so every
+ * Backward case is at best a candidate blocked only by probe-missing; review decides the rest.
+ */
 async function admitAndExport(world: World, extra: readonly string[] = []): Promise<{ ids: string[]; bytes: string }> {
   expect((await world.cli(['--quiet', 'run', '--stage', 'admit'])).code).not.toBe(1);
-  const r = await world.cli(['export', ...extra]);
+  const r = await world.cli(['export', '--include-candidates', ...extra]);
   expect(r.code).toBe(0);
   const bytes = readFileSync(join(world.dir, 'manifests', 'backward.jsonl'), 'utf8');
-  return { ids: bytes.split('\n').filter((l) => l !== '').map((l) => (JSON.parse(l) as Rec).case_id as string), bytes };
+  const records = bytes.split('\n').filter((l) => l !== '').map((l) => JSON.parse(l) as Rec);
+  const probeOnly = (rec: Rec): boolean => (rec.blockers as Rec[]).every((b) => b.code === 'probe-missing');
+  expect(records.every((rec) => rec.tier === 'candidate' && (rec.blockers as Rec[]).some((b) => b.code === 'probe-missing'))).toBe(true);
+  return { ids: records.filter(probeOnly).map((rec) => rec.case_id as string), bytes };
 }
 
 describe('human review decides admission of review cases', () => {

@@ -55,7 +55,7 @@ describe('r2v review export and import on cases built by the real stages', () =>
       gold: ['.github/workflows/lint.yml'],
       links: { issue: 'https://github.com/acme/widgets/issues/7', pull: 'https://github.com/acme/widgets/pull/107' },
     });
-    expect(f107.screen.flags.map((f: Rec) => f.code)).toEqual(['scope-ambiguous', 'prior-equal']);
+    expect(f107.screen.flags.map((f: Rec) => f.code)).toEqual(['scope-ambiguous']);
     expect(f107.issue_text).toContain('Body margin should be 1px.');
 
     const withCandidates = await exported(world, ['--include-candidates']);

@@ -11,7 +11,8 @@ import { canonicalJson } from '../../../src/util/canonical.js';
 import { tempDir } from '../../support/make-repo.js';
 
 const hedged: Blocker = { gate: 'always', stage: 'attribute', code: 'hedged', evidence: 'I suspect' };
-const probe: Blocker = { gate: 'probe', stage: 'probe', code: 'probe-missing', evidence: 'no probe verdict for this case' };
+const probe: Blocker = { gate: 'candidate', stage: 'probe', code: 'probe-missing', evidence: 'no probe verdict for this case' };
+const review: Blocker = { gate: 'review', stage: 'review', code: 'review-required', evidence: 'no human accept' };
 
 /** The upstream row that keeps a candidate current: a Backward case row or a Forward link. */
 function upstream(store: Store, task: 'backward' | 'forward', repo: string, number: number): void {
@@ -33,7 +34,8 @@ function seed(store: Store): void {
     t.replace({ task, itemKey: `${repo}#${number}`, caseId, repo, number, pull: task === 'forward' ? number + 100 : null, record, blockers });
   };
   row('forward', 'b_r__3__cccccccc', 'b/r', 3, []);
-  row('backward', 'a_r__2__bbbbbbbb', 'a/r', 2, [probe]);
+  row('backward', 'a_r__2__bbbbbbbb', 'a/r', 2, [review]);
+  row('backward', 'a_r__4__eeeeeeee', 'a/r', 4, [probe, review]);
   row('backward', 'a_r__1__aaaaaaaa', 'a/r', 1, [hedged, probe]);
   row('forward', 'a_r__9__dddddddd', 'a/r', 9, [hedged]);
 }
@@ -44,14 +46,35 @@ describe('exportManifests', () => {
     const store = openStore(':memory:');
     seed(store);
     seed(store);
-    expect(new AdmissionTables(store.db).count()).toBe(4);
+    expect(new AdmissionTables(store.db).count()).toBe(5);
     exportManifests(store.db, { out: dir });
-    expect(readFileSync(join(dir, 'backward.jsonl'), 'utf8')).toBe('{"a":"é","case_id":"a_r__2__bbbbbbbb","task":"backward","z":1}\n');
-    expect(readFileSync(join(dir, 'forward.jsonl'), 'utf8')).toBe('{"a":"é","case_id":"b_r__3__cccccccc","task":"forward","z":1}\n');
-    const rejections = readFileSync(join(dir, 'rejections.jsonl'), 'utf8').trim().split('\n').map((l) => JSON.parse(l) as { case_id: string; pull?: number });
-    expect(rejections.map((r) => [r.case_id, r.pull])).toEqual([['a_r__1__aaaaaaaa', undefined], ['a_r__9__dddddddd', 109]]);
+    expect(readFileSync(join(dir, 'backward.jsonl'), 'utf8')).toBe('{"a":"é","blockers":[],"case_id":"a_r__2__bbbbbbbb","task":"backward","tier":"admitted","z":1}\n');
+    expect(readFileSync(join(dir, 'forward.jsonl'), 'utf8')).toBe('{"a":"é","blockers":[],"case_id":"b_r__3__cccccccc","task":"forward","tier":"admitted","z":1}\n');
+    expect(readFileSync(join(dir, 'candidates.jsonl'), 'utf8')).toBe(
+      '{"a":"é","blockers":[{"code":"probe-missing","evidence":"no probe verdict for this case","gate":"candidate","stage":"probe"}],"case_id":"a_r__4__eeeeeeee","task":"backward","tier":"candidate","z":1}\n',
+    );
+    const rejections = readFileSync(join(dir, 'rejections.jsonl'), 'utf8').trim().split('\n').map((l) => JSON.parse(l) as { case_id: string; pull?: number; tier: string });
+    expect(rejections.map((r) => [r.case_id, r.pull, r.tier])).toEqual([['a_r__1__aaaaaaaa', undefined, 'rejected'], ['a_r__9__dddddddd', 109, 'rejected']]);
     const meta = JSON.parse(readFileSync(join(dir, 'backward.meta.json'), 'utf8')) as { counts: unknown };
-    expect(meta.counts).toEqual({ records: 1, by_repo: { 'a/r': 1 }, by_reason: { hedged: 1 }, by_task: { backward: 1 } });
+    expect(meta.counts).toEqual({ records: 1, by_repo: { 'a/r': 1 }, by_reason: { hedged: 1, 'probe-missing': 1 }, by_task: { backward: 1 }, by_tier: { admitted: 1 } });
+    const cmeta = JSON.parse(readFileSync(join(dir, 'candidates.meta.json'), 'utf8')) as { counts: unknown };
+    expect(cmeta.counts).toEqual({ records: 1, by_repo: { 'a/r': 1 }, by_reason: { 'probe-missing': 1 }, by_task: { backward: 1 }, by_tier: { candidate: 1 } });
+    store.close();
+  });
+
+  it('puts candidates into the manifests with --include-candidates, and --require-review turns the unaccepted into candidates', async () => {
+    const dir = await tempDir();
+    const store = openStore(':memory:');
+    seed(store);
+    exportManifests(store.db, { out: dir, includeCandidates: true });
+    const tiers = (file: string) => readFileSync(join(dir, file), 'utf8').trim().split('\n').filter(Boolean).map((l) => (JSON.parse(l) as { case_id: string; tier: string }))
+      .map((r) => [r.case_id, r.tier]);
+    expect(tiers('backward.jsonl')).toEqual([['a_r__2__bbbbbbbb', 'admitted'], ['a_r__4__eeeeeeee', 'candidate']]);
+    expect(tiers('candidates.jsonl')).toEqual([['a_r__4__eeeeeeee', 'candidate']]);
+    exportManifests(store.db, { out: dir, requireReview: true });
+    expect(tiers('backward.jsonl')).toEqual([]);
+    expect(tiers('candidates.jsonl')).toEqual([['a_r__2__bbbbbbbb', 'candidate'], ['a_r__4__eeeeeeee', 'candidate']]);
+    expect(tiers('forward.jsonl')).toEqual([['b_r__3__cccccccc', 'admitted']]);
     store.close();
   });
 
@@ -62,7 +85,7 @@ describe('exportManifests', () => {
     store.db.prepare("DELETE FROM links WHERE repo = 'b/r'").run();
     store.db.prepare("DELETE FROM backward_cases WHERE repo = 'a/r' AND number = 1").run();
     const summary = exportManifests(store.db, { out: dir });
-    expect(summary.files.map((f) => [f.name, f.records])).toEqual([['backward.jsonl', 1], ['forward.jsonl', 0], ['rejections.jsonl', 1]]);
+    expect(summary.files.map((f) => [f.name, f.records])).toEqual([['backward.jsonl', 1], ['forward.jsonl', 0], ['candidates.jsonl', 1], ['rejections.jsonl', 1]]);
     store.close();
   });
 

@@ -6,6 +6,7 @@ import {
   forwardBlockers,
   NO_LEDGER,
   reviewState,
+  tierOf,
   type BackwardInputs,
   type ForwardInputs,
 } from '../../../src/export/records.js';
@@ -31,7 +32,7 @@ const clean: BackwardInputs = {
   probe: { boundary: 'verified', reason: 'verified', parent: 'good', gold: 'bad', draft: false },
   review: NO_LEDGER,
 };
-const always = { requireReview: false, requireProbe: false };
+const always = { requireReview: false };
 const codes = (bs: { code: string }[]): string[] => bs.map((b) => b.code);
 
 describe('Backward admission gates', () => {
@@ -39,7 +40,9 @@ describe('Backward admission gates', () => {
     const blockers = backwardBlockers(clean);
     expect(blockers).toEqual([{ gate: 'review', stage: 'review', code: 'review-required', evidence: expect.stringContaining('no review ledger') }]);
     expect(applicableBlockers(blockers, always)).toEqual([]);
-    expect(codes(applicableBlockers(blockers, { requireReview: true, requireProbe: false }))).toEqual(['review-required']);
+    expect(codes(applicableBlockers(blockers, { requireReview: true }))).toEqual(['review-required']);
+    expect(tierOf(blockers, always)).toBe('admitted');
+    expect(tierOf(blockers, { requireReview: true })).toBe('candidate');
     expect(backwardBlockers({ ...clean, review: reviewState('accepted') })).toEqual([]);
   });
 
@@ -51,11 +54,12 @@ describe('Backward admission gates', () => {
     ['no report', { report: null }, ['not-sanitized']],
     ['no screen decision', { screen: null }, ['not-screened']],
     ['a stale screen', { screen: { ...clean.screen!, caseId: 'acme_widget__1__00000000' } }, ['stale-screen']],
-    ['a review decision without a human accept', { screen: { ...clean.screen!, decision: 'review' as const } }, ['review-pending']],
     ['an unresolved thread', { record: { ...clean.record!, status: 'rejected' as const, gold: null } }, ['unresolved']],
   ])('%s blocks always', (_label, patch, expected) => {
-    const blockers = applicableBlockers(backwardBlockers({ ...clean, ...patch } as BackwardInputs), always);
+    const all = backwardBlockers({ ...clean, ...patch } as BackwardInputs);
+    const blockers = applicableBlockers(all, always);
     expect(codes(blockers)).toEqual(expected);
+    expect(tierOf(all, always)).toBe('rejected');
     expect(blockers.every((b) => b.evidence.length > 0)).toBe(true);
   });
 
@@ -66,12 +70,27 @@ describe('Backward admission gates', () => {
 
   it.each([
     ['no verdict', null, 'probe-missing'],
-    ['a flaky boundary', { boundary: 'flaky' as const, reason: 'mixed', parent: 'good' as const, gold: 'flaky' as const, draft: false }, 'probe-not-verified'],
-    ['a draft spec', { boundary: 'verified' as const, reason: 'draft', parent: 'good' as const, gold: 'bad' as const, draft: true }, 'probe-not-verified'],
-  ])('the probe gate blocks %s only with --require-probe', (_label, probe, code) => {
+    ['a flaky boundary', { boundary: 'flaky' as const, reason: 'flaky-gold', parent: 'good' as const, gold: 'flaky' as const, draft: false }, 'probe-flaky'],
+    ['a nonreproducible boundary', { boundary: 'nonreproducible' as const, reason: 'gold-build', parent: 'good' as const, gold: 'nonreproducible' as const, draft: false }, 'probe-nonreproducible'],
+    ['a draft spec', { boundary: 'nonreproducible' as const, reason: 'draft', parent: 'good' as const, gold: 'bad' as const, draft: true }, 'probe-draft'],
+  ])('%s keeps an otherwise clean case a candidate', (_label, probe, code) => {
     const blockers = backwardBlockers({ ...clean, probe, review: reviewState('accepted') });
-    expect(applicableBlockers(blockers, always)).toEqual([]);
-    expect(codes(applicableBlockers(blockers, { requireReview: false, requireProbe: true }))).toEqual([code]);
+    expect(blockers).toEqual([expect.objectContaining({ gate: 'candidate', stage: 'probe', code })]);
+    expect(tierOf(blockers, always)).toBe('candidate');
+    expect(tierOf(blockers, { requireReview: true })).toBe('candidate');
+  });
+
+  it('a verified boundary admits; a replay contradicting the gold rejects', () => {
+    expect(tierOf(backwardBlockers({ ...clean, review: reviewState('accepted') }), always)).toBe('admitted');
+    const contradicted = backwardBlockers({ ...clean, probe: { boundary: 'not-a-boundary', reason: 'both-bad', parent: 'bad', gold: 'bad', draft: false } });
+    expect(codes(applicableBlockers(contradicted, always))).toEqual(['probe-not-a-boundary']);
+    expect(tierOf(contradicted, always)).toBe('rejected');
+  });
+
+  it('a screen decision of review without a human accept keeps the case a candidate', () => {
+    const blockers = backwardBlockers({ ...clean, screen: { ...clean.screen!, decision: 'review' } });
+    expect(codes(applicableBlockers(blockers, always))).toEqual(['review-pending']);
+    expect(tierOf(blockers, always)).toBe('candidate');
   });
 
   it('an unresolved thread gets a stable case id from its repository and number', () => {
@@ -99,6 +118,12 @@ describe('Forward admission gates', () => {
     ['no gold', { gold: null }, ['gold-missing']],
   ])('%s', (_label, patch, expected) => {
     expect(codes(applicableBlockers(forwardBlockers(finput(patch)), always))).toEqual(expected);
+  });
+
+  it('an open flag makes a candidate, a pending pair a rejection, a clean pair an admitted case', () => {
+    expect(tierOf(forwardBlockers(finput({ decision: 'review', flags: [{ code: 'scope-ambiguous', evidence: '3 of 4' }] })), always)).toBe('candidate');
+    expect(tierOf(forwardBlockers(finput({ decision: 'pending', stage: 'route' })), always)).toBe('rejected');
+    expect(tierOf(forwardBlockers(finput({})), always)).toBe('admitted');
   });
 
   it('a human reject blocks whatever the selection', () => {

@@ -33,9 +33,15 @@ describe('screenCase', () => {
     expect(c.reasons.map((r) => r.code)).toEqual(['issue-after-pr']);
   });
   it('sends flagged cases to review, keeping the link flags', () => {
-    const c = screenCase(input({ linkFlags: [{ code: 'multi-link', evidence: 'x' }], prior: { workflows: ['w/lint.yml'], count: 1, paths: 1, sets: 1 } }));
+    const c = screenCase(input({ linkFlags: [{ code: 'multi-link', evidence: 'x' }] }));
     expect(c.decision).toBe('review');
-    expect(c.flags.map((f) => f.code)).toEqual(['multi-link', 'prior-equal']);
+    expect(c.flags.map((f) => f.code)).toEqual(['multi-link']);
+  });
+  it('records equality with the repository prior as data, never as a flag', () => {
+    const c = screenCase(input({ prior: { workflows: ['w/lint.yml'], count: 1, paths: 1, sets: 1 } }));
+    expect(c.prior).toMatchObject({ workflows: ['w/lint.yml'], equal: true });
+    expect(c.flags).toEqual([]);
+    expect(c.decision).toBe('candidate');
   });
   it('fails with a one-line validation error on a timestamp that is not a date', () => {
     expect(() => screenCase(input({ pull: { ...pull, createdAt: 'yesterday' } }))).toThrow(
