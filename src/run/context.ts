@@ -1,4 +1,4 @@
-import type { Config } from '../config.js';
+import { tokenEnvs, type Config } from '../config.js';
 import { secretsInEnv, type Logger } from '../log.js';
 import { createServices } from '../services.js';
 import type { Store } from '../store/db.js';
@@ -23,6 +23,6 @@ export function createStageContext(input: {
     now: input.now ?? (() => new Date()),
     services: createServices(),
     options: { ...(input.options ?? {}), dataDir: input.dataDir, env: input.env },
-    secrets: [...new Set([input.env[input.config.github.token_env]?.trim() ?? '', ...secretsInEnv(input.env)].filter((s) => s.length >= 4))],
+    secrets: [...new Set([...tokenEnvs(input.config).map((name) => input.env[name]?.trim() ?? ''), ...secretsInEnv(input.env)].filter((s) => s.length >= 4))],
   };
 }
