@@ -40,6 +40,8 @@ export const RepoConfig = z
     test_command: z.string().min(1).optional(),
     test_globs: z.array(z.string().min(1)).optional(),
     release_branches: z.array(z.string().min(1)).optional(),
+    /** Former owner/name spellings (renamed or transferred repository): their URLs are this repository's. */
+    aliases: z.array(RepoName).optional(),
   })
   .strict();
 export type RepoConfig = z.infer<typeof RepoConfig>;
@@ -165,6 +167,7 @@ repos: []
 #  - name: owner/name
 #    git_url: https://github.com/owner/name.git   # or a local path / file:// URL
 #    default_branch: main                         # overrides the API's answer
+#    aliases: [oldowner/oldname]                  # former names: their commit URLs count as this repository's
 #    test_command: "npm test -- {tests}"          # coupled pairs: {tests} is replaced by test ids;
 #                                                 # {junit}, if present, by a JUnit XML report path to read
 #    test_globs: ["test/**", "**/*.test.ts"]      # which changed files are tests

@@ -5,7 +5,7 @@
  * compares with the labels. A naive keyword + SHA extractor runs on the same threads in the same
  * run as the baseline.
  *
- *   npm run bench -- backward-corpus --corpus PATH [--mirrors DIR] [--explain ID] [--list]
+ *   npm run bench -- backward-corpus --corpus PATH [--mirrors DIR] [--alias OLD=NEW …] [--explain ID] [--list]
  *
  * The corpus format (one thread a line: repo, number, title, body, comments, created_at and an
  * `expected` object with decision, full_sha, answer_spans, must_keep) is described in the
@@ -48,8 +48,21 @@ const { values } = parseArgs({
     mirrors: { type: 'string' },
     explain: { type: 'string' },
     list: { type: 'boolean', default: false },
+    alias: { type: 'string', multiple: true },
   },
 });
+
+/** --alias OLD=NEW: OLD (owner/name) is a former name of NEW, as `repos[].aliases` in a config says. */
+const aliasesOf = new Map<string, string[]>();
+for (const a of values.alias ?? []) {
+  const m = /^([^=\s]+\/[^=\s]+)=([^=\s]+\/[^=\s]+)$/.exec(a);
+  if (!m) {
+    process.stderr.write(`--alias ${a}: expected OLD/NAME=NEW/NAME\n`);
+    process.exit(2);
+  }
+  const key = m[2]!.toLowerCase();
+  aliasesOf.set(key, [...(aliasesOf.get(key) ?? []), m[1]!]);
+}
 
 if (!values.corpus) {
   process.stdout.write('backward-corpus: no --corpus PATH given; nothing to measure\n');
@@ -84,7 +97,8 @@ function threadOf(c: CorpusThread): Thread {
       url: null,
     })),
   ];
-  return { repo: c.repo, number: c.number, title: c.title, author, createdAt: timestamp(c.created_at), url: c.url, posts };
+  const aliases = aliasesOf.get(c.repo.toLowerCase());
+  return { repo: c.repo, number: c.number, title: c.title, author, createdAt: timestamp(c.created_at), url: c.url, posts, ...(aliases ? { aliases } : {}) };
 }
 
 /** The git directory of a fetched copy of `repo` under DIR: `owner+name/repo`, `owner+name`, or `owner__name.git`. */

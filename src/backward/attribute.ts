@@ -3,8 +3,9 @@
  * ("bisected to", "first bad commit is", "regression introduced by", "the culprit is", …) that
  * name a commit, a commit URL or a pull request. A bare SHA with no attribution verb is not one.
  */
+import { candidateAttributions, scoreCandidates, type Candidate } from './candidates.js';
 import { findHedge } from './hedge.js';
-import { firstRefIn, findRefs, type RefMatch } from './refs.js';
+import { firstRefIn, findRefs, sameTarget, type RefMatch } from './refs.js';
 import { crossesParagraph, layoutOf, lineIndexAt, sentenceAt, type Layout, type Range } from './text.js';
 import type { Attribution, AttributionKind, Thread, ThreadPost } from './types.js';
 
@@ -98,7 +99,7 @@ function introducesProblem(before: string): boolean {
 const POSTFIX =
   /^[`'"*_\])]*\s*(?:\([^)\n]{0,100}\)\s*)?(?:(?:is|was|seems to be|appears to be|looks like|must be|might be|may be|could be|is probably|is likely|is definitely|is indeed|is clearly|would be)\s+(?:the\s+)?(?:real\s+|actual\s+)?(?:culprit|(?:first[- ])?bad[- ]commit|offending\s+(?:commit|change)|cause|regressing\s+commit|breaking\s+(?:commit|change)|first\s+broken\s+commit)\b|(?:introduced|caused|broke)\s+(?:this|it|the|these|that)\b)/i;
 
-const BISECT_OUTPUT_LINE = /^\s*(?:\$\s*)?([0-9a-fA-F]{7,40}) is the first bad commit\s*$/;
+const BISECT_OUTPUT_LINE = /^\s*(?:\$\s*)?([0-9a-fA-F]{7,40}) is the first ['"]?bad['"]? commit\s*$/;
 const BISECT_LOG_LINE = /^\s*#\s*first bad commit:\s*\[([0-9a-fA-F]{7,40})\]/;
 const COMMIT_BLOCK_LINE =
   /^(?:commit [0-9a-fA-F]{7,40}\b.*|(?:Author|AuthorDate|Commit|CommitDate|Date|Merge):.*|\s*|    .*|\t.*| \S.*\|\s+\d+.*| \d+ files? changed.*|:\d{6} \d{6} .*)$/;
@@ -113,11 +114,23 @@ interface Found {
   readonly hedgeText: string;
 }
 
-/** Every attribution in body and comments, in post order then offset order. */
+/**
+ * Every attribution in title, body and comments, in post order then offset order: the ones a
+ * fixed pattern finds, and the candidates whose evidence reaches the threshold (candidates.ts).
+ */
 export function extractAttributions(thread: Thread): Attribution[] {
-  const out: Attribution[] = [];
-  for (const post of thread.posts) out.push(...attributionsInPost(post));
-  return out;
+  return extractWithCandidates(thread).attributions;
+}
+
+/** extractAttributions plus the scored candidates behind it (for --explain). */
+export function extractWithCandidates(thread: Thread): { attributions: Attribution[]; candidates: Candidate[] } {
+  const patterns: Attribution[] = [];
+  for (const post of thread.posts) patterns.push(...attributionsInPost(post));
+  const candidates = scoreCandidates(thread, patterns, thread.aliases ?? []);
+  // Candidates add the commits no pattern named; a pattern's target mentioned again is not a new attribution.
+  const extra = candidateAttributions(thread, candidates).filter((c) => !patterns.some((p) => sameTarget(p.ref, c.ref)));
+  const attributions = [...patterns, ...extra].sort((a, b) => a.post - b.post || a.start - b.start);
+  return { attributions, candidates };
 }
 
 function attributionsInPost(post: ThreadPost): Attribution[] {

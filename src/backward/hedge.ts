@@ -30,6 +30,8 @@ const HEDGES = [
   'my guess',
   'guessing',
   'hypothesis',
+  'suggests',
+  'suggested',
   'if i had to guess',
   'afaict',
   'iiuc',
@@ -39,7 +41,8 @@ const HEDGE = new RegExp(`(?<![\\w'])(?:${HEDGES.map((h) => h.replace(/ /g, '\\s
 
 /** The first hedge word in `text`, or null. A sentence that ends with a question mark is a hedge too. */
 export function findHedge(text: string): string | null {
-  const m = HEDGE.exec(text);
+  // "not sure what/why/how …" doubts the mechanism, not which commit it is.
+  const m = HEDGE.exec(text.replace(/\bnot\s+(?:sure|certain)\s+(?:what|why|how|where)\b/gi, (w) => '_'.repeat(w.length)));
   if (m) return m[0];
   if (/\?["')\]*_`]*\s*$/.test(text)) return '?';
   return null;

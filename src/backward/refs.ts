@@ -137,7 +137,13 @@ function sameRepo(a: string | null, b: string | null): boolean {
   return a === null || b === null || a.toLowerCase() === b.toLowerCase();
 }
 
-/** Whether a reference points into another repository than `repo`. */
-export function isCrossRepository(ref: AttributionRef, repo: string): boolean {
-  return ref.urlRepo !== null && ref.urlRepo.toLowerCase() !== repo.toLowerCase();
+/** Whether `urlRepo` (owner/name of a URL) is `repo` or one of its former names. */
+export function isSameRepository(urlRepo: string, repo: string, aliases: readonly string[] = []): boolean {
+  const u = urlRepo.toLowerCase();
+  return u === repo.toLowerCase() || aliases.some((a) => a.toLowerCase() === u);
+}
+
+/** Whether a reference points into another repository than `repo` (former names count as `repo`). */
+export function isCrossRepository(ref: AttributionRef, repo: string, aliases: readonly string[] = []): boolean {
+  return ref.urlRepo !== null && !isSameRepository(ref.urlRepo, repo, aliases);
 }

@@ -43,7 +43,8 @@ interface PostText {
 
 /** Text-level rules: everything decidable from the thread and its attributions alone. */
 export function screenThread(thread: Thread, attributions: readonly Attribution[]): TextScreen {
-  const posts: PostText[] = thread.posts.map((p) => {
+  // The title is post -1: an attribution may sit there.
+  const posts: PostText[] = [{ index: -1, body: thread.title }, ...thread.posts].map((p) => {
     const layout = layoutOf(p.body);
     return { index: p.index, body: p.body, layout, sentences: sentencesOf(layout) };
   });
@@ -76,8 +77,9 @@ export function screenThread(thread: Thread, attributions: readonly Attribution[
     return out;
   };
 
-  const domestic = attributions.map((a, i) => ({ a, i })).filter(({ a }) => !isCrossRepository(a.ref, thread.repo));
-  for (const a of attributions) if (isCrossRepository(a.ref, thread.repo)) add('cross-repository', a.ref.text, a.post);
+  const aliases = thread.aliases ?? [];
+  const domestic = attributions.map((a, i) => ({ a, i })).filter(({ a }) => !isCrossRepository(a.ref, thread.repo, aliases));
+  for (const a of attributions) if (isCrossRepository(a.ref, thread.repo, aliases)) add('cross-repository', a.ref.text, a.post);
 
   const skipped = matching(BISECT_SKIPPED, null);
   for (const s of skipped) add('bisect-skipped', s.text, s.post);
@@ -95,8 +97,12 @@ export function screenThread(thread: Thread, attributions: readonly Attribution[
     if (g) g.push(item);
     else groups.push([item]);
   }
+  // A hedged mention next to a plain attribution of the other family (a guessed PR beside bisect output) does not hedge the thread.
+  const plain = groups.filter((g) => g.some(({ a }) => !a.hedged));
   for (const g of groups) {
-    if (g.every(({ a }) => a.hedged)) add('hedged', g[0]!.a.sentence.text, g[0]!.a.post);
+    if (!g.every(({ a }) => a.hedged)) continue;
+    if (plain.some((p) => familyOf(p[0]!.a.ref) !== familyOf(g[0]!.a.ref))) continue;
+    add('hedged', g[0]!.a.sentence.text, g[0]!.a.post);
   }
   for (const family of ['commit', 'pr'] as const) {
     const named = groups.filter((g) => familyOf(g[0]!.a.ref) === family);
@@ -258,9 +264,12 @@ export function screenResolved(
       findings.push(post === undefined ? { code, evidence, sure: true } : { code, evidence, post, sure: true });
     }
   };
+  // A pull request that cannot be looked up says nothing against a commit culprit that resolved.
+  const commitResolved = resolved.some((r) => r.status === 'ok' && attributions[r.index] && familyOf(attributions[r.index]!.ref) === 'commit');
   for (const r of resolved) {
     const a = attributions[r.index];
     if (!a) throw new ValidationError(`${thread.repo}#${thread.number}: resolved reference ${r.index} names no attribution (there are ${attributions.length})`);
+    if (r.status === 'pr-unknown' && commitResolved) continue;
     if (r.status === 'ok') {
       if (r.sha === null || !/^[0-9a-f]{40}$/.test(r.sha)) {
         throw new ValidationError(`${thread.repo}#${thread.number}: resolved reference ${r.index} (${a.ref.text}) is ok but has no full SHA`);

@@ -5,14 +5,23 @@ import { ValidationError } from '../errors.js';
 import type { CommentRow, ThreadRow } from '../store/tables/sources.js';
 import type { Thread, ThreadPost } from './types.js';
 
-/** From src/store/tables/sources.ts rows; comments are put in time order (ties by id). */
-export function threadFromRows(thread: ThreadRow, comments: readonly CommentRow[]): Thread {
+/** From src/store/tables/sources.ts rows; comments are put in time order (ties by id). `aliases`: former names of the repository. */
+export function threadFromRows(thread: ThreadRow, comments: readonly CommentRow[], aliases: readonly string[] = []): Thread {
   const ordered = [...comments].sort((a, b) => (a.createdAt < b.createdAt ? -1 : a.createdAt > b.createdAt ? 1 : a.commentId - b.commentId));
   const posts: ThreadPost[] = [
     { index: 0, id: null, author: thread.author, createdAt: thread.createdAt, body: thread.body, url: thread.htmlUrl },
     ...ordered.map((c, k) => ({ index: k + 1, id: c.commentId, author: c.author, createdAt: c.createdAt, body: c.body, url: c.htmlUrl })),
   ];
-  return { repo: thread.repo, number: thread.number, title: thread.title, author: thread.author, createdAt: thread.createdAt, url: thread.htmlUrl, posts };
+  return {
+    repo: thread.repo,
+    number: thread.number,
+    title: thread.title,
+    author: thread.author,
+    createdAt: thread.createdAt,
+    url: thread.htmlUrl,
+    posts,
+    ...(aliases.length > 0 ? { aliases: [...aliases] } : {}),
+  };
 }
 
 const User = z.object({ login: z.string() }).nullable().optional();

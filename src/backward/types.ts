@@ -22,6 +22,11 @@ export interface Thread {
   readonly url: string;
   /** posts[0] is the issue body. */
   readonly posts: readonly ThreadPost[];
+  /**
+   * Former owner/name spellings of the repository (renamed or transferred; GitHub redirects the
+   * old URLs): a URL under one of them is a URL of this repository.
+   */
+  readonly aliases?: readonly string[];
 }
 
 export type RefType = 'sha' | 'commit-url' | 'pr';
@@ -40,7 +45,7 @@ export interface AttributionRef {
 export interface Attribution {
   readonly ref: AttributionRef;
   readonly kind: AttributionKind;
-  /** Index into thread.posts. */
+  /** Index into thread.posts, or -1 for the title. */
   readonly post: number;
   /** Span of the reference text inside posts[post].body. */
   readonly start: number;

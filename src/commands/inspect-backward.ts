@@ -1,9 +1,12 @@
 import { existsSync, statSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { extractAttributions } from '../backward/attribute.js';
+import { extractAttributions, extractWithCandidates } from '../backward/attribute.js';
+import { SCORING } from '../backward/candidates.js';
+import { findRefs } from '../backward/refs.js';
 import { screenThread } from '../backward/screen.js';
 import { threadFromImport } from '../backward/thread.js';
 import type { Attribution, Decision, Reason, Thread } from '../backward/types.js';
+import { repoNameProblem } from '../config.js';
 import { describeError, MinerError, UsageError } from '../errors.js';
 import { BatchObjects } from '../git/batch.js';
 import { defaultBranchOf } from '../git/history.js';
@@ -60,19 +63,37 @@ function goldOf(resolution: ThreadResolution | null, crossRepository = false): {
   return { sha: null, status: (failed && GOLD_STATUS[failed.status]) ?? 'unresolved' };
 }
 
+/** Every candidate of the thread with the evidence that decided it (for --explain). */
+export function explainCandidates(thread: Thread): { where: string; ref: string; score: number; attribution: boolean; evidence: string[] }[] {
+  return extractWithCandidates(thread).candidates.map((c) => ({
+    where: c.post === -1 ? 'title' : c.post === 0 ? 'body' : `comment ${c.post}`,
+    ref: c.ref.ref.text,
+    score: c.score,
+    attribution: c.accepted,
+    evidence: c.evidence.map((e) => `${e.code} ${e.weight >= 0 ? '+' : ''}${e.weight}: ${e.text}`),
+  }));
+}
+
 function where(a: Attribution): string {
-  return a.post === 0 ? 'body' : `comment ${a.post}`;
+  return a.post === -1 ? 'title' : a.post === 0 ? 'body' : `comment ${a.post}`;
 }
 
 /**
  * attribute → resolve → validate → sanitize → audit for one thread, without a database. With no
  * repository, only the text-level rules decide and gold stays unresolved.
  */
-export async function inspectThread(thread: Thread, git: GitTarget | null): Promise<InspectedThread> {
+export async function inspectThread(input: Thread, git: GitTarget | null): Promise<InspectedThread> {
+  const thread = git ? await withResolvedAliases(input, git.objects) : input;
   const attributions = extractAttributions(thread);
   const text = screenThread(thread, attributions);
   const reasons: Reason[] = [...text.reasons];
   let decision: Decision = text.decision;
+  // Without the repository's pull requests a PR-only culprit cannot be resolved: a person decides.
+  const culprits = text.culprits.map((i) => attributions[i]!);
+  if (!git && decision === 'candidate' && culprits.length > 0 && culprits.every((a) => a.ref.type === 'pr')) {
+    decision = 'review';
+    reasons.push({ code: 'unresolved', evidence: 'only pull requests are named; resolving them needs the repository' });
+  }
   let resolution: ThreadResolution | null = null;
   if (git && text.decision !== 'reject') {
     const handle: GitRepoHandle = { repo: thread.repo, gitDir: git.gitDir, objects: git.objects };
@@ -115,6 +136,31 @@ export async function inspectThread(thread: Thread, git: GitTarget | null): Prom
   };
 }
 
+/**
+ * Former names learnt from the repository itself: a commit URL under another owner with the same
+ * repository name whose full 40-hex SHA is a commit of this repository (a transferred repository;
+ * GitHub redirects the old URL) makes that owner/name an alias.
+ */
+export async function withResolvedAliases(thread: Thread, objects: BatchObjects): Promise<Thread> {
+  const name = thread.repo.slice(thread.repo.indexOf('/') + 1).toLowerCase();
+  const known = new Set([thread.repo, ...(thread.aliases ?? [])].map((r) => r.toLowerCase()));
+  const asked = new Map<string, string>();
+  for (const post of [{ body: thread.title }, ...thread.posts]) {
+    for (const r of findRefs(post.body.slice(0, SCORING.maxScan))) {
+      const u = r.ref.urlRepo;
+      if (r.ref.type !== 'commit-url' || !u || known.has(u.toLowerCase()) || !/^[0-9a-f]{40}$/.test(r.ref.value)) continue;
+      if (u.slice(u.indexOf('/') + 1).toLowerCase() !== name) continue;
+      asked.set(r.ref.value, u);
+      if (asked.size >= 20) break;
+    }
+  }
+  if (asked.size === 0) return thread;
+  const answers = await objects.resolve([...asked.keys()]);
+  const found = answers.filter((a) => a.status === 'ok' && a.type === 'commit').map((a) => asked.get(a.input)!);
+  if (found.length === 0) return thread;
+  return { ...thread, aliases: [...new Set([...(thread.aliases ?? []), ...found])] };
+}
+
 /** The git directory of DIR: a bare repository as is, a work tree's `.git`. */
 export async function openGitTarget(dir: string, cwd: string): Promise<GitTarget> {
   const abs = resolve(cwd, dir);
@@ -131,7 +177,13 @@ export const registerInspectBackward: RegisterCommand = (program, ctx) => {
     .description('run attribute → resolve → validate → sanitize → audit on imported threads and print one JSON object per thread')
     .requiredOption('--threads <file>', 'threads in the import format (JSONL), or - for stdin')
     .option('--git-dir <dir>', 'repository to resolve attributions against (bare mirror or work tree)')
-    .action(async (opts: { threads: string; gitDir?: string }) => {
+    .option('--alias <owner/name...>', 'former names of the repository (renamed or transferred): their URLs count as its own')
+    .option('--explain', 'add `candidates` to each line: every commit reference with its evidence, score and decision')
+    .action(async (opts: { threads: string; gitDir?: string; alias?: string[]; explain?: boolean }) => {
+      for (const a of opts.alias ?? []) {
+        const problem = repoNameProblem(a);
+        if (problem) throw new UsageError(`--alias ${a}: ${problem}`);
+      }
       const file = opts.threads === '-' ? '-' : resolve(ctx.io.cwd, opts.threads);
       if (file !== '-' && !existsSync(file)) throw new UsageError(`--threads ${opts.threads}: file not found`);
       const git = opts.gitDir ? await openGitTarget(opts.gitDir, ctx.io.cwd) : null;
@@ -145,7 +197,10 @@ export const registerInspectBackward: RegisterCommand = (program, ctx) => {
             continue;
           }
           try {
-            printJson(ctx.io, await inspectThread(threadFromImport(line.value), git));
+            const imported = threadFromImport(line.value);
+            const thread = opts.alias && opts.alias.length > 0 ? { ...imported, aliases: opts.alias } : imported;
+            const inspected = await inspectThread(thread, git);
+            printJson(ctx.io, opts.explain ? { ...inspected, candidates: explainCandidates(thread) } : inspected);
           } catch (error) {
             if (!(error instanceof MinerError) || error.kind === 'internal') throw error;
             bad += 1;

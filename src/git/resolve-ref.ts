@@ -1,3 +1,4 @@
+import { isSameRepository } from '../backward/refs.js';
 import type { NameStatus } from './batch.js';
 import type { GitRepoHandle } from './repos.js';
 
@@ -20,6 +21,8 @@ export interface AttributedRef {
 
 export interface ResolveRefContext {
   repo: string;
+  /** Former owner/name spellings of the repository: commit URLs under them are the repository's. */
+  aliases?: readonly string[];
   /** The PR's commits and merge commit, from the stored pull request; undefined when unknown. */
   pullCommits?: (n: number) => { commitShas: string[]; mergeCommitSha: string | null } | undefined;
 }
@@ -36,7 +39,7 @@ const PR_NUMBER = /^#?(\d{1,9})$/;
 export async function resolveRef(h: GitRepoHandle, ref: AttributedRef, ctx: ResolveRefContext): Promise<RefResolution> {
   if (ref.type === 'sha') return resolveHex(h, ref.value, ref.value, 'hex');
   if (ref.type === 'commit-url') {
-    if (ref.urlRepo !== null && ref.urlRepo.toLowerCase() !== ctx.repo.toLowerCase()) {
+    if (ref.urlRepo !== null && !isSameRepository(ref.urlRepo, ctx.repo, ctx.aliases ?? [])) {
       return { input: ref.value, status: 'cross-repository', sha: null, candidates: [], via: 'commit-url' };
     }
     // Attribution extraction stores the hex of the URL as the value; a whole URL is accepted too.

@@ -91,7 +91,7 @@ function backwardLookups(db: Database, repos: readonly string[] | undefined): Ca
       text: a.sentence.text,
       ref: a.ref.text,
       kind: a.kind,
-      where: a.post === 0 ? 'body' : `comment ${a.post}`,
+      where: a.post === -1 ? 'title' : a.post === 0 ? 'body' : `comment ${a.post}`,
       author: a.author,
       created_at: a.createdAt,
       hedged: a.hedged,

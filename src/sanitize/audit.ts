@@ -24,6 +24,8 @@ export interface AuditTarget {
   readonly goldSubject?: string | null;
   /** owner/name */
   readonly repo: string;
+  /** Former owner/name spellings of the repository, audited like it. */
+  readonly aliases?: readonly string[];
 }
 
 /**
@@ -53,8 +55,10 @@ export function auditLeaks(text: string, target: AuditTarget): LeakAudit {
   for (const m of matchesOf(text, /(?<![0-9A-Za-z])[0-9a-fA-F]{40}(?![0-9A-Za-z])/g)) {
     if (!findings.some((f) => f.start <= m.start && f.end >= m.end)) add('full-sha', m);
   }
-  for (const m of matchesOf(text, repoUrlPattern(target.repo, 'commit|commits|compare'))) add('repo-commit-url', m);
-  for (const m of matchesOf(text, repoUrlPattern(target.repo, 'pull|pulls'))) add('repo-pull-url', m);
+  for (const repo of [target.repo, ...(target.aliases ?? [])]) {
+    for (const m of matchesOf(text, repoUrlPattern(repo, 'commit|commits|compare'))) add('repo-commit-url', m);
+    for (const m of matchesOf(text, repoUrlPattern(repo, 'pull|pulls'))) add('repo-pull-url', m);
+  }
   for (const re of OUTCOME_PHRASES) for (const m of matchesOf(text, re)) add('bisect-outcome', m);
   for (const m of findSubject(text, target.goldSubject)) add('gold-subject', m);
   findings.sort((a, b) => a.start - b.start || a.code.localeCompare(b.code));

@@ -25,7 +25,7 @@ const TRANSCRIPT_LINES: readonly RegExp[] = [
   /^status: waiting for (?:both good and bad|good|bad) commits?/i,
 ];
 
-const FIRST_BAD = /^[0-9a-f]{7,40} is the first bad commit\b/i;
+const FIRST_BAD = /^[0-9a-f]{7,40} is the first ['"]?bad['"]? commit\b/i;
 const HEADER = /^(?:commit [0-9a-f]{7,40}\b|Merge: |Author: |AuthorDate: |Commit: |CommitDate: |Date: )/;
 const DIFFSTAT = /^ (?:\S.* \| +(?:\d+ ?[+-]*|Bin .*)|\d+ files? changed\b.*)$/;
 const RAW_DIFF = /^:\d{6} \d{6} [0-9a-f]{7,40} [0-9a-f]{7,40} [A-Z]\d*\t/;
@@ -33,7 +33,7 @@ const CANDIDATE_LIST = /^[0-9a-f]{7,40}\s*$/i;
 
 /** Phrases that state a bisect outcome or a first-bad verdict. */
 export const OUTCOME_PHRASES: readonly RegExp[] = [
-  /\bis the first bad commit\b/i,
+  /\bis the first ['"]?bad['"]? commit\b/i,
   /\bfirst[- ]bad (?:commit|revision|change)\b/i,
   /\bbisected\s+(?:(?:it|this|that|the \w+)\s+)?(?:(?:down|back)\s+)?(?:to|at)\b/i,
   /\bbisect(?:ion|ing)?\s+(?:points?|pointed|lands?|landed|says|said|found|finds|identified|identifies|blames|blamed|shows|showed|leads|led)\b/i,

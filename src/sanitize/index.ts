@@ -14,6 +14,8 @@ export { buildReport, toReportSpan, type Report, type Segment } from './report.j
 export interface SanitizeOptions {
   /** owner/name of the repository the report belongs to. */
   readonly repo: string;
+  /** Former owner/name spellings of the repository; their URLs are deleted like the repository's. */
+  readonly aliases?: readonly string[];
   /** True when a lowercase hex run (7–39 chars) names a commit of the repository. */
   readonly isCommitPrefix: (hex: string) => boolean;
   /** The culprit's and the fix's pull-request numbers. */
@@ -41,7 +43,7 @@ export const sanitizeRules: readonly { readonly detector: string; detect(input: 
   { detector: 'bisect-transcript', detect: ({ report }) => detectBisectTranscript(report.text) },
   { detector: 'attribution-sentence', detect: ({ report, attributions }) => detectAttributionSentences(report, attributions) },
   { detector: 'bisect-outcome', detect: ({ report }) => detectBisectOutcome(report.text) },
-  { detector: 'repo-url', detect: ({ report, options }) => detectRepoUrls(report.text, options.repo) },
+  { detector: 'repo-url', detect: ({ report, options }) => [options.repo, ...(options.aliases ?? [])].flatMap((r) => detectRepoUrls(report.text, r)) },
   { detector: 'pr-ref', detect: ({ report, options }) => detectPrRefs(report.text, options.repo, options.prNumbers ?? []) },
   { detector: 'gold-subject', detect: ({ report, options }) => detectGoldSubject(report.text, options.goldSubject) },
   { detector: 'sha', detect: ({ report, options }) => detectShas(report.text, options.isCommitPrefix) },

@@ -37,9 +37,9 @@ export function buildReport(thread: Thread, attributions: readonly Attribution[]
   return { text, segments, posts: included };
 }
 
-/** Converts a span of `posts[post].body` into report offsets, or null when the post is not in the report. */
+/** Converts a span of `posts[post].body` (post -1: the title) into report offsets, or null when the post is not in the report. */
 export function toReportSpan(report: Report, post: number, start: number, end: number): { start: number; end: number } | null {
-  const seg = report.segments.find((s) => s.post === post);
+  const seg = report.segments.find((s) => s.post === (post === -1 ? null : post));
   if (!seg) return null;
   const a = Math.max(0, Math.min(start, seg.length));
   const b = Math.max(a, Math.min(end, seg.length));

@@ -1,6 +1,7 @@
 import { extractAttributions } from '../backward/attribute.js';
 import { screenThread } from '../backward/screen.js';
 import { threadFromRows } from '../backward/thread.js';
+import { repoConfig } from '../config.js';
 import { BackwardTables } from '../store/tables/backward.js';
 import { Sources, type CommentRow, type ThreadRow } from '../store/tables/sources.js';
 import { digestOf } from '../util/canonical.js';
@@ -12,6 +13,7 @@ export interface AttributeItem {
   readonly number: number;
   readonly thread: ThreadRow;
   readonly comments: readonly CommentRow[];
+  readonly aliases: readonly string[];
 }
 
 /**
@@ -21,21 +23,22 @@ export interface AttributeItem {
  */
 export const attributeStage: Stage<AttributeItem> = {
   name: 'attribute',
-  version: 1,
+  version: 2,
   needs: ['discover'],
   description: 'find first-bad attributions in issue threads and screen their wording (Backward)',
   plan(ctx, repos) {
     const sources = new Sources(ctx.store.db);
     const items: PlannedItem<AttributeItem>[] = [];
     for (const repo of repos) {
+      const aliases = repoConfig(ctx.config, repo)?.aliases ?? [];
       for (const thread of sources.threads(repo)) {
         if (thread.kind !== 'issue') continue;
         const comments = sources.comments(repo, thread.number);
         items.push({
           key: `${repo}#${thread.number}`,
           repo,
-          inputDigest: digestOf({ thread, comments }),
-          input: { repo, number: thread.number, thread, comments },
+          inputDigest: digestOf(aliases.length > 0 ? { thread, comments, aliases } : { thread, comments }),
+          input: { repo, number: thread.number, thread, comments, aliases },
         });
       }
     }
@@ -43,7 +46,7 @@ export const attributeStage: Stage<AttributeItem> = {
   },
   async process(item) {
     const { repo, number } = item.input;
-    const thread = threadFromRows(item.input.thread, [...item.input.comments]);
+    const thread = threadFromRows(item.input.thread, [...item.input.comments], item.input.aliases);
     const attributions = extractAttributions(thread);
     const screen = screenThread(thread, attributions);
     const save = (store: Store): void =>

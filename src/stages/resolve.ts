@@ -61,6 +61,7 @@ export async function resolveThread(
   for (const [idx, a] of attributions.entries()) {
     const r = await resolveRef(handle, a.ref, {
       repo,
+      aliases: thread.aliases ?? [],
       pullCommits: (n) => {
         const p = options.pull?.(n);
         return p ? { commitShas: p.commitShas, mergeCommitSha: p.mergeCommitSha } : undefined;
@@ -97,7 +98,9 @@ export async function resolveThread(
   };
   if (screen.decision === 'reject') return { record: base, resolutions, screen };
 
-  const golds = [...new Set(screen.culprits.map((i) => resolutions[i]?.sha ?? null))];
+  // Unknown pull requests beside a resolved commit culprit are left out (see screenResolved).
+  const known = screen.culprits.filter((i) => resolutions[i]?.status !== 'pr-unknown');
+  const golds = [...new Set((known.length > 0 ? known : screen.culprits).map((i) => resolutions[i]?.sha ?? null))];
   const gold = golds.length === 1 ? golds[0]! : null;
   if (gold === null) {
     const evidence = screen.culprits.length === 0 ? 'no culprit attribution' : `culprits resolve to ${golds.map(String).join(', ')}`;
@@ -190,7 +193,7 @@ export const resolveStage: Stage<ResolveItem> = {
     if (text.decision === 'reject') {
       return { status: 'rejected', reason: codesOf(text.reasons) || 'no-attribution', save: (s) => new BackwardTables(s.db).clearResolution(repo, number) };
     }
-    const thread = threadFromRows(row, sources.comments(repo, number));
+    const thread = threadFromRows(row, sources.comments(repo, number), repoConfig(ctx.config, repo)?.aliases ?? []);
     const attributions = tables.attributions(repo, number);
     const handle = await gitReposOf(ctx).get(repo);
     const pulls = sources.pulls(repo);

@@ -2,6 +2,7 @@ import { hasObservableSymptom } from '../backward/screen.js';
 import { threadFromRows } from '../backward/thread.js';
 import type { Attribution, Reason, Thread } from '../backward/types.js';
 import type { BatchObjects } from '../git/batch.js';
+import { repoConfig } from '../config.js';
 import { MinerError } from '../errors.js';
 import { auditLeaks, buildReport, sanitizeBuiltReport, type LeakAudit, type SanitizedReport } from '../sanitize/index.js';
 import { HEX_RUN, matchesOf } from '../sanitize/text.js';
@@ -69,11 +70,12 @@ export async function sanitizeThread(
   const isCommitPrefix = await commitPrefixes(built.text, objects, known);
   const report = sanitizeBuiltReport(built, attributions, {
     repo: thread.repo,
+    aliases: thread.aliases ?? [],
     isCommitPrefix,
     prNumbers: [...new Set([...target.prNumbers, ...attributedPulls])],
     goldSubject: target.goldSubject,
   });
-  const audit = auditLeaks(report.text, { gold: target.gold, goldSubject: target.goldSubject, repo: thread.repo });
+  const audit = auditLeaks(report.text, { gold: target.gold, goldSubject: target.goldSubject, repo: thread.repo, aliases: thread.aliases ?? [] });
   const symptom = hasObservableSymptom(report.text);
   const reasons: Reason[] = [];
   if (!audit.ok) reasons.push({ code: 'leak', evidence: audit.findings.map((f) => `${f.code}: ${f.text}`).join('; ') });
@@ -126,7 +128,7 @@ export const sanitizeStage: Stage<SanitizeItem> = {
     }
     const row = sources.thread(repo, number);
     if (!row) throw new MinerError('not-found', `${repo}#${number}: thread is gone from the store`);
-    const thread = threadFromRows(row, sources.comments(repo, number));
+    const thread = threadFromRows(row, sources.comments(repo, number), repoConfig(ctx.config, repo)?.aliases ?? []);
     const handle = await gitReposOf(ctx).get(repo);
     const out = await sanitizeThread(
       thread,

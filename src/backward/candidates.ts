@@ -1,0 +1,261 @@
+/**
+ * Candidate-centric attribution: every commit reference of a thread (full or abbreviated hex,
+ * commit URL, pull request number or URL, `git bisect` output) is a candidate, scored from
+ * evidence that stays explainable: an attribution pattern naming it, causal words in its
+ * sentence or list item, the title naming it, and the signs against it (the good side of a
+ * range, the fix, the revision being run, a negation). A candidate whose score reaches the
+ * threshold becomes an attribution; the screening rules then decide the thread with reason codes.
+ *
+ * The weights and thresholds are the table below, one comment each. No rule names a repository,
+ * an author or a thread.
+ */
+import { findHedge } from './hedge.js';
+import { FIX_AFTER, FIX_BEFORE, REVERT_BEFORE } from './phrases.js';
+import { findRefs, isCrossRepository, type RefMatch } from './refs.js';
+import { layoutOf, lineIndexAt, sentenceAt, type Layout, type Range } from './text.js';
+import type { Attribution, AttributionKind, Thread } from './types.js';
+
+/** Evidence weights and thresholds: the whole tuning of candidate scoring. */
+export const SCORING = {
+  /** A fixed attribution pattern names the reference (bisect output, "first bad commit is X", "X introduced this"). */
+  pattern: 4,
+  /** A causal word ("introduced", "caused", "broke", "offending", "culprit", "bisect", …) in the same sentence or list item. */
+  causal: 3,
+  /** The same commit is named in the title, which speaks of a regression or a cause. */
+  titled: 1,
+  /** A later post by someone else confirms the reference (reverting it fixes it, dropping it helps, confirmed). */
+  confirmed: 1,
+  /** The reference is the good side: "last good", "works on", "previous commit", "before X". */
+  goodSide: -6,
+  /** The reference is named as the fix ("fixed by X", "X fixes it"). */
+  fix: -6,
+  /** The reference is the revision being run or tested ("as of X", "running X", "HEAD is now at X"). */
+  tested: -4,
+  /** A negation right before the reference ("not", "cannot be", "didn't"). */
+  negated: -6,
+  /** The reference sits in a code block and is not bisect output (pasted logs, hashes, paths). */
+  inCode: -3,
+  /** Said right after the reference: an end of the bisected range ("X as good", "Y: bad"), not its outcome. */
+  endpoint: -6,
+  /** A step line of a bisect run ("git bisect good X", "Bisecting: … [X]"), not its outcome. */
+  transcript: -6,
+  /** The same post sends the report to another project ("I recommend reporting to …"): the culprit is not here. */
+  elsewhere: -4,
+  /** The sentence names several possible commits ("any of", "one of", "either", "between"): not one culprit. */
+  several: -6,
+  /** Score at which a candidate becomes an attribution. */
+  accept: 3,
+  /** How many candidates one thread may have; a thread with more is noise past that point. */
+  maxCandidates: 400,
+  /** How many characters of one post are scanned for candidates. */
+  maxScan: 200_000,
+} as const;
+
+export type EvidenceCode =
+  | 'pattern'
+  | 'causal'
+  | 'titled'
+  | 'confirmed'
+  | 'goodSide'
+  | 'fix'
+  | 'tested'
+  | 'negated'
+  | 'inCode'
+  | 'endpoint'
+  | 'transcript'
+  | 'elsewhere'
+  | 'several';
+
+export interface Evidence {
+  readonly code: EvidenceCode;
+  readonly weight: number;
+  /** The words that triggered it. */
+  readonly text: string;
+}
+
+export interface Candidate {
+  readonly ref: RefMatch;
+  /** Index into thread.posts, or -1 for the title. */
+  readonly post: number;
+  readonly author: string;
+  readonly sentence: Range;
+  readonly evidence: Evidence[];
+  readonly score: number;
+  readonly accepted: boolean;
+  readonly crossRepository: boolean;
+}
+
+/** Causal words that tie a reference to the regression when they share its sentence or list item. */
+const CAUSAL =
+  /\b(?:bisect\w*|first[- ]["'`]?(?:bad|broken|failing)["'`]?|introduc(?:ed|es|ing)|caus(?:ed|es|ing)|broke|breaks|breaking|broken\s+(?:by|in|since|after)|offending|culprit|regress(?:ed|ion|ions)|responsible|started|appeared|slowed\s+down|the\s+(?:bad|guilty)\s+commit|murderer)\b/i;
+
+/** The good side of a range, said before the reference. */
+const GOOD_BEFORE =
+  /(?:\b(?:last|earliest|latest|previous)\s+(?:known[- ])?(?:good|working|ok)\b[^.\n]{0,30}|\bgood\s*(?:commit|revision|build)?\s*(?:was|is|[:=])\s*|\b(?:works?|worked|working|fine)\s+(?:fine\s+)?(?:on|at|with|in|before|until)\s+(?:commit\s+)?|\bprevious\s+commit\b[^.\n]{0,20}|\b(?:just\s+)?before\s+(?:commit\s+)?|\bparent\s+(?:commit\s+)?|\bcompared\s+(?:to|with)\s+[^.\n]{0,30})[\s`'"([*_]*$/i;
+
+/** The revision being run or tested, said before the reference. */
+const TESTED_BEFORE =
+  /\b(?:as\s+of|running|built\s+from|HEAD\s+is\s+now\s+at|currently\s+(?:on|at)|checked\s+out|on\s+(?:current\s+)?(?:master|main|HEAD)\s+(?:at|@)?|version|latest\s+(?:master|main|commit)\s*(?:is|at|[:=])?|tested\s+(?:on|with|at)|using|updated?\s+to|git\s+(?:reset|checkout)(?:\s+--hard)?)\s*(?:commit\s+)?[\s`'"([*_:]*$/i;
+
+/** A negation in the words just before the reference. */
+const NEGATION_BEFORE = /(?:\bnot\b|n't\b|\bnever\b|\bcannot\b|\bno\s+longer\b)[^.\n]{0,25}$/i;
+
+/** Right after the reference: it is an end of the bisected range. */
+const ENDPOINT_AFTER = /^[`'"*_)\]]*(?:\s*(?:(?:as|is|was|=|:|->|→|-)\s*)?(?:the\s+)?(?:good|bad|ok|working|broken|fine)\b(?!\s+commit)|\.\.\.?[\w`])/i;
+
+/** Right before the reference: the far end of a range ("A..B"). */
+const RANGE_BEFORE = /[\w`]\.\.\.?[`]?$/;
+
+/** The sentence names several possible commits. */
+const SEVERAL = /\b(?:any\s+of|one\s+of|either|between|among|several|candidates?)\b/i;
+
+/** A step line of a bisect run. */
+const TRANSCRIPT_LINE = /^\s*(?:[$>#]\s*)*(?:git\s+bisect\s+(?:good|bad|skip|start|new|old)\b|Bisecting:|(?:good|bad|skip):\s*\[)/i;
+
+/** The post sends the report to another project. */
+const ELSEWHERE = /\b(?:recommend|suggest|please|should|better)\s+(?:reporting|report(?:ing)?\s+(?:it|this))\s+(?:to|upstream|with|at)\b|\breport(?:ing)?\s+(?:it|this)\s+upstream\b|\bbug\s+in\s+(?:the\s+)?(?:upstream|dependency)\b/i;
+
+/** A later post confirming a named commit. */
+const CONFIRM = /\b(?:confirm(?:ed|s)?|revert(?:ing|ed)?\s+(?:it|that|this|the\s+commit)?\s*(?:fixes|fixed|solves|solved|helps|resolves)|dropping|good\s+catch)\b/i;
+
+/** Candidates of every post and the title, with their evidence and scores. */
+export function scoreCandidates(
+  thread: Thread,
+  patternHits: readonly { post: number; start: number }[],
+  aliases: readonly string[] = [],
+): Candidate[] {
+  const out: Candidate[] = [];
+  const sources = [
+    { index: -1, author: thread.author, body: thread.title },
+    ...thread.posts.map((p) => ({ index: p.index, author: p.author, body: p.body })),
+  ];
+  const titleRefs = findRefs(thread.title.slice(0, SCORING.maxScan));
+  const titleCausal = CAUSAL.test(thread.title);
+  for (const src of sources) {
+    const body = src.body.length > SCORING.maxScan ? src.body.slice(0, SCORING.maxScan) : src.body;
+    const layout = layoutOf(body);
+    let count = 0;
+    for (const ref of findRefs(body)) {
+      if (out.length >= SCORING.maxCandidates) return out;
+      count += 1;
+      const evidence = evidenceOf(layout, ref, src.index, patternHits);
+      if (src.index !== -1 && titleCausal && titleRefs.some((t) => sameCommit(t.ref.value, ref.ref.value))) {
+        evidence.push({ code: 'titled', weight: SCORING.titled, text: thread.title });
+      }
+      const later = thread.posts.filter((p) => p.index > src.index && p.author !== src.author);
+      const confirm = later.map((p) => ({ p, m: CONFIRM.exec(p.body) })).find(({ p, m }) => m && mentions(p.body, ref));
+      if (confirm) evidence.push({ code: 'confirmed', weight: SCORING.confirmed, text: confirm.m![0] });
+      const score = evidence.reduce((s, e) => s + e.weight, 0);
+      const s = sentenceAt(layout, ref.start);
+      out.push({
+        ref,
+        post: src.index,
+        author: src.author,
+        sentence: s,
+        evidence,
+        score,
+        accepted: score >= SCORING.accept,
+        crossRepository: isCrossRepository(ref.ref, thread.repo, aliases),
+      });
+    }
+    void count;
+  }
+  return out;
+}
+
+function sameCommit(a: string, b: string): boolean {
+  return a.length >= 7 && b.length >= 7 && (a.startsWith(b) || b.startsWith(a));
+}
+
+/** Whether a post names the reference again (the hex prefix, or the PR number). */
+function mentions(body: string, ref: RefMatch): boolean {
+  if (ref.ref.type === 'pr') return body.includes(`#${ref.ref.value}`);
+  return body.toLowerCase().includes(ref.ref.value.slice(0, 7));
+}
+
+function evidenceOf(layout: Layout, ref: RefMatch, post: number, patternHits: readonly { post: number; start: number }[]): Evidence[] {
+  const { body } = layout;
+  const ev: Evidence[] = [];
+  const add = (code: EvidenceCode, text: string): void => void ev.push({ code, weight: SCORING[code], text });
+  if (patternHits.some((h) => h.post === post && h.start === ref.start)) add('pattern', 'attribution pattern');
+  const line = layout.lines[lineIndexAt(layout, ref.start)]!;
+  const inCode = line.kind !== 'text';
+  const patterned = ev.some((e) => e.code === 'pattern');
+  if (inCode && !patterned) add('inCode', 'code block');
+  if (!patterned && TRANSCRIPT_LINE.test(line.content)) add('transcript', line.content.trim().slice(0, 60));
+  const endpoint = patterned ? null : (ENDPOINT_AFTER.exec(body.slice(ref.end, ref.end + 40)) ?? RANGE_BEFORE.exec(body.slice(Math.max(0, ref.outerStart - 6), ref.outerStart)));
+  if (endpoint) add('endpoint', endpoint[0].trim());
+  const elsewhere = ELSEWHERE.exec(body);
+  if (elsewhere) add('elsewhere', elsewhere[0]);
+  const s = sentenceAt(layout, ref.start);
+  const sentence = body.slice(s.start, Math.max(s.end, ref.end));
+  // A bare `#N` may be an issue as well as a pull request: only a fixed pattern makes it an attribution.
+  const bareNumber = ref.ref.type === 'pr' && !/\/pull\//.test(ref.ref.text);
+  const causal = inCode || bareNumber ? null : CAUSAL.exec(sentence);
+  if (causal) add('causal', causal[0]);
+  const several = patterned ? null : SEVERAL.exec(sentence);
+  if (several) add('several', several[0]);
+  const before = body.slice(Math.max(s.start, ref.outerStart - 80), ref.outerStart);
+  const after = body.slice(ref.end, ref.end + 140);
+  const good = GOOD_BEFORE.exec(before);
+  if (good) add('goodSide', good[0].trim());
+  const fullBefore = body.slice(Math.max(0, ref.outerStart - 80), ref.outerStart);
+  if (FIX_BEFORE.test(fullBefore) || (FIX_AFTER.test(after) && !REVERT_BEFORE.test(fullBefore))) add('fix', 'named as the fix');
+  const tested = TESTED_BEFORE.exec(before);
+  if (tested) add('tested', tested[0].trim());
+  const neg = NEGATION_BEFORE.exec(body.slice(Math.max(s.start, ref.outerStart - 40), ref.outerStart));
+  if (neg) add('negated', neg[0].trim());
+  return ev;
+}
+
+function kindOf(ref: RefMatch): AttributionKind {
+  if (ref.ref.type === 'pr') return 'pr-ref';
+  if (ref.ref.type === 'commit-url') return 'commit-url';
+  return 'statement';
+}
+
+/** Attributions for accepted candidates that no pattern found (the pattern ones are already attributions). */
+export function candidateAttributions(thread: Thread, candidates: readonly Candidate[]): Attribution[] {
+  const out: Attribution[] = [];
+  for (const c of candidates) {
+    if (!c.accepted || c.evidence.some((e) => e.code === 'pattern')) continue;
+    const post = c.post === -1 ? null : thread.posts.find((p) => p.index === c.post)!;
+    const body = post ? post.body : thread.title;
+    const text = body.slice(c.sentence.start, c.sentence.end);
+    // In the title the symptom shares the line with the reference: only the reference and its lead-in words carry the answer.
+    const sentence = c.post === -1 ? titleSpan(body, c.ref) : { start: c.sentence.start, end: Math.max(c.sentence.end, c.ref.end) };
+    out.push({
+      ref: c.ref.ref,
+      kind: kindOf(c.ref),
+      post: c.post,
+      start: c.ref.start,
+      end: c.ref.end,
+      sentence: { ...sentence, text: body.slice(sentence.start, sentence.end) },
+      author: post ? post.author : thread.author,
+      createdAt: post ? post.createdAt : thread.createdAt,
+      hedged: findHedge(text) !== null,
+    });
+  }
+  return out;
+}
+
+const TITLE_LEAD = /(?:\b(?:introduced|caused|broken|regressed|regression|since|after|at|in|by|on|with|from|this|the|commit|revision)\b[\s`'"(\[]*)+$/i;
+const TITLE_TAIL = /^[`'")\]]*(?:\s+(?:causes|causing|caused|broke|breaks|introduced))?[,:]?\s?/i;
+
+/** The part of a title that names the commit: the reference with the words leading to it ("introduced in commit X"). */
+function titleSpan(title: string, ref: RefMatch): Range {
+  const lead = TITLE_LEAD.exec(title.slice(0, ref.outerStart));
+  const tail = TITLE_TAIL.exec(title.slice(ref.end));
+  return { start: lead ? lead.index : ref.outerStart, end: ref.end + (tail ? tail[0].length : 0) };
+}
+
+/** One line per candidate: where, the reference, the score, the decision and the evidence. */
+export function describeCandidates(candidates: readonly Candidate[]): string {
+  let out = '';
+  for (const c of candidates) {
+    const where = c.post === -1 ? 'title' : c.post === 0 ? 'body' : `comment ${c.post}`;
+    const ev = c.evidence.map((e) => `${e.code}${e.weight >= 0 ? '+' : ''}${e.weight} "${e.text.slice(0, 60)}"`).join(', ') || 'no evidence';
+    out += `  ${where} (${c.author}) ${c.ref.ref.text}: score ${c.score} → ${c.accepted ? 'attribution' : 'not an attribution'}${c.crossRepository ? ' [other repository]' : ''}; ${ev}\n`;
+  }
+  return out;
+}
