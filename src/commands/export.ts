@@ -4,7 +4,8 @@
  */
 import { resolve } from 'node:path';
 import { Command, Option } from 'commander';
-import { openApp } from '../app.js';
+import { openApp, type App } from '../app.js';
+import { repoConfig } from '../config.js';
 import { EXIT, UsageError } from '../errors.js';
 import { auditPackages } from '../export/audit.js';
 import { exportManifests } from '../export/manifest.js';
@@ -15,6 +16,8 @@ import { REQUIRE_PROBE_NOTE, tierOf, type Blocker } from '../export/records.js';
 import { formatScore, preflight, scorePredictions, type GoldEntry } from '../export/score.js';
 import { verifyManifest } from '../export/verify.js';
 import { gitDirFromUser } from '../git/open-dir.js';
+import { emitRubric, type OracleRow } from '../mergeability/emit.js';
+import { commentEvidence, coupledPairTasks, forwardTask, type TaskContext } from '../mergeability/tasks.js';
 import { AdmissionTables } from '../store/tables/admission.js';
 import { readJsonl } from '../util/jsonl.js';
 import { printJson, type CliContext, type GlobalOptions, type Io, type RegisterCommand } from './types.js';
@@ -42,6 +45,18 @@ function* admittedFromDb(cmd: Command, io: Io): Generator<ManifestRecord> {
   } finally {
     app.close();
   }
+}
+
+/** Test globs and comment evidence from the configuration and database; nothing of either with --git-dir. */
+function rubricContext(opts: { gitDir?: string }, cmd: Command, io: Io): { ctx: TaskContext; db: App['store']['db'] | null; close: () => void } {
+  if (opts.gitDir) return { ctx: { testGlobs: () => undefined, evidence: () => [] }, db: null, close: () => undefined };
+  const app = openApp(cmd.optsWithGlobals<GlobalOptions>(), io);
+  const config = app.loaded.config;
+  return {
+    ctx: { testGlobs: (repo) => repoConfig(config, repo)?.test_globs, evidence: commentEvidence(app.store.db) },
+    db: app.store.db,
+    close: () => app.close(),
+  };
 }
 
 export const registerExport: RegisterCommand = (program: Command, ctx: CliContext) => {
@@ -90,7 +105,7 @@ export const registerExport: RegisterCommand = (program: Command, ctx: CliContex
 
   const pkg = program
     .command('package')
-    .description('build task packages (a case or all) with grading data kept apart; `package audit DIR` checks them')
+    .description('build task packages (a case or all) with grading data and rubric scaffolds kept apart; `package audit DIR` checks them')
     .option('--case <id>', 'one case')
     .option('--all', 'every case of the manifest (or every admitted case of the database)')
     .option('--out <dir>', 'output directory (packages and grading/)')
@@ -105,15 +120,29 @@ export const registerExport: RegisterCommand = (program: Command, ctx: CliContex
       const source: AsyncIterable<ManifestRecord> | Iterable<ManifestRecord> = opts.manifest
         ? readManifest(resolve(io.cwd, opts.manifest))
         : admittedFromDb(cmd, io);
+      const rubrics = rubricContext(opts, cmd, io);
+      const oracles: OracleRow[] = [];
       let n = 0;
-      for await (const r of source) {
-        if (opts.case && r.case_id !== opts.case) continue;
-        await packageCase(r, mirrors(r.repo), out);
-        io.stdout.write(`${r.case_id}\n`);
-        n += 1;
+      try {
+        for await (const r of source) {
+          if (opts.case && r.case_id !== opts.case) continue;
+          await packageCase(r, mirrors(r.repo), out);
+          if (r.task === 'forward') oracles.push(await emitRubric(await forwardTask(r, mirrors(r.repo), rubrics.ctx), mirrors(r.repo), out));
+          io.stdout.write(`${r.case_id}\n`);
+          n += 1;
+        }
+        if (opts.case && n === 0) throw new UsageError(`--case ${opts.case}: no such admitted case${opts.manifest ? ` in ${opts.manifest}` : ''}`);
+        // Coupled pairs have no package of their own; their scaffolds come with a whole-database packaging.
+        if (opts.all && !opts.manifest && rubrics.db) {
+          for (const task of coupledPairTasks(rubrics.db, rubrics.ctx)) oracles.push(await emitRubric(task, mirrors(task.repo), out));
+        }
+      } finally {
+        rubrics.close();
       }
-      if (opts.case && n === 0) throw new UsageError(`--case ${opts.case}: no such admitted case${opts.manifest ? ` in ${opts.manifest}` : ''}`);
       io.stderr.write(`r2v: packaged ${n} cases into ${out}\n`);
+      const skipped = oracles.filter((o) => !o.emitted);
+      io.stderr.write(`r2v: rubric scaffolds: ${oracles.length - skipped.length} written, ${skipped.length} not written (the gold fails them)\n`);
+      for (const o of skipped) io.stderr.write(`r2v: no rubric for ${o.task_id}: ${o.reason}\n`);
     });
 
   pkg

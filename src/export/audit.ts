@@ -6,6 +6,7 @@ import { existsSync, lstatSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { runGit } from '../git/runner.js';
 import { UsageError } from '../errors.js';
+import { auditRubrics } from './audit-rubrics.js';
 import { GRADING_DIR, type BackwardGrading, type ForwardGrading, type Grading } from './package.js';
 import { directoryTree, findNamed } from './tree.js';
 
@@ -199,5 +200,6 @@ export async function auditPackages(dir: string): Promise<AuditReport> {
     else if (g.task === 'forward') findings.push(...auditForward(pkgDir, name, g));
     else findings.push(`${name}: grading data has an unknown task`);
   }
+  findings.push(...auditRubrics(dir, names));
   return { packages: names.length, findings };
 }
