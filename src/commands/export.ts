@@ -10,13 +10,13 @@ import { EXIT, UsageError } from '../errors.js';
 import { auditPackages } from '../export/audit.js';
 import { exportManifests } from '../export/manifest.js';
 import { configuredMirrors, singleMirror, type MirrorOf } from '../export/mirrors.js';
-import { packageCase } from '../export/package.js';
+import { GRADING_DIR, packageCase } from '../export/package.js';
 import { loadManifest, readManifest, ManifestRecord, checkManifestPath } from '../export/read-manifest.js';
 import { REQUIRE_PROBE_NOTE, tierOf, type Blocker } from '../export/records.js';
 import { formatScore, preflight, scorePredictions, type GoldEntry } from '../export/score.js';
 import { verifyManifest } from '../export/verify.js';
 import { gitDirFromUser } from '../git/open-dir.js';
-import { emitRubric, type OracleRow } from '../mergeability/emit.js';
+import { emitRubric, RUBRICS_DIR, type OracleRow } from '../mergeability/emit.js';
 import { commentEvidence, coupledPairTasks, forwardTask, type TaskContext } from '../mergeability/tasks.js';
 import { AdmissionTables } from '../store/tables/admission.js';
 import { readJsonl } from '../util/jsonl.js';
@@ -127,7 +127,8 @@ export const registerExport: RegisterCommand = (program: Command, ctx: CliContex
         for await (const r of source) {
           if (opts.case && r.case_id !== opts.case) continue;
           await packageCase(r, mirrors(r.repo), out);
-          if (r.task === 'forward') oracles.push(await emitRubric(await forwardTask(r, mirrors(r.repo), rubrics.ctx), mirrors(r.repo), out));
+          // Scaffolds for admitted cases only: a manifest written with --include-candidates also holds candidates.
+          if (r.task === 'forward' && (r as { tier?: unknown }).tier !== 'candidate') oracles.push(await emitRubric(await forwardTask(r, mirrors(r.repo), rubrics.ctx), mirrors(r.repo), out));
           io.stdout.write(`${r.case_id}\n`);
           n += 1;
         }
@@ -141,7 +142,7 @@ export const registerExport: RegisterCommand = (program: Command, ctx: CliContex
       }
       io.stderr.write(`r2v: packaged ${n} cases into ${out}\n`);
       const skipped = oracles.filter((o) => !o.emitted);
-      io.stderr.write(`r2v: rubric scaffolds: ${oracles.length - skipped.length} written, ${skipped.length} not written (the gold fails them)\n`);
+      io.stderr.write(`r2v: rubric scaffolds: ${oracles.length - skipped.length} written, ${skipped.length} not written (reasons in ${GRADING_DIR}/${RUBRICS_DIR}/<id>/oracle.json)\n`);
       for (const o of skipped) io.stderr.write(`r2v: no rubric for ${o.task_id}: ${o.reason}\n`);
     });
 
