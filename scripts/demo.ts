@@ -10,12 +10,19 @@ import YAML from 'yaml';
 import { generateWorld } from './world/index.js';
 import { toFakeWorld } from './world/fake-world.js';
 import { startFakeGitHub } from '../src/github/fake-server.js';
-import { runCli } from '../src/cli.js';
+import { pathToFileURL } from 'node:url';
+import { ensureBuild } from './build.mjs';
 import { openStore } from '../src/store/db.js';
 import { BackwardTables } from '../src/store/tables/backward.js';
 import { captureStream as capture } from '../src/util/capture.js';
 
 const ROOT = resolve(import.meta.dirname, '..');
+
+/** The compiled CLI (dist/), built first when stale: the demo runs what `bin/r2v.js` runs. */
+async function compiledCli(): Promise<typeof import('../src/cli.js')> {
+  await ensureBuild();
+  return (await import(pathToFileURL(join(ROOT, 'dist/cli.js')).href)) as typeof import('../src/cli.js');
+}
 const TOKEN_ENV = 'R2V_DEMO_TOKEN';
 
 export interface DemoOptions {
@@ -40,6 +47,7 @@ export async function runDemo(options: DemoOptions = {}): Promise<DemoResult> {
   const manifests = options.manifests ?? join(root, 'manifests/demo');
   const say = options.log ?? ((line: string) => void process.stderr.write(`demo: ${line}\n`));
   const started = Date.now();
+  const { runCli } = await compiledCli();
 
   rmSync(workspace, { recursive: true, force: true });
   rmSync(manifests, { recursive: true, force: true });

@@ -1,6 +1,6 @@
-import { Command, CommanderError } from 'commander';
+import { Command, CommanderError, Help } from 'commander';
 import { readFileSync } from 'node:fs';
-import { commands } from './commands/index.js';
+import { commandModules, type CommandModule } from './commands/index.js';
 import type { CliContext, Io } from './commands/types.js';
 import { EXIT, MinerError } from './errors.js';
 import { redact, secretsInEnv } from './log.js';
@@ -12,7 +12,31 @@ export function r2vVersion(): string {
   return VERSION;
 }
 
-export function buildProgram(ctx: CliContext): Command {
+/** The entries of the top-level help, written at build time to `dist/command-manifest.json`. */
+export interface CommandManifestEntry {
+  readonly name: string;
+  readonly term: string;
+  readonly description: string;
+}
+
+const GLOBAL_OPTIONS_WITH_VALUE = new Set(['--config', '--db']);
+
+/** The command word of an argument list (`r2v --config x status --json` → `status`), if any. */
+export function commandWord(argv: readonly string[]): string | undefined {
+  for (let i = 0; i < argv.length; i += 1) {
+    const arg = argv[i]!;
+    if (arg === '--') return argv[i + 1];
+    if (GLOBAL_OPTIONS_WITH_VALUE.has(arg)) {
+      i += 1;
+      continue;
+    }
+    if (arg.startsWith('-')) continue;
+    return arg;
+  }
+  return undefined;
+}
+
+function baseProgram(ctx: CliContext): Command {
   const program = new Command();
   program
     .name('r2v')
@@ -27,7 +51,10 @@ export function buildProgram(ctx: CliContext): Command {
       writeOut: (s) => void ctx.io.stdout.write(s),
       writeErr: (s) => void ctx.io.stderr.write(s),
     });
-  for (const register of commands) register(program, ctx);
+  return program;
+}
+
+function finish(program: Command, ctx: CliContext): Command {
   // Subcommands inherit exit/output behaviour.
   const apply = (cmd: Command): void => {
     for (const sub of cmd.commands) {
@@ -38,6 +65,50 @@ export function buildProgram(ctx: CliContext): Command {
   };
   apply(program);
   return program;
+}
+
+/** The program with the given command modules registered (all of them by default). */
+export async function buildProgram(ctx: CliContext, modules: readonly CommandModule[] = commandModules): Promise<Command> {
+  const program = baseProgram(ctx);
+  for (const module of modules) (await module.load())(program, ctx);
+  return finish(program, ctx);
+}
+
+/** The top-level help entries of the full program (what the build writes to the manifest). */
+export async function commandManifest(ctx: CliContext): Promise<CommandManifestEntry[]> {
+  const program = await buildProgram(ctx);
+  const help = program.createHelp();
+  return program.commands.map((c) => ({ name: c.name(), term: help.subcommandTerm(c), description: help.subcommandDescription(c) }));
+}
+
+/** The manifest beside the compiled CLI; absent when running from the TypeScript sources. */
+function readManifest(): CommandManifestEntry[] | null {
+  try {
+    return JSON.parse(readFileSync(new URL('./command-manifest.json', import.meta.url), 'utf8')) as CommandManifestEntry[];
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * The program for one argument list, loading only what it needs: the modules that register the
+ * command word; for the overview (`r2v`, `r2v --help`, `r2v --version`, `r2v help`) the build's
+ * manifest and no module at all; every module when the word is unknown (so commander can suggest).
+ */
+async function programFor(ctx: CliContext, argv: readonly string[]): Promise<Command> {
+  let word = commandWord(argv);
+  if (word === 'help') word = commandWord(argv.slice(argv.indexOf('help') + 1));
+  if (word === undefined) {
+    const manifest = readManifest();
+    if (manifest === null) return buildProgram(ctx);
+    const program = baseProgram(ctx);
+    const terms = new Map(manifest.map((e) => [e.name, e.term]));
+    program.configureHelp({ subcommandTerm: (cmd) => terms.get(cmd.name()) ?? new Help().subcommandTerm(cmd) });
+    for (const entry of manifest) program.command(entry.name).description(entry.description);
+    return finish(program, ctx);
+  }
+  const wanted = commandModules.filter((m) => m.names.includes(word));
+  return buildProgram(ctx, wanted.length > 0 ? wanted : commandModules);
 }
 
 const USER_KINDS = new Set(['config', 'usage', 'auth', 'validation']);
@@ -96,7 +167,7 @@ export async function runCli(
     extraStages: overrides.extraStages,
   };
   try {
-    const program = buildProgram(ctx);
+    const program = await programFor(ctx, argv);
     if (argv.length === 0) {
       program.outputHelp();
       return EXIT.ok;
