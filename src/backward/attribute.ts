@@ -3,7 +3,7 @@
  * ("bisected to", "first bad commit is", "regression introduced by", "the culprit is", …) that
  * name a commit, a commit URL or a pull request. A bare SHA with no attribution verb is not one.
  */
-import { candidateAttributions, scoreCandidates, type Candidate } from './candidates.js';
+import { candidateAttributions, SCORING, scoreCandidates, type Candidate } from './candidates.js';
 import { findHedge } from './hedge.js';
 import { firstRefIn, findRefs, sameTarget, type RefMatch } from './refs.js';
 import { crossesParagraph, layoutOf, lineIndexAt, sentenceAt, type Layout, type Range } from './text.js';
@@ -125,11 +125,17 @@ export function extractAttributions(thread: Thread): Attribution[] {
 /** extractAttributions plus the scored candidates behind it (for --explain). */
 export function extractWithCandidates(thread: Thread): { attributions: Attribution[]; candidates: Candidate[] } {
   const patterns: Attribution[] = [];
-  for (const post of thread.posts) patterns.push(...attributionsInPost(post));
+  // Text past SCORING.maxScan characters of a post is not read (bounded time on pasted logs and noise).
+  for (const post of thread.posts) patterns.push(...attributionsInPost(post.body.length > SCORING.maxScan ? { ...post, body: post.body.slice(0, SCORING.maxScan) } : post));
   const candidates = scoreCandidates(thread, patterns, thread.aliases ?? []);
   // Candidates add the commits no pattern named; a pattern's target mentioned again is not a new attribution.
-  const extra = candidateAttributions(thread, candidates).filter((c) => !patterns.some((p) => sameTarget(p.ref, c.ref)));
-  const attributions = [...patterns, ...extra].sort((a, b) => a.post - b.post || a.start - b.start);
+  const fresh = candidateAttributions(thread, candidates).filter((c) => !patterns.some((p) => sameTarget(p.ref, c.ref)));
+  // The title only counts when no post names its commit.
+  const extra = fresh.filter((c) => c.post !== -1 || !fresh.some((o) => o.post !== -1 && sameTarget(o.ref, c.ref)));
+  // A pattern whose reference is negated right before it ("was not caused by X") is no attribution.
+  const negated = (a: Attribution): boolean =>
+    candidates.some((c) => c.post === a.post && c.ref.start === a.start && c.evidence.some((e) => e.code === 'negated'));
+  const attributions = [...patterns.filter((p) => !negated(p)), ...extra].sort((a, b) => a.post - b.post || a.start - b.start);
   return { attributions, candidates };
 }
 

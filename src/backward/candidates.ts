@@ -98,7 +98,7 @@ const TESTED_BEFORE =
   /\b(?:as\s+of|running|built\s+from|HEAD\s+is\s+now\s+at|currently\s+(?:on|at)|checked\s+out|on\s+(?:current\s+)?(?:master|main|HEAD)\s+(?:at|@)?|version|latest\s+(?:master|main|commit)\s*(?:is|at|[:=])?|tested\s+(?:on|with|at)|using|updated?\s+to|git\s+(?:reset|checkout)(?:\s+--hard)?)\s*(?:commit\s+)?[\s`'"([*_:]*$/i;
 
 /** A negation in the words just before the reference. */
-const NEGATION_BEFORE = /(?:\bnot\b|n't\b|\bnever\b|\bcannot\b|\bno\s+longer\b)[^.\n]{0,25}$/i;
+const NEGATION_BEFORE = /(?:\bnot\b|n't\b|\bnever\b|\bcannot\b|\bno\s+longer\b)[^.,;\n]{0,25}$/i;
 
 /** Right after the reference: it is an end of the bisected range. */
 const ENDPOINT_AFTER = /^[`'"*_)\]]*(?:\s*(?:(?:as|is|was|=|:|->|→|-)\s*)?(?:the\s+)?(?:good|bad|ok|working|broken|fine)\b(?!\s+commit)|\.\.\.?[\w`])/i;
@@ -113,7 +113,7 @@ const SEVERAL = /\b(?:any\s+of|one\s+of|either|between|among|several|candidates?
 const TRANSCRIPT_LINE = /^\s*(?:[$>#]\s*)*(?:git\s+bisect\s+(?:good|bad|skip|start|new|old)\b|Bisecting:|(?:good|bad|skip):\s*\[)/i;
 
 /** The post sends the report to another project. */
-const ELSEWHERE = /\b(?:recommend|suggest|please|should|better)\s+(?:reporting|report(?:ing)?\s+(?:it|this))\s+(?:to|upstream|with|at)\b|\breport(?:ing)?\s+(?:it|this)\s+upstream\b|\bbug\s+in\s+(?:the\s+)?(?:upstream|dependency)\b/i;
+export const ELSEWHERE = /\b(?:recommend|suggest|please|should|better)\s+(?:reporting|report(?:ing)?\s+(?:it|this))\s+(?:to|upstream|with|at)\b|\breport(?:ing)?\s+(?:it|this)\s+upstream\b|\bbug\s+in\s+(?:the\s+)?(?:upstream|dependency)\b/i;
 
 /** A later post confirming a named commit. */
 const CONFIRM = /\b(?:confirm(?:ed|s)?|revert(?:ing|ed)?\s+(?:it|that|this|the\s+commit)?\s*(?:fixes|fixed|solves|solved|helps|resolves)|dropping|good\s+catch)\b/i;

@@ -4,6 +4,7 @@
  * between culprits are never broken by recency or frequency.
  */
 import { ValidationError } from '../errors.js';
+import { ELSEWHERE, SCORING } from './candidates.js';
 import {
   BISECT_SKIPPED,
   DIFFERENT_SYMPTOM,
@@ -45,8 +46,9 @@ interface PostText {
 export function screenThread(thread: Thread, attributions: readonly Attribution[]): TextScreen {
   // The title is post -1: an attribution may sit there.
   const posts: PostText[] = [{ index: -1, body: thread.title }, ...thread.posts].map((p) => {
-    const layout = layoutOf(p.body);
-    return { index: p.index, body: p.body, layout, sentences: sentencesOf(layout) };
+    const body = p.body.length > SCORING.maxScan ? p.body.slice(0, SCORING.maxScan) : p.body;
+    const layout = layoutOf(body);
+    return { index: p.index, body, layout, sentences: sentencesOf(layout) };
   });
   const blocks = attributions.filter((a) => a.kind === 'bisect-output').map((a) => ({ post: a.post, ...a.sentence }));
   const outsideBlocks = (post: number, r: Range): boolean => !blocks.some((b) => b.post === post && r.start < b.end && r.end > b.start);
@@ -80,6 +82,12 @@ export function screenThread(thread: Thread, attributions: readonly Attribution[
   const aliases = thread.aliases ?? [];
   const domestic = attributions.map((a, i) => ({ a, i })).filter(({ a }) => !isCrossRepository(a.ref, thread.repo, aliases));
   for (const a of attributions) if (isCrossRepository(a.ref, thread.repo, aliases)) add('cross-repository', a.ref.text, a.post);
+  // A post that attributes and sends the report to another project ("I recommend reporting to …") blames a dependency.
+  for (const a of attributions) {
+    const p = posts.find((q) => q.index === a.post);
+    const m = p ? ELSEWHERE.exec(p.body) : null;
+    if (p && m) add('cross-repository', sentenceText(p, m.index), a.post);
+  }
 
   const skipped = matching(BISECT_SKIPPED, null);
   for (const s of skipped) add('bisect-skipped', s.text, s.post);

@@ -103,6 +103,28 @@ describe('r2v inspect backward', () => {
     expect(line.report.text).not.toContain(gold.slice(0, 7));
   });
 
+  it('--alias: a commit URL under a former name resolves and is deleted; without it the URL is another repository', async () => {
+    const repo = await makeRepo();
+    await repo.commit('Initial import');
+    const gold = await repo.commit('Rework the path flattener');
+    await repo.commit('Tidy docs');
+    const dir = await tempDir();
+    const url = `https://github.com/oldorg/gadget/commit/${gold}`;
+    await writeFile(join(dir, 'threads.jsonl'), importLine(5, `${SYMPTOM} Seen since ${url} landed, I think.`, [`Bisected, and the culprit is ${url}`]) + '\n');
+    const plain = JSON.parse((await run(['inspect', 'backward', '--threads', 'threads.jsonl'], dir)).out) as Record<string, any>;
+    expect(plain).toMatchObject({ decision: 'reject', reasons: expect.arrayContaining(['cross-repository']) });
+    const r = await run(['inspect', 'backward', '--threads', 'threads.jsonl', '--git-dir', repo.dir, '--alias', 'oldorg/gadget', '--explain'], dir);
+    expect(r).toMatchObject({ code: 0, err: '' });
+    const line = JSON.parse(r.out) as Record<string, any>;
+    expect(line).toMatchObject({ decision: 'candidate', gold: { sha: gold, status: 'ok' } });
+    expect(line.report.text).not.toContain('oldorg/gadget/commit');
+    expect(line.candidates).toEqual(
+      expect.arrayContaining([expect.objectContaining({ where: 'comment 1', ref: url, attribution: true, evidence: expect.arrayContaining([expect.stringMatching(/^pattern \+4/)]) })]),
+    );
+    const bad = await run(['inspect', 'backward', '--threads', 'threads.jsonl', '--alias', 'not a name'], dir).catch((e: unknown) => e);
+    expect(bad).toBeInstanceOf(UsageError);
+  });
+
   it('names the structural check that failed, for a culprit only on a pull-request branch', async () => {
     const repo = await makeRepo();
     await repo.commit('Initial import');

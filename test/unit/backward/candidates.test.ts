@@ -1,0 +1,136 @@
+import { describe, expect, it } from 'vitest';
+import { extractAttributions, extractWithCandidates } from '../../../src/backward/attribute.js';
+import { SCORING } from '../../../src/backward/candidates.js';
+import { screenThread } from '../../../src/backward/screen.js';
+import { sanitizeReport } from '../../../src/sanitize/index.js';
+import type { Thread } from '../../../src/backward/types.js';
+import { aThread } from './build.js';
+
+const SHA = '3e9a1f2c';
+const FULL = '8f14e45fceea167a5a36dedd4bea2543a1b2c3d4';
+const SYMPTOM = 'Opening a project with more than 200 files now takes 40 seconds instead of 2 on version 3.1.';
+
+function refs(thread: Thread): string[] {
+  return extractAttributions(thread).map((a) => a.ref.text);
+}
+
+describe('candidates: causal wording that names a commit', () => {
+  it.each([
+    ['an offending change after a bisect', `According to a bisect run, the offending change is https://github.com/acme/widget/commit/${FULL}.`, `https://github.com/acme/widget/commit/${FULL}`],
+    ['a slowdown that started with a commit', `The slowdown started with ${SHA}.`, SHA],
+    ['the bisect names the commit in another clause', `From the bisect log, ${SHA} is the one that brought the crash in.`, SHA],
+    ['a commit that introduced the problem, said after it', `Commit ${SHA} introduced the extra allocations.`, SHA],
+    ['a list item of a report', `Notes from my search:\n- the leak appeared with ${SHA}\n- memory is flat on 3.0`, SHA],
+    ['a bisect output line with the newer quoted wording', `\`\`\`\n${FULL} is the first 'bad' commit\n\`\`\``, FULL],
+  ])('%s', (_name, body, ref) => {
+    expect(refs(aThread([SYMPTOM, body]))).toEqual([ref]);
+  });
+
+  it('a doubt about the mechanism does not hedge the commit', () => {
+    const [a] = extractAttributions(aThread([SYMPTOM, `I bisected it down to ${SHA}, but I am not sure why that change matters.`]));
+    expect(a).toMatchObject({ ref: { text: SHA }, hedged: false });
+  });
+
+  it('a guessed pull request beside plain bisect output does not hedge the thread', () => {
+    const thread = aThread([SYMPTOM, `\`\`\`\n${FULL} is the first bad commit\n\`\`\``, 'Looks like it came in with #812.']);
+    expect(screenThread(thread, extractAttributions(thread)).reasons.map((r) => r.code)).not.toContain('hedged');
+  });
+});
+
+describe('candidates: traps that name a commit without blaming it', () => {
+  it.each([
+    ['the good and bad ends handed to bisect', `I started the search with ${SHA} as good and 4b5c6d7e as bad.`],
+    ['a step of a bisect transcript', `git bisect good ${SHA}`],
+    ['a range of commits', `The regression is somewhere in ${SHA}..4b5c6d7e.`],
+    ['the revision being run', `Running ${SHA}, the regression is still there.`],
+    ['a negated cause', `The slowdown was not caused by ${SHA}.`],
+    ['the fix', `The regression is fixed by ${SHA}.`],
+    ['the last good commit', `The last good commit is ${SHA}, the regression shows right after it.`],
+    ['an issue number with causal words', 'This regression looks like the one in #123.'],
+    ['several candidates in one sentence', `The bisect left two candidates, ${SHA} and 4b5c6d7e.`],
+    ['a commit without any causal word', `I am building ${SHA} with clang 17.`],
+    ['a pasted log in a code block', `\`\`\`\ncommit ${FULL}\nAuthor: someone\n\n    regression test\n\`\`\``],
+  ])('%s', (_name, body) => {
+    expect(refs(aThread([SYMPTOM, body]))).toEqual([]);
+  });
+
+  it('a post that sends the report to another project blames another repository', () => {
+    const thread = aThread([SYMPTOM, `From a bisect in their repository, ${SHA} introduced it. I recommend reporting to the engine project upstream.`]);
+    const screen = screenThread(thread, extractAttributions(thread));
+    expect(screen.decision).toBe('reject');
+    expect(screen.reasons.map((r) => r.code)).toContain('cross-repository');
+  });
+
+  it('a suggestion from a probe is a hedge', () => {
+    const thread = aThread([SYMPTOM, `The probe passed on the parent, which suggests ${SHA} is the cause.`]);
+    const screen = screenThread(thread, extractAttributions(thread));
+    expect(screen.decision).toBe('reject');
+    expect(screen.reasons.map((r) => r.code)).toContain('hedged');
+  });
+
+  it('a later "cannot be it" retracts the attribution', () => {
+    const thread = aThread([SYMPTOM, `It broke with ${SHA}.`, `That cannot be it, ${SHA} only touches the docs.`]);
+    const screen = screenThread(thread, extractAttributions(thread));
+    expect(screen.decision).not.toBe('candidate');
+  });
+});
+
+describe('candidates: the title', () => {
+  const titled = (title: string, body = SYMPTOM): Thread => ({ ...aThread([body]), title });
+
+  it('names the culprit alone: an attribution of post -1 whose span is the reference and its lead-in words', () => {
+    const thread = titled(`Slow project loading introduced in commit ${SHA}`);
+    const [a] = extractAttributions(thread);
+    expect(a).toMatchObject({ post: -1, ref: { text: SHA } });
+    expect(a!.sentence.text).toBe(`introduced in commit ${SHA}`);
+    const report = sanitizeReport(thread, [a!], { repo: thread.repo, isCommitPrefix: () => true });
+    expect(report.text.startsWith('Slow project loading')).toBe(true);
+    expect(report.text).not.toContain(SHA);
+  });
+
+  it('a title naming the commit the body already attributes adds nothing', () => {
+    const thread = titled(`Regression at ${SHA}`, `${SYMPTOM}\n\nI used git bisect and the first failing commit is ${SHA}.`);
+    expect(extractAttributions(thread).map((a) => a.post)).toEqual([0]);
+  });
+
+  it('a title without a causal word is no attribution', () => {
+    expect(refs(titled(`Slow project loading on ${SHA}`))).toEqual([]);
+  });
+});
+
+describe('candidates: repository identity', () => {
+  const body = `Bisected, and it was this: https://github.com/oldorg/widget/commit/${FULL}`;
+
+  it('a URL under another owner is cross-repository', () => {
+    const thread = aThread([SYMPTOM, body]);
+    expect(screenThread(thread, extractAttributions(thread)).reasons.map((r) => r.code)).toContain('cross-repository');
+  });
+
+  it('a URL under a former name (alias) is the same repository, and is deleted from the report', () => {
+    const thread = { ...aThread([SYMPTOM, `${body}\n\nSee the commit above.`]), aliases: ['oldorg/widget'] };
+    const attributions = extractAttributions(thread);
+    expect(screenThread(thread, attributions).decision).toBe('candidate');
+    const quoted = { ...thread, posts: [{ ...thread.posts[0]!, body: `${SYMPTOM} Same as https://github.com/oldorg/widget/commit/${FULL} I think.` }, thread.posts[1]!] };
+    const report = sanitizeReport(quoted, attributions, { repo: thread.repo, aliases: thread.aliases, isCommitPrefix: () => false });
+    expect(report.text).not.toContain('oldorg/widget/commit');
+  });
+});
+
+describe('candidates: bad input stays bounded', () => {
+  it('megabytes of hex noise: at most the table cap of candidates, and screening finishes', () => {
+    const noise = Array.from({ length: 120_000 }, (_, i) => `${(i * 2654435761 % 0xfffffff).toString(16).padStart(7, 'a')}e1 introduced`).join(' ');
+    expect(noise.length).toBeGreaterThan(2_000_000);
+    const thread = aThread([SYMPTOM, noise]);
+    const { attributions, candidates } = extractWithCandidates(thread);
+    expect(candidates.length).toBeLessThanOrEqual(SCORING.maxCandidates);
+    expect(candidates.every((c) => c.ref.end <= SCORING.maxScan)).toBe(true);
+    const screen = screenThread(thread, attributions);
+    expect(['reject', 'review']).toContain(screen.decision);
+  });
+
+  it('binary bytes in a body are read as text without an error', () => {
+    const binary = String.fromCharCode(...Array.from({ length: 4096 }, (_, i) => (i * 37) % 256));
+    const thread = aThread([`${SYMPTOM}\n${binary}`, `Bisected to ${SHA}.`]);
+    expect(refs(thread)).toContain(SHA);
+  });
+});
