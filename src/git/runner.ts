@@ -11,6 +11,16 @@ export const GIT_ENV: Readonly<Record<string, string>> = {
 
 export const DEFAULT_GIT_TIMEOUT_MS = 120_000;
 
+/** Sees every git process runGit/runGitBuffer start (argv without --git-dir). */
+export type GitSpawnObserver = (gitDir: string, args: readonly string[]) => void;
+const observers = new Set<GitSpawnObserver>();
+
+/** Registers an observer of git processes started through this runner; returns its removal. */
+export function observeGitSpawns(observer: GitSpawnObserver): () => void {
+  observers.add(observer);
+  return () => void observers.delete(observer);
+}
+
 export interface GitResult {
   stdout: string;
   stderr: string;
@@ -54,6 +64,7 @@ async function spawnGit(
   opts: RunGitOptions,
 ): Promise<{ stdout: Buffer; stderr: string; exitCode: number }> {
   const argv = gitDir ? [`--git-dir=${gitDir}`, ...args] : [...args];
+  for (const observe of observers) observe(gitDir, args);
   try {
     const r = await execa('git', argv, {
       env: { ...opts.env, ...GIT_ENV },

@@ -1,4 +1,5 @@
 import { repoConfig, tokenEnvs } from '../config.js';
+import { markMirrorStale } from './git-service.js';
 import { createGitHubClient, tokenFrom, type GitHubClient, type GitHubClientOptions } from '../github/client.js';
 import { buildDiscoverRows, fetchRepository, type DiscoverRows, type LaggedCursor } from '../github/discover.js';
 import { GitHubTables } from '../store/tables/github.js';
@@ -52,6 +53,8 @@ export const discoverStage: Stage<DiscoverInput> = {
     if (fetched.dropped > 0) ctx.log.warn('dropped list elements that did not match the schema', { repo, dropped: fetched.dropped });
     for (const s of fetched.incompleteSlices) ctx.log.warn('search slice still above the result cap', { repo, slice: s });
     const rows = buildDiscoverRows(fetched, ctx.now());
+    // New pull requests or threads can name commits the mirror lacks: fetch it when next opened.
+    if (rows.pulls.length > 0 || rows.threads.length > 0) markMirrorStale(ctx, repo);
     return { status: 'done', save: (store) => saveDiscoverRows(store, rows, fetched.cursors) };
   },
 };

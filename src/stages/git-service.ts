@@ -19,11 +19,23 @@ export function gitReposOf(ctx: StageContext): GitRepos {
       dataDir,
       urlFor: (repo) => resolveGitUrl(repoConfig(ctx.config, repo)?.git_url, ctx.options.configDir) ?? defaultGitUrl(repo),
       fetch: ctx.options.fetch === false ? false : undefined,
+      mode: ctx.options.refreshMirrors === true ? 'always' : undefined,
+      refreshFirst: (repo) => discoveredInThisRun(ctx).has(repo.toLowerCase()),
       signal: ctx.signal,
     });
     ctx.services.onClose(() => repos.close());
     return repos;
   });
+}
+
+/** Repositories whose GitHub data discover refreshed in this run: their mirrors are fetched on first use. */
+function discoveredInThisRun(ctx: StageContext): Set<string> {
+  return ctx.services.get('git-discovered', () => new Set<string>());
+}
+
+/** Discover calls this for each repository it synced, so later stages of the run see its new commits. */
+export function markMirrorStale(ctx: StageContext, repo: string): void {
+  discoveredInThisRun(ctx).add(repo.toLowerCase());
 }
 
 /**

@@ -72,6 +72,7 @@ export const recoverStage: Stage<RecoverItem> = {
       };
       return { status: 'rejected', reason: code, save: (store) => new ForwardTables(store.db).putRecovery(row) };
     };
+    await handle.ensureObjects([p.headSha]);
     if (!(await handle.objects.commit(p.headSha))) {
       return rejected('head-missing', `head ${p.headSha} of pull request #${p.number} is not a commit in the mirror`);
     }

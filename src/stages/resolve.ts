@@ -33,8 +33,41 @@ export interface ResolveOptions {
   readonly pull?: (n: number) => PullRow | undefined;
   /** Pull requests linked to the issue as its fix. */
   readonly fixPulls?: readonly number[];
-  /** All stored pull requests of the repository (to find the culprit's PR). */
+  /** All stored pull requests of the repository (to find the culprit's PR); see also `carrying`. */
   readonly pulls?: readonly PullRow[];
+  /** Numbers of the pull requests whose merge or head commits include this SHA (indexed; wins over `pulls`). */
+  readonly carrying?: (sha: string) => readonly number[];
+}
+
+/** A repository's pull requests indexed once: by number, and by merge commit and commit SHAs. */
+export interface PullIndex {
+  readonly byNumber: ReadonlyMap<number, PullRow>;
+  readonly bySha: ReadonlyMap<string, readonly number[]>;
+  /** Links by issue number: the pull requests linked to it as its fix. */
+  readonly fixesOf: ReadonlyMap<number, readonly number[]>;
+}
+
+export function indexPulls(pulls: readonly PullRow[], links: readonly { issue: number; pull: number }[] = []): PullIndex {
+  const byNumber = new Map<number, PullRow>();
+  const bySha = new Map<string, number[]>();
+  const add = (sha: string | null, n: number): void => {
+    if (!sha) return;
+    const list = bySha.get(sha);
+    if (!list) bySha.set(sha, [n]);
+    else if (list[list.length - 1] !== n) list.push(n);
+  };
+  for (const p of pulls) {
+    byNumber.set(p.number, p);
+    add(p.mergeCommitSha, p.number);
+    for (const c of p.commitShas) add(c, p.number);
+  }
+  const fixesOf = new Map<number, number[]>();
+  for (const l of links) {
+    const list = fixesOf.get(l.issue);
+    if (list) list.push(l.pull);
+    else fixesOf.set(l.issue, [l.pull]);
+  }
+  return { byNumber, bySha, fixesOf };
 }
 
 const GOOD_VERSION = /\b(?:works?|worked|working|fine|good|ok|okay|last good|passes|passed)\b[^.\n]{0,60}?\bv?\d+(?:\.\d+){1,3}(?:-[0-9A-Za-z.]+)?/i;
@@ -118,7 +151,9 @@ export async function resolveThread(
   const tagCount = tag && cutoff.sha ? await tagWindow(handle.gitDir, tag, cutoff.sha) : null;
 
   const culpritPulls = screen.culprits.map((i) => attributions[i]!).filter((a) => a.ref.type === 'pr').map((a) => Number(a.ref.value));
-  const carrying = (options.pulls ?? []).filter((p) => p.mergeCommitSha === gold || p.commitShas.includes(gold)).map((p) => p.number);
+  const carrying = options.carrying
+    ? [...options.carrying(gold)]
+    : (options.pulls ?? []).filter((p) => p.mergeCommitSha === gold || p.commitShas.includes(gold)).map((p) => p.number);
   const prNumbers = [...new Set([...base.prNumbers, ...culpritPulls, ...carrying])].filter(Number.isInteger).sort((x, y) => x - y);
 
   return {
@@ -144,6 +179,22 @@ export async function resolveThread(
   };
 }
 
+/** Full SHAs the attributions name (directly or through a stored pull request): fetched if the mirror lacks them. */
+export function neededObjects(repo: string, attributions: readonly Attribution[], index: PullIndex): string[] {
+  const ids: string[] = [];
+  for (const a of attributions) {
+    const value = String(a.ref.value);
+    if (a.ref.urlRepo !== null && a.ref.urlRepo.toLowerCase() !== repo.toLowerCase()) continue;
+    if (a.ref.type !== 'pr' && /^[0-9a-f]{40}$/i.test(value)) ids.push(value.toLowerCase());
+    if (a.ref.type === 'pr') {
+      const p = index.byNumber.get(Number(value));
+      if (p?.mergeCommitSha) ids.push(p.mergeCommitSha);
+      if (p) ids.push(...p.commitShas);
+    }
+  }
+  return [...new Set(ids)];
+}
+
 const codesOf = (reasons: readonly Reason[]): string => [...new Set(reasons.map((r) => r.code))].join(',');
 
 /**
@@ -163,7 +214,7 @@ export const resolveStage: Stage<ResolveItem> = {
     for (const repo of repos) {
       const repoRow = sources.repo(repo);
       const branch = repoConfig(ctx.config, repo)?.default_branch ?? repoRow?.defaultBranch ?? null;
-      const links = sources.links(repo);
+      const fixesOf = indexPulls([], sources.links(repo)).fixesOf;
       const pulls = digestOf(sources.pulls(repo).map((p) => ({ n: p.number, merge: p.mergeCommitSha, commits: p.commitShas })));
       for (const number of tables.screenedThreads(repo)) {
         const thread = sources.thread(repo, number);
@@ -175,7 +226,7 @@ export const resolveStage: Stage<ResolveItem> = {
           text: tables.textScreen(repo, number),
           branch,
           gitUrl: repoConfig(ctx.config, repo)?.git_url ?? null,
-          fixes: links.filter((l) => l.issue === number).map((l) => l.pull),
+          fixes: fixesOf.get(number) ?? [],
           pulls,
         });
         items.push({ key: `${repo}#${number}`, repo, inputDigest: digest, input: { repo, number } });
@@ -196,12 +247,14 @@ export const resolveStage: Stage<ResolveItem> = {
     const thread = threadFromRows(row, sources.comments(repo, number), repoConfig(ctx.config, repo)?.aliases ?? []);
     const attributions = tables.attributions(repo, number);
     const handle = await gitReposOf(ctx).get(repo);
-    const pulls = sources.pulls(repo);
+    // Read once per repository and run (not per item): O(items + pull requests).
+    const index = ctx.services.get(`resolve:pulls:${repo.toLowerCase()}`, () => indexPulls(sources.pulls(repo), sources.links(repo)));
+    await handle.ensureObjects(neededObjects(repo, attributions, index));
     const out = await resolveThread(handle, thread, attributions, text, {
       defaultBranch: repoConfig(ctx.config, repo)?.default_branch ?? sources.repo(repo)?.defaultBranch ?? null,
-      pull: (n) => pulls.find((p) => p.number === n),
-      pulls,
-      fixPulls: sources.links(repo).filter((l) => l.issue === number).map((l) => l.pull),
+      pull: (n) => index.byNumber.get(n),
+      carrying: (sha) => index.bySha.get(sha) ?? [],
+      fixPulls: [...(index.fixesOf.get(number) ?? [])],
     });
     const save = (s: Store): void =>
       new BackwardTables(s.db).replaceResolution(out.record, out.resolutions, out.screen.reasons);

@@ -10,7 +10,7 @@ import { makeRepo, tempDir } from '../../support/make-repo.js';
 import { defaultGitUrl, ensureMirror, mirrorDir, redactUrl } from '../../../src/git/mirror.js';
 import { openGitRepos } from '../../../src/git/repos.js';
 import { defaultBranchOf } from '../../../src/git/history.js';
-import { runGit } from '../../../src/git/runner.js';
+import { observeGitSpawns, runGit } from '../../../src/git/runner.js';
 
 async function refs(gitDir: string): Promise<string[]> {
   return (await runGit(gitDir, ['for-each-ref', '--format=%(refname) %(objectname)'])).stdout.split('\n').filter(Boolean);
@@ -166,6 +166,54 @@ describe('openGitRepos', () => {
       await expect(repos.get('acme/other')).rejects.toThrow(/acme\/other: no mirror at .*acme__other\.git/);
     } finally {
       await repos.close();
+    }
+  });
+
+  it('uses an existing mirror without fetching; fetches once when a needed object is missing, or always with mode always', async () => {
+    const source = await makeRepo();
+    await source.commit('c1');
+    const data = await tempDir();
+    const dir = mirrorDir(data, 'acme/widgets');
+    await ensureMirror({ repo: 'acme/widgets', url: source.dir, dir });
+    const c2 = await source.commit('c2');
+    const fetches: string[] = [];
+    const stop = observeGitSpawns((gitDir, args) => {
+      if (args[0] === 'fetch' && gitDir === dir) fetches.push(args.join(' '));
+    });
+    try {
+      const repos = openGitRepos({ dataDir: data, urlFor: () => source.dir });
+      try {
+        const h = await repos.get('acme/widgets');
+        expect(fetches).toEqual([]);
+        expect(await h.objects.commit(c2)).toBeNull();
+        const bogus = 'f'.repeat(40);
+        expect(await h.ensureObjects([c2, bogus])).toEqual([bogus]);
+        expect(fetches).toHaveLength(1);
+        expect((await h.objects.commit(c2))?.sha).toBe(c2);
+        expect(await h.ensureObjects([bogus])).toEqual([bogus]);
+        expect(await h.ensureObjects([c2])).toEqual([]);
+        expect(fetches).toHaveLength(1);
+      } finally {
+        await repos.close();
+      }
+      const c3 = await source.commit('c3');
+      const always = openGitRepos({ dataDir: data, urlFor: () => source.dir, mode: 'always' });
+      try {
+        expect((await (await always.get('acme/widgets')).objects.commit(c3))?.sha).toBe(c3);
+        expect(fetches).toHaveLength(2);
+      } finally {
+        await always.close();
+      }
+      await source.commit('c4');
+      const discovered = openGitRepos({ dataDir: data, urlFor: () => source.dir, refreshFirst: (r) => r === 'acme/widgets' });
+      try {
+        await discovered.get('acme/widgets');
+        expect(fetches).toHaveLength(3);
+      } finally {
+        await discovered.close();
+      }
+    } finally {
+      stop();
     }
   });
 });
