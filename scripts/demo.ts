@@ -1,7 +1,7 @@
 /**
  * `npm run demo`: the whole pipeline on the bundled offline sample world, through the real code
  * paths — octokit over HTTP to the local fake GitHub on 127.0.0.1, real git mirrors, every stage,
- * probes, exports and packages — then a summary. The workspace stays under data/demo/.
+ * probes, exports, packages and rubric scaffolds — then a summary. The workspace stays under data/demo/.
  */
 import { mkdirSync, rmSync, writeFileSync, readFileSync, existsSync, readdirSync } from 'node:fs';
 import { join, relative, resolve } from 'node:path';
@@ -128,6 +128,7 @@ export async function runDemo(options: DemoOptions = {}): Promise<DemoResult> {
     admitted: { backward: readJsonl(join(manifests, 'backward.jsonl')).length, forward: readJsonl(join(manifests, 'forward.jsonl')).length },
     pairsMeta: JSON.parse(readFileSync(join(manifests, 'pairs', 'meta.json'), 'utf8')) as PairsMeta,
     packages: countPackages(packages),
+    rubrics: countRubrics(packages),
     audit: auditCode === 0 ? 'no findings' : `FINDINGS:\n${audit.text()}`,
     preflight,
     seconds: (Date.now() - started) / 1000,
@@ -156,6 +157,15 @@ function readJsonl(path: string): unknown[] {
   return readFileSync(path, 'utf8').split('\n').filter((l) => l.trim() !== '').map((l) => JSON.parse(l) as unknown);
 }
 
+/** Rubric scaffolds under packages/grading/rubrics: written (rubric.json) and not written (oracle row only). */
+function countRubrics(dir: string): { written: number; notWritten: number } {
+  const root = join(dir, 'grading', 'rubrics');
+  if (!existsSync(root)) return { written: 0, notWritten: 0 };
+  const ids = readdirSync(root, { withFileTypes: true }).filter((d) => d.isDirectory() && !d.name.startsWith('.'));
+  const written = ids.filter((d) => existsSync(join(root, d.name, 'rubric.json'))).length;
+  return { written, notWritten: ids.length - written };
+}
+
 function countPackages(dir: string): number {
   if (!existsSync(dir)) return 0;
   return readdirSync(dir, { withFileTypes: true }).filter((d) => d.isDirectory() && d.name !== 'grading').length;
@@ -172,7 +182,7 @@ function findCounts(meta: PairsMeta, key: 'by_tier' | 'by_reason'): Record<strin
 
 export function renderSummary(input: {
   root: string; workspace: string; manifests: string; status: StatusJson; rejections: RejectionLine[]; candidates: CandidateLine[];
-  admitted: { backward: number; forward: number }; pairsMeta: PairsMeta; packages: number; audit: string; preflight: string[]; seconds: number;
+  admitted: { backward: number; forward: number }; pairsMeta: PairsMeta; packages: number; rubrics: { written: number; notWritten: number }; audit: string; preflight: string[]; seconds: number;
 }): string {
   const lines: string[] = [];
   const rel = (p: string) => relative(input.root, p) || '.';
@@ -197,10 +207,11 @@ export function renderSummary(input: {
   lines.push('', 'rejection reasons (cases):');
   for (const [code, n] of [...byReason].sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1))) lines.push(`  ${code.padEnd(36)}${n}`);
   lines.push('', `packages: ${input.packages} (audit: ${input.audit}); preflight: ${input.preflight.join(', ')}`);
+  lines.push(`rubric scaffolds: ${input.rubrics.written} written, ${input.rubrics.notWritten} not written (the gold fails them)`);
   lines.push('', 'files:');
   lines.push(`  manifests   ${rel(input.manifests)}/{backward,forward,candidates,rejections}.jsonl (+ .meta.json)`);
   lines.push(`  pairs       ${rel(input.manifests)}/pairs/`);
-  lines.push(`  packages    ${rel(input.manifests)}/packages/ (grading data in packages/grading/)`);
+  lines.push(`  packages    ${rel(input.manifests)}/packages/ (grading data in packages/grading/, rubric scaffolds in packages/grading/rubrics/)`);
   lines.push(`  workspace   ${rel(input.workspace)}/ (config, r2v.db, mirrors, world, probes)`);
   lines.push('', 'explore:', `  npx r2v --config ${rel(input.workspace)}/r2v.config.yaml status`, `  npx r2v --config ${rel(input.workspace)}/r2v.config.yaml run --stage sanitize --force`);
   lines.push('', `finished in ${input.seconds.toFixed(1)} s`, '');

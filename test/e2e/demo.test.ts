@@ -43,6 +43,29 @@ describe('npm run demo (the offline sample world, end to end)', () => {
     const packages = readdirSync(join(m, 'packages')).filter((d) => d !== 'grading');
     expect(packages.length).toBe(backward.length + forward.length);
 
+    // Rubric scaffolds: one oracle row per admitted Forward case and per coupled pair, a rubric for
+    // each the gold passes, all on the grading side (the audit above found none in a package).
+    const rubrics = join(m, 'packages', 'grading', 'rubrics');
+    const coupled = instances.flatMap((f) => lines(join(m, 'pairs', 'instances', f))).map((r) => r.id as string);
+    expect(coupled.length).toBeGreaterThan(0);
+    const admittedForward = forward.filter((r) => r.tier === undefined || r.tier === 'admitted').map((r) => r.case_id as string);
+    expect(readdirSync(rubrics).sort()).toEqual([...admittedForward, ...coupled].sort());
+    let written = 0;
+    for (const id of [...admittedForward, ...coupled]) {
+      const oracle = JSON.parse(readFileSync(join(rubrics, id, 'oracle.json'), 'utf8')) as { emitted: boolean; reason: string | null; report: { status: string } | null };
+      expect(existsSync(join(rubrics, id, 'rubric.json')), id).toBe(oracle.emitted);
+      if (oracle.emitted) {
+        written += 1;
+        expect(oracle.report!.status, id).not.toBe('fail');
+        const rubric = JSON.parse(readFileSync(join(rubrics, id, 'rubric.json'), 'utf8')) as Record<string, unknown>;
+        expect(rubric).toMatchObject({ schema: 'repo_rubric.v1', status: 'draft', task_id: id, blockers: [], non_blockers: [] });
+      } else {
+        expect(oracle.reason, id).toMatch(/\S/);
+      }
+    }
+    expect(written).toBeGreaterThan(0);
+    expect(first.summary).toMatch(new RegExp(`rubric scaffolds: ${written} written`));
+
     // Each generated repository has a realistic history: hundreds of commits by several authors,
     // tags, merge commits and refs/pull/* refs.
     const remotes = join(first.workspace, 'world', 'remotes');
