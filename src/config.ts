@@ -39,6 +39,12 @@ export const RepoConfig = z
     default_branch: z.string().min(1).optional(),
     test_command: z.string().min(1).optional(),
     test_globs: z.array(z.string().min(1)).optional(),
+    /** Transplanted probes: commands run in each checkout before the tests (dependency installs). */
+    test_setup: z.array(z.string().min(1)).optional(),
+    /** Paths the setup produces (e.g. node_modules, .venv), cached per (repository, lockfile digest). */
+    test_setup_cache: z
+      .array(z.string().min(1).refine((p) => !p.startsWith('/') && !p.split('/').includes('..'), 'must be a path inside the checkout'))
+      .optional(),
     release_branches: z.array(z.string().min(1)).optional(),
     /** Former owner/name spellings (renamed or transferred repository): their URLs are this repository's. */
     aliases: z.array(RepoName).optional(),
@@ -168,9 +174,11 @@ repos: []
 #    git_url: https://github.com/owner/name.git   # or a local path / file:// URL
 #    default_branch: main                         # overrides the API's answer
 #    aliases: [oldowner/oldname]                  # former names: their commit URLs count as this repository's
-#    test_command: "npm test -- {tests}"          # coupled pairs: {tests} is replaced by test ids;
-#                                                 # {junit}, if present, by a JUnit XML report path to read
+#    test_command: "npm test -- {tests}"          # coupled pairs and transplanted probes: {tests} is replaced
+#                                                 # by test ids; {junit}, if present, by a JUnit XML report path
 #    test_globs: ["test/**", "**/*.test.ts"]      # which changed files are tests
+#    test_setup: ["npm ci --offline"]             # transplanted probes: run in each checkout before the tests
+#    test_setup_cache: [node_modules]             # kept per (repository, lockfile digest): N cases install once
 
 # Optional external screener (e.g. a script that asks a language model): it reads one candidate
 # as JSON on stdin and answers {"decision", "reasons", "quotes"}. Its answers are proposals recorded

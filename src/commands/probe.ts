@@ -10,7 +10,8 @@ import type { Command } from 'commander';
 import { openApp } from '../app.js';
 import { UsageError } from '../errors.js';
 import { replay, type ReplayResult, type RunRecord, type SetupRecord } from '../probe/replay.js';
-import { loadProbeSpec } from '../probe/spec.js';
+import { isTransplanted, loadAnyProbeSpec } from '../probe/spec.js';
+import { replayTransplanted } from '../probe/transplant.js';
 import { resolveCommit } from '../probe/worktree.js';
 import { ProbeTables, type ProbeRunRow, type ProbeVerdictRow } from '../store/tables/probes.js';
 import { printJson, type GlobalOptions, type Io, type RegisterCommand } from './types.js';
@@ -94,11 +95,20 @@ function showCase(io: Io, globals: GlobalOptions, caseId: string, json: boolean)
       return;
     }
     io.stdout.write(`case ${v.caseId} (${v.repo}#${v.number})\n`);
+    const draftLine = `draft: ${v.draftPath ? `${v.draftPath} (${v.draftKind}; never admits until reviewed)` : 'nothing in the report to draft from'}\n`;
+    if (v.fixSha) io.stdout.write(`fix: ${v.fixPull !== null && v.fixPull !== undefined ? `pull request #${v.fixPull}, ` : ''}${v.fixSha}${v.tests ? `; tests ${v.tests.join(', ')}` : ''}\n`);
+    if (v.proposedCommand) io.stdout.write(`proposed test command (not run until written into repos[].test_command): ${v.proposedCommand}\n`);
     if (v.status === 'no-spec') {
-      io.stdout.write(`no probe spec${v.draftPath ? `; draft written to ${v.draftPath} (${v.draftKind})` : '; nothing in the report to draft from'}\n`);
+      io.stdout.write(`no probe to run (${v.reason})${v.detail ? `: ${v.detail}` : ''}\n`);
+      io.stdout.write(draftLine);
       return;
     }
-    io.stdout.write(`spec ${v.specPath}${v.draft ? ' (draft)' : ''}, ${v.repeats} repeats\n`);
+    if (v.status === 'not-applicable') {
+      io.stdout.write(`spec ${v.specPath} (${v.kind})\nnot-applicable: ${v.detail ?? v.reason}\n`);
+      io.stdout.write(draftLine);
+      return;
+    }
+    io.stdout.write(`spec ${v.specPath} (${v.kind ?? 'command'})${v.draft ? ' (draft)' : ''}, ${v.repeats} repeats\n`);
     writeLines(io.stdout, formatRunTable(rowsOfStored(runs)));
     io.stdout.write(`parent ${v.parentSha}: ${v.parentVerdict} (${v.parentWhy})\n`);
     io.stdout.write(`gold   ${v.goldSha}: ${v.goldVerdict} (${v.goldWhy})\n`);
@@ -138,18 +148,27 @@ export const registerProbe: RegisterCommand = (program: Command, ctx) => {
       if (!existsSync(given)) throw new UsageError(`--git-dir ${opts.gitDir}: directory not found`);
       // A working copy's directory stands for its .git.
       const gitDir = existsSync(join(given, '.git')) ? join(given, '.git') : given;
-      const spec = loadProbeSpec(resolve(io.cwd, opts.spec!));
+      const spec = loadAnyProbeSpec(resolve(io.cwd, opts.spec!));
       await resolveCommit(gitDir, opts.gold!).catch((error: unknown) => {
         throw new UsageError(`--gold ${opts.gold}: not a commit in ${opts.gitDir}`, { cause: error });
       });
-      const result = await replay({
+      const common = {
         gitDir,
         gold: opts.gold!,
-        spec,
         repeats: opts.repeats,
         workRoot: opts.workDir ? resolve(io.cwd, opts.workDir) : join(tmpdir(), 'r2v-probe-work'),
         signal: ctx.signal,
-      });
+      };
+      let result: ReplayResult;
+      if (isTransplanted(spec)) {
+        const out = await replayTransplanted({ ...common, spec });
+        if (!out.applicable) {
+          printJson(io, { boundary: null, reason: 'not-applicable', detail: out.notApplicable.detail, parent: out.parentSha, gold: out.goldSha });
+          if (!opts.json && !globals.quiet) io.stderr.write(`not-applicable: ${out.notApplicable.detail}\n`);
+          return;
+        }
+        result = out.result;
+      } else result = await replay({ ...common, spec });
       // stdout carries the JSON; the human table goes to stderr unless --json or --quiet.
       printJson(io, standaloneJson(result));
       if (!opts.json && !globals.quiet) {

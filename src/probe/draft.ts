@@ -23,7 +23,7 @@ export const HUMAN_TRIGGER = ": 'draft: write this trigger by hand, the report c
 
 const escapeRegex = (s: string): string => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
-function spec(fields: Omit<ProbeSpec, 'draft' | 'setup' | 'timeout_s' | 'repeats' | 'env' | 'network' | 'exercised'> & Partial<ProbeSpec>): ProbeSpec {
+function spec(fields: Omit<ProbeSpec, 'draft' | 'setup' | 'setup_cache' | 'timeout_s' | 'repeats' | 'env' | 'network' | 'exercised'> & Partial<ProbeSpec>): ProbeSpec {
   return ProbeSpec.parse({ ...fields, draft: true });
 }
 

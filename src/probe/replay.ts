@@ -7,43 +7,15 @@ import { join } from 'node:path';
 import { ValidationError } from '../errors.js';
 import { classifyRun, decideBoundary, stateVerdict, type Boundary, type RunClass, type StateVerdict, type Verdict } from './classify.js';
 import { runIsolated, type ExecResult } from './exec.js';
+import { execRecord, skippedRun, type ProbeState, type RunRecord, type SetupRecord } from './records.js';
+import { runSetup, type SetupCache } from './setup-cache.js';
 import type { ProbeSpec } from './spec.js';
 import { WORKTREE_PREFIX, addWorktree, firstParent, pruneStaleWorktrees, removeWorktree, resolveCommit } from './worktree.js';
 
 export type { Boundary, RunClass, Verdict } from './classify.js';
 export { pruneStaleWorktrees } from './worktree.js';
 
-export type ProbeState = 'parent' | 'gold';
-
-/** The recorded facts of one command execution. */
-export interface ExecRecord {
-  readonly command: string;
-  readonly exitCode: number | null;
-  readonly signal: string | null;
-  readonly timedOut: boolean;
-  readonly durationMs: number;
-  readonly stdoutTail: string;
-  readonly stderrTail: string;
-  readonly stdoutDigest: string;
-  readonly stderrDigest: string;
-  readonly networkIsolated: boolean;
-}
-
-/** One setup step of a state. */
-export interface SetupRecord extends ExecRecord {
-  readonly step: number;
-  readonly ok: boolean;
-}
-
-/** One trigger run. When setup failed the trigger is not run: `executed` is false and the exec fields are empty. */
-export interface RunRecord extends ExecRecord {
-  readonly state: ProbeState;
-  readonly repeat: number;
-  readonly executed: boolean;
-  readonly classification: RunClass;
-  readonly why: string;
-}
-
+export type { ExecRecord, ProbeState, RunRecord, SetupRecord } from './records.js';
 export interface StateResult {
   readonly sha: string;
   readonly verdict: Verdict;
@@ -76,30 +48,10 @@ export interface ReplayOptions {
   readonly signal?: AbortSignal;
   /** Full logs go to `<logDir>/<sha256>.log` when given. */
   readonly logDir?: string;
+  /** Keep and reuse the spec's `setup_cache` paths per (repository, lockfile digest); off when absent. */
+  readonly setupCache?: SetupCache;
   /** Reports progress (one line per finished command). */
   readonly onEvent?: (event: { state: ProbeState; phase: 'setup' | 'trigger'; index: number; summary: string }) => void;
-}
-
-function execRecord(command: string, r: ExecResult): ExecRecord {
-  return {
-    command,
-    exitCode: r.exitCode,
-    signal: r.signal,
-    timedOut: r.timedOut,
-    durationMs: r.durationMs,
-    stdoutTail: r.stdoutTail,
-    stderrTail: r.stderrTail,
-    stdoutDigest: r.stdoutDigest,
-    stderrDigest: r.stderrDigest,
-    networkIsolated: r.networkIsolated,
-  };
-}
-
-function setupFailure(r: ExecResult): string | null {
-  if (r.timedOut) return 'timed out';
-  if (r.signal) return `killed by ${r.signal}`;
-  if (r.exitCode !== 0) return `exited ${r.exitCode}`;
-  return null;
 }
 
 async function readReport(worktree: string, spec: ProbeSpec): Promise<string | null> {
@@ -117,28 +69,16 @@ async function replayState(state: ProbeState, sha: string, spec: ProbeSpec, repe
     // One HOME per state, shared by its setup and trigger runs; named like a worktree so a
     // killed run's leftovers are pruned the same way.
     home = await mkdtemp(join(opts.workRoot, `${WORKTREE_PREFIX}${process.pid}-home-`));
-    const setup: SetupRecord[] = [];
-    let failed: string | null = null;
-    for (const [step, command] of spec.setup.entries()) {
-      opts.signal?.throwIfAborted();
-      const r = await run(command);
-      opts.signal?.throwIfAborted();
-      const failure = setupFailure(r);
-      setup.push({ ...execRecord(command, r), step, ok: failure === null });
-      opts.onEvent?.({ state, phase: 'setup', index: step, summary: failure ?? 'ok' });
-      if (failure) {
-        failed = `setup step ${step + 1} (${JSON.stringify(command)}) ${failure}`;
-        break;
-      }
-    }
+    const prepared = await runSetup({
+      state, gitDir: opts.gitDir, sha, worktree, setup: spec.setup, cachePaths: spec.setup_cache, cache: opts.setupCache,
+      run, signal: opts.signal, onEvent: opts.onEvent,
+    });
+    const setup: SetupRecord[] = prepared.setup;
+    const failed = prepared.failed;
     const runs: RunRecord[] = [];
     for (let repeat = 0; repeat < repeats; repeat += 1) {
       if (failed) {
-        runs.push({
-          state, repeat, executed: false, classification: 'setup-failed', why: failed,
-          command: spec.trigger, exitCode: null, signal: null, timedOut: false, durationMs: 0,
-          stdoutTail: '', stderrTail: '', stdoutDigest: '', stderrDigest: '', networkIsolated: false,
-        });
+        runs.push(skippedRun(state, repeat, spec.trigger, failed));
         continue;
       }
       opts.signal?.throwIfAborted();

@@ -74,9 +74,14 @@ export const Exercised = z
   .strict();
 export type Exercised = z.infer<typeof Exercised>;
 
+/** Paths (relative to the checkout) that setup produces and the setup cache keeps, e.g. node_modules. */
+const SetupCache = z.array(RelativePath).default([]);
+
 export const ProbeSpec = z
   .object({
+    kind: z.literal('command').optional(),
     setup: z.array(z.string().min(1)).default([]),
+    setup_cache: SetupCache,
     trigger: z.string().min(1),
     symptom: Symptom,
     /** Absent: a run counts as exercised unless the shell could not run the trigger (exit 126/127). */
@@ -89,6 +94,44 @@ export const ProbeSpec = z
   })
   .strict();
 export type ProbeSpec = z.infer<typeof ProbeSpec>;
+
+/**
+ * A probe derived from the fixing change's tests: the fix's added and modified test files
+ * (`tests`) are applied onto gold's parent and gold, and the repository's test command runs on
+ * exactly those files. Expected: pass at the parent, fail at gold.
+ *
+ * ```yaml
+ * kind: transplanted
+ * fix: { sha: 3f2a..., pull: 31 }
+ * tests: [test/slug-trailing.test.js]
+ * test_command: "node --test {tests}"       # {tests}: the files; optional {junit}: a report path
+ * setup: ["npm ci --offline"]
+ * setup_cache: [node_modules]                # kept per (repository, lockfile digest)
+ * ```
+ */
+export const TransplantedSpec = z
+  .object({
+    kind: z.literal('transplanted'),
+    fix: z.object({ sha: z.string().regex(/^[0-9a-f]{40}$/, 'must be a full commit SHA'), pull: z.number().int().positive().nullable().default(null) }).strict(),
+    tests: z.array(RelativePath).min(1),
+    test_command: z.string().min(1).refine((t) => t.includes('{tests}'), 'must contain {tests} (replaced by the test files)'),
+    setup: z.array(z.string().min(1)).default([]),
+    setup_cache: SetupCache,
+    timeout_s: z.number().positive().max(86_400).default(120),
+    repeats: z.number().int().min(1).max(100).default(3),
+    env: z.record(z.string().regex(/^[A-Za-z_][A-Za-z0-9_]*$/, 'must be an environment variable name'), z.string()).default({}),
+    network: z.boolean().default(false),
+    draft: z.boolean().default(false),
+  })
+  .strict();
+export type TransplantedSpec = z.infer<typeof TransplantedSpec>;
+
+/** Any probe spec: a command probe or a transplanted-test probe. */
+export type AnyProbeSpec = ProbeSpec | TransplantedSpec;
+
+export function isTransplanted(spec: AnyProbeSpec): spec is TransplantedSpec {
+  return spec.kind === 'transplanted';
+}
 
 function describeIssue(issue: z.core.$ZodIssue): string {
   const path = issue.path.map(String);
@@ -106,14 +149,36 @@ export function toProbeSpec(raw: unknown, source: string): ProbeSpec {
   if (raw === null || typeof raw !== 'object' || Array.isArray(raw)) {
     throw new ValidationError(`${source}: (root): must be a mapping of probe fields`);
   }
+  if ((raw as Record<string, unknown>).kind === 'transplanted') {
+    throw new ValidationError(`${source}: kind: a transplanted spec is not a command probe (read it with parseAnyProbeSpec)`);
+  }
   // reportInput: zod 4 leaves `issue.input` out otherwise, and a wrong type would read as missing.
   const parsed = ProbeSpec.safeParse(raw, { reportInput: true });
   if (!parsed.success) throw new ValidationError(`${source}: ${describeIssue(parsed.error.issues[0]!)}`, { cause: parsed.error });
   return parsed.data;
 }
 
+/** Validates a spec of either kind (`kind: transplanted`, else a command probe). */
+export function toAnyProbeSpec(raw: unknown, source: string): AnyProbeSpec {
+  if (raw !== null && typeof raw === 'object' && !Array.isArray(raw) && (raw as Record<string, unknown>).kind === 'transplanted') {
+    const parsed = TransplantedSpec.safeParse(raw, { reportInput: true });
+    if (!parsed.success) throw new ValidationError(`${source}: ${describeIssue(parsed.error.issues[0]!)}`, { cause: parsed.error });
+    return parsed.data;
+  }
+  return toProbeSpec(raw, source);
+}
+
 /** Parses spec text (JSON when `source` ends in .json, else YAML). */
 export function parseProbeSpec(text: string, source: string): ProbeSpec {
+  return toProbeSpec(parseSpecText(text, source), source);
+}
+
+/** Parses spec text of either kind. */
+export function parseAnyProbeSpec(text: string, source: string): AnyProbeSpec {
+  return toAnyProbeSpec(parseSpecText(text, source), source);
+}
+
+function parseSpecText(text: string, source: string): unknown {
   let raw: unknown;
   if (extname(source).toLowerCase() === '.json') {
     try {
@@ -131,10 +196,18 @@ export function parseProbeSpec(text: string, source: string): ProbeSpec {
     }
     raw = doc.toJS();
   }
-  return toProbeSpec(raw, source);
+  return raw;
 }
 
 export function loadProbeSpec(path: string): ProbeSpec {
+  return parseProbeSpec(readSpecFile(path), path);
+}
+
+export function loadAnyProbeSpec(path: string): AnyProbeSpec {
+  return parseAnyProbeSpec(readSpecFile(path), path);
+}
+
+function readSpecFile(path: string): string {
   let text: string;
   try {
     text = readFileSync(path, 'utf8');
@@ -142,11 +215,11 @@ export function loadProbeSpec(path: string): ProbeSpec {
     const code = (error as NodeJS.ErrnoException).code;
     throw new UsageError(`${path}: cannot read probe spec (${code === 'ENOENT' ? 'file not found' : (code ?? (error as Error).message)})`);
   }
-  return parseProbeSpec(text, path);
+  return text;
 }
 
-/** A spec as YAML text (used for drafts). */
-export function formatProbeSpec(spec: ProbeSpec, header?: string): string {
+/** A spec as YAML text (used for drafts and derived specs). */
+export function formatProbeSpec(spec: AnyProbeSpec, header?: string): string {
   const body = YAML.stringify(spec, { lineWidth: 0 });
   return header ? `${header.split('\n').map((l) => `# ${l}`.trimEnd()).join('\n')}\n${body}` : body;
 }

@@ -6,7 +6,10 @@ export interface ProbeVerdictRow {
   caseId: string;
   repo: string;
   number: number;
-  status: 'replayed' | 'no-spec';
+  /** replayed; no-spec (no probe to run: see reason and detail); not-applicable (the fix's tests cannot be brought to a state). */
+  status: 'replayed' | 'no-spec' | 'not-applicable';
+  /** command | transplanted; null when nothing was run. */
+  kind?: 'command' | 'transplanted' | null;
   specPath: string | null;
   specDigest: string | null;
   draft: boolean;
@@ -21,6 +24,14 @@ export interface ProbeVerdictRow {
   boundary: Boundary | null;
   observed: Boundary | null;
   reason: string;
+  /** The reason in words (null when the reason code says it all). */
+  detail?: string | null;
+  /** Transplanted probes: the fixing change and the test files run. */
+  fixSha?: string | null;
+  fixPull?: number | null;
+  tests?: string[] | null;
+  /** A test command proposed from the repository's layout; proposed only, never run. */
+  proposedCommand?: string | null;
   repeats: number | null;
   networkIsolated: boolean | null;
   finishedAt: string;
@@ -47,10 +58,13 @@ export interface ProbeRunRow {
   why: string;
 }
 
-/** What admission reads: the boundary (null when the case has no probe spec) and its reason. */
+/** What admission reads: the boundary (null when no probe ran) and its reason, in code and in words. */
 export interface ProbeVerdictSummary {
   boundary: Boundary | null;
   reason: string;
+  status?: ProbeVerdictRow['status'];
+  kind?: ProbeVerdictRow['kind'];
+  detail?: string | null;
   parent: Verdict | null;
   gold: Verdict | null;
   draft: boolean;
@@ -65,6 +79,7 @@ function toVerdict(r: Record<string, unknown>): ProbeVerdictRow {
     repo: r.repo as string,
     number: r.number as number,
     status: r.status as ProbeVerdictRow['status'],
+    kind: r.kind as ProbeVerdictRow['kind'],
     specPath: r.spec_path as string | null,
     specDigest: r.spec_digest as string | null,
     draft: r.draft === 1,
@@ -79,6 +94,11 @@ function toVerdict(r: Record<string, unknown>): ProbeVerdictRow {
     boundary: r.boundary as Boundary | null,
     observed: r.observed as Boundary | null,
     reason: r.reason as string,
+    detail: r.detail as string | null,
+    fixSha: r.fix_sha as string | null,
+    fixPull: r.fix_pull as number | null,
+    tests: r.tests === null || r.tests === undefined ? null : (JSON.parse(r.tests as string) as string[]),
+    proposedCommand: r.proposed_command as string | null,
     repeats: r.repeats as number | null,
     networkIsolated: bool(r.network_isolated),
     finishedAt: r.finished_at as string,
@@ -114,10 +134,12 @@ export class ProbeTables {
     this.s = {
       deleteVerdict: db.prepare('DELETE FROM probe_verdicts WHERE case_id = ?'),
       deleteRuns: db.prepare('DELETE FROM probe_runs WHERE case_id = ?'),
-      insertVerdict: db.prepare(`INSERT INTO probe_verdicts (case_id, repo, number, status, spec_path, spec_digest, draft, draft_path, draft_kind,
-          gold_sha, parent_sha, parent_verdict, parent_why, gold_verdict, gold_why, boundary, observed, reason, repeats, network_isolated, finished_at)
-        VALUES (@caseId, @repo, @number, @status, @specPath, @specDigest, @draft, @draftPath, @draftKind,
-          @goldSha, @parentSha, @parentVerdict, @parentWhy, @goldVerdict, @goldWhy, @boundary, @observed, @reason, @repeats, @networkIsolated, @finishedAt)`),
+      insertVerdict: db.prepare(`INSERT INTO probe_verdicts (case_id, repo, number, status, kind, spec_path, spec_digest, draft, draft_path, draft_kind,
+          gold_sha, parent_sha, parent_verdict, parent_why, gold_verdict, gold_why, boundary, observed, reason, detail, fix_sha, fix_pull, tests,
+          proposed_command, repeats, network_isolated, finished_at)
+        VALUES (@caseId, @repo, @number, @status, @kind, @specPath, @specDigest, @draft, @draftPath, @draftKind,
+          @goldSha, @parentSha, @parentVerdict, @parentWhy, @goldVerdict, @goldWhy, @boundary, @observed, @reason, @detail, @fixSha, @fixPull, @tests,
+          @proposedCommand, @repeats, @networkIsolated, @finishedAt)`),
       insertRun: db.prepare(`INSERT INTO probe_runs (case_id, state, phase, idx, sha, command, executed, exit_code, signal, timed_out, duration_ms,
           stdout_tail, stderr_tail, stdout_digest, stderr_digest, network_isolated, classification, why)
         VALUES (@caseId, @state, @phase, @idx, @sha, @command, @executed, @exitCode, @signal, @timedOut, @durationMs,
@@ -134,7 +156,11 @@ export class ProbeTables {
     this.db.transaction(() => {
       this.s.deleteRuns!.run(verdict.caseId);
       this.s.deleteVerdict!.run(verdict.caseId);
-      this.s.insertVerdict!.run({ ...verdict, draft: b(verdict.draft), networkIsolated: b(verdict.networkIsolated) });
+      this.s.insertVerdict!.run({
+        ...verdict, draft: b(verdict.draft), networkIsolated: b(verdict.networkIsolated),
+        kind: verdict.kind ?? null, detail: verdict.detail ?? null, fixSha: verdict.fixSha ?? null, fixPull: verdict.fixPull ?? null,
+        tests: verdict.tests ? JSON.stringify(verdict.tests) : null, proposedCommand: verdict.proposedCommand ?? null,
+      });
       for (const r of runs) {
         this.s.insertRun!.run({ ...r, caseId: verdict.caseId, executed: b(r.executed), timedOut: b(r.timedOut), networkIsolated: b(r.networkIsolated) });
       }
@@ -158,6 +184,9 @@ export class ProbeTables {
   verdictFor(caseId: string): ProbeVerdictSummary | null {
     const v = this.verdict(caseId);
     if (!v) return null;
-    return { boundary: v.boundary, reason: v.reason, parent: v.parentVerdict, gold: v.goldVerdict, draft: v.draft };
+    return {
+      boundary: v.boundary, reason: v.reason, status: v.status, kind: v.kind, detail: v.detail,
+      parent: v.parentVerdict, gold: v.goldVerdict, draft: v.draft,
+    };
   }
 }

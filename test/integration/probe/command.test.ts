@@ -107,7 +107,7 @@ describe('r2v probe --case', () => {
     expect(res.code).toBe(0);
     expect(res.stdout.split('\n')).toEqual([
       'case acme_calc__7__0123abcd (acme/calc#7)',
-      'spec /data/probes/acme_calc__7__0123abcd.yaml, 1 repeats',
+      'spec /data/probes/acme_calc__7__0123abcd.yaml (command), 1 repeats',
       'state   phase    #  class  exit  ms  net  why',
       'parent  trigger  1  good   0     9   off  exercised, no symptom (exit code 0)',
       'gold    trigger  1  bad    1     12  off  symptom: stderr contains "wrong sum"',

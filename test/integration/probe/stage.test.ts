@@ -89,7 +89,7 @@ describe('probe stage', () => {
       const outcome = await runItem(f, items[0]!);
       expect(outcome.status).toBe('done');
       const tables = new ProbeTables(f.store.db);
-      expect(tables.verdictFor(caseId)).toEqual({ boundary: 'verified', reason: 'parent-good-gold-bad', parent: 'good', gold: 'bad', draft: false });
+      expect(tables.verdictFor(caseId)).toMatchObject({ boundary: 'verified', reason: 'parent-good-gold-bad', parent: 'good', gold: 'bad', draft: false });
       const runs = tables.runs(caseId);
       expect(runs.map((r) => `${r.state}/${r.phase}/${r.idx}/${r.classification}`)).toEqual([
         'parent/setup/0/ok', 'parent/trigger/0/good', 'parent/trigger/1/good',

@@ -9,6 +9,7 @@ describe('probe spec', () => {
   it('applies the defaults to a minimal YAML spec', () => {
     expect(parseProbeSpec('trigger: make check\nsymptom:\n  exit_code: 2\n', 'p.yaml')).toEqual({
       setup: [],
+      setup_cache: [],
       trigger: 'make check',
       symptom: { exit_code: 2 },
       exercised: {},
