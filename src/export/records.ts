@@ -11,7 +11,7 @@ import { sha256 } from '../util/canonical.js';
 import { caseId } from '../util/case-id.js';
 
 /** Version of the record layout written to manifests. Bump on any field change. */
-export const SCHEMA_VERSION = 2;
+export const SCHEMA_VERSION = 3;
 
 export type Task = 'backward' | 'forward';
 
@@ -117,7 +117,7 @@ export interface BackwardRecord {
   parent: string | null;
   history_window: number | null;
   checks: Record<string, boolean>;
-  probe: { boundary: string | null; parent: string | null; gold: string | null; reason: string; draft: boolean } | null;
+  probe: { boundary: string | null; parent: string | null; gold: string | null; reason: string; draft: boolean; kind: string | null } | null;
   labels: { cutoff_rule: string; history_window: number | null; tag: string | null; tag_window: number | null; attribution_kind: string | null };
   source: { issue_url: string; attribution_url: string | null; quote: string | null };
   digests: { report: string | null; original: string | null; cutoff_tree: string | null };
@@ -161,14 +161,21 @@ export function backwardBlockers(input: BackwardInputs): Blocker[] {
   }
   const p = input.probe;
   // Behavioural validation is part of admission: without a verified boundary the case stays a candidate.
+  const transplanted = p?.kind === 'transplanted';
+  const words = p?.detail ? `; ${p.detail}` : '';
   if (!p) add('probe', 'probe-missing', 'the probe stage has not looked at this case', 'candidate');
-  else if (p.boundary === null && !p.draft) add('probe', 'probe-missing', `no probe spec for this case (${p.reason})`, 'candidate');
+  else if (p.status === 'not-applicable') {
+    add('probe', 'probe-not-applicable', `the fix's tests cannot be transplanted (${p.reason})${words}`, 'candidate');
+  } else if (p.boundary === null && !p.draft) add('probe', 'probe-missing', `no probe spec for this case (${p.reason})${words}`, 'candidate');
   else if (p.draft) add('probe', 'probe-draft', `the probe spec is a draft: ${p.reason}`, 'candidate');
-  else if (p.boundary === 'not-a-boundary') {
+  else if (p.boundary === 'not-a-boundary' && !transplanted) {
     // The replay ran and contradicts the gold: evidence against the case, not a missing check.
-    add('probe', 'probe-not-a-boundary', `the replay does not show a good parent and a bad gold: ${p.reason}`);
+    add('probe', 'probe-not-a-boundary', `the replay does not show a good parent and a bad gold: ${p.reason}${words}`);
+  } else if (p.boundary === 'not-a-boundary') {
+    // The fix's tests may check more than the regression: they weigh less than a written probe.
+    add('probe', 'probe-not-a-boundary', `the fix's transplanted tests do not pass at the parent and fail at gold: ${p.reason}${words}`, 'candidate');
   } else if (p.boundary !== 'verified') {
-    add('probe', `probe-${p.boundary ?? 'none'}`, `boundary ${p.boundary ?? 'none'}: ${p.reason}`, 'candidate');
+    add('probe', `probe-${p.boundary ?? 'none'}`, `boundary ${p.boundary ?? 'none'}${transplanted ? ' (transplanted tests)' : ''}: ${p.reason}${words}`, 'candidate');
   }
   out.push(...reviewGate(input.review));
   return out;
@@ -200,7 +207,7 @@ export function backwardRecord(input: BackwardInputs, cutoffTree: string | null)
     parent: r?.parent ?? null,
     history_window: r?.historyWindow ?? null,
     checks,
-    probe: p ? { boundary: p.boundary, parent: p.parent, gold: p.gold, reason: p.reason, draft: p.draft } : null,
+    probe: p ? { boundary: p.boundary, parent: p.parent, gold: p.gold, reason: p.reason, draft: p.draft, kind: p.kind ?? (p.boundary !== null ? 'command' : null) } : null,
     labels: {
       cutoff_rule: r?.cutoffRule ?? 'none',
       history_window: r?.historyWindow ?? null,

@@ -2,6 +2,7 @@ import { readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { exportManifests } from '../../../src/export/manifest.js';
+import { SCHEMA_VERSION } from '../../../src/export/records.js';
 import { AdmissionTables } from '../../../src/store/tables/admission.js';
 import { ProbeTables } from '../../../src/store/tables/probes.js';
 import { ReviewLedger } from '../../../src/store/tables/review.js';
@@ -99,7 +100,7 @@ describe('admission and export on a real repository', () => {
           expect(keys).toEqual([...keys].sort());
         }
         const meta = JSON.parse(files[`${name}.meta.json`]!) as Record<string, unknown>;
-        expect(meta).toMatchObject({ schema_version: 2, evaluator: 'routing/1', file: `${name}.jsonl`, sha256: sha256(text) });
+        expect(meta).toMatchObject({ schema_version: SCHEMA_VERSION, evaluator: 'routing/1', file: `${name}.jsonl`, sha256: sha256(text) });
         expect((meta.counts as { records: number }).records).toBe(recs.length);
       }
       const rmeta = JSON.parse(files['rejections.meta.json']!) as { counts: { by_reason: Record<string, number>; by_repo: Record<string, number> } };
@@ -135,7 +136,7 @@ describe('admission and export on a real repository', () => {
       const verified = exportManifests(store.db, { out: join(dir, 'verified'), task: 'backward' });
       expect(verified.files.map((f) => [f.name, f.records])).toEqual([['backward.jsonl', 1], ['candidates.jsonl', 0], ['rejections.jsonl', 1]]);
       const rec = jsonLines(readFileSync(join(dir, 'verified', 'backward.jsonl'), 'utf8'))[0]!;
-      expect(rec.probe).toEqual({ boundary: 'verified', parent: 'good', gold: 'bad', reason: 'verified', draft: false });
+      expect(rec.probe).toEqual({ boundary: 'verified', parent: 'good', gold: 'bad', reason: 'verified', draft: false, kind: 'command' });
       expect(rec.tier).toBe('admitted');
 
       // Human decisions from the review ledger: an accept admits under --require-review and clears an

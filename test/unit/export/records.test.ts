@@ -63,6 +63,17 @@ describe('Backward admission gates', () => {
     expect(blockers.every((b) => b.evidence.length > 0)).toBe(true);
   });
 
+  it.each([
+    ['not applicable', { boundary: null, reason: 'not-applicable', status: 'not-applicable' as const, kind: 'transplanted' as const, detail: 'the fix modifies t.test.js, but it does not exist at parent 0123', parent: null, gold: null, draft: false }, 'probe-not-applicable', /does not exist at parent 0123/],
+    ['flaky transplanted tests', { boundary: 'flaky' as const, reason: 'flaky-parent', kind: 'transplanted' as const, detail: 'parent flaky (runs disagree)', parent: 'flaky' as const, gold: 'bad' as const, draft: false }, 'probe-flaky', /\(transplanted tests\): flaky-parent; parent flaky/],
+    ['transplanted tests failing at the parent too', { boundary: 'not-a-boundary' as const, reason: 'bad-at-both', kind: 'transplanted' as const, detail: 'parent bad (the tests failed)', parent: 'bad' as const, gold: 'bad' as const, draft: false }, 'probe-not-a-boundary', /transplanted tests .*bad-at-both; parent bad/],
+    ['an ambiguous fix', { boundary: null, reason: 'fix-ambiguous', status: 'no-spec' as const, detail: 'several merged pull requests close #1 after the report: #4, #5', parent: null, gold: null, draft: false }, 'probe-missing', /fix-ambiguous\); several merged pull requests/],
+  ])('a derived probe that is %s keeps the case a candidate, its reason in the evidence', (_label, probe, code, evidence) => {
+    const blockers = backwardBlockers({ ...clean, probe, review: reviewState('accepted') });
+    expect(blockers).toEqual([{ gate: 'candidate', stage: 'probe', code, evidence: expect.stringMatching(evidence) }]);
+    expect(tierOf(blockers, always)).toBe('candidate');
+  });
+
   it('a rejected screen carries the upstream stage, code and evidence', () => {
     const screen = { ...clean.screen!, decision: 'reject' as const, reasons: [{ stage: 'attribute', code: 'hedged', evidence: 'I suspect', post: 1 }] };
     expect(applicableBlockers(backwardBlockers({ ...clean, screen }), always)).toEqual([{ gate: 'always', stage: 'attribute', code: 'hedged', evidence: 'I suspect' }]);
