@@ -223,7 +223,7 @@ export function candidateAttributions(thread: Thread, candidates: readonly Candi
     const body = post ? post.body : thread.title;
     const text = body.slice(c.sentence.start, c.sentence.end);
     // In the title the symptom shares the line with the reference: only the reference and its lead-in words carry the answer.
-    const sentence = c.post === -1 ? titleSpan(body, c.ref) : { start: c.sentence.start, end: Math.max(c.sentence.end, c.ref.end) };
+    const sentence = c.post === -1 ? titleSpan(body, c.ref) : clauseSpan(body, c.sentence, c.ref);
     out.push({
       ref: c.ref.ref,
       kind: kindOf(c.ref),
@@ -237,6 +237,28 @@ export function candidateAttributions(thread: Thread, candidates: readonly Candi
     });
   }
   return out;
+}
+
+/** Where a sentence joins two statements of one writer ("…, and I found X caused it"; "…; X broke it"). */
+const CLAUSE_JOIN = /(?:,?\s+and\s+(?=(?:I|we|then)\b)|;\s+|,\s+(?=(?:I|we)\s))/g;
+
+/** The clause of the sentence holding the reference, so the symptom told in the other clause stays in the report. */
+function clauseSpan(body: string, s: Range, ref: RefMatch): Range {
+  const text = body.slice(s.start, Math.max(s.end, ref.end));
+  const at = ref.outerStart - s.start;
+  let start = 0;
+  let end = text.length;
+  const re = new RegExp(CLAUSE_JOIN.source, 'g');
+  for (let m = re.exec(text); m; m = re.exec(text)) {
+    if (m.index + m[0].length <= at) start = m.index + m[0].length;
+    else if (m.index >= ref.end - s.start) {
+      end = m.index;
+      break;
+    }
+  }
+  // A clause without the causal word would leave the cause behind: keep the whole sentence then.
+  if (!CAUSAL.test(text.slice(start, end))) return { start: s.start, end: s.start + text.length };
+  return { start: s.start + start, end: s.start + end };
 }
 
 const TITLE_LEAD = /(?:\b(?:introduced|caused|broken|regressed|regression|since|after|at|in|by|on|with|from|this|the|commit|revision)\b[\s`'"(\[]*)+$/i;

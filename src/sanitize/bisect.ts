@@ -38,6 +38,8 @@ export const OUTCOME_PHRASES: readonly RegExp[] = [
   /\bbisected\s+(?:(?:it|this|that|the \w+)\s+)?(?:(?:down|back)\s+)?(?:to|at)\b/i,
   /\bbisect(?:ion|ing)?\s+(?:points?|pointed|lands?|landed|says|said|found|finds|identified|identifies|blames|blamed|shows|showed|leads|led)\b/i,
   /\bthe culprit (?:commit |change )?(?:is|was)\b/i,
+  // A bisect mentioned in the same sentence as a commit or pull-request reference: the sentence reports its outcome.
+  /\bbisect(?:ed|ing|ion)?\b[^.\n]{0,80}?(?:(?<![\w&/])#\d{1,7}\b|(?<![\w/])[0-9a-f]{7,40}(?![\w-])|\/commit\/[0-9a-f]{7,40})/i,
 ];
 
 /**

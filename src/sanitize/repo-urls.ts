@@ -30,9 +30,13 @@ function widen(text: string, start: number, end: number): { start: number; end: 
   return { start, end };
 }
 
+/** Links to one comment of a thread (`…/issues/N#issuecomment-M`, any repository): the comment may hold the answer. */
+const COMMENT_LINK = /https?:\/\/[^\s/]+\/[\w.-]+\/[\w.-]+\/(?:issues|pull)\/\d+#(?:issuecomment|discussion_r)-?\d+/gi;
+
 /**
  * Commit, compare and pull-request URLs of the repository, and its tree/blob URLs at a hex
- * revision (a tree URL at a branch name says nothing about a commit and stays).
+ * revision (a tree URL at a branch name says nothing about a commit and stays), and links to a
+ * single comment of any thread.
  */
 export function detectRepoUrls(text: string, repo: string): Span[] {
   const out: Span[] = [];
@@ -40,6 +44,7 @@ export function detectRepoUrls(text: string, repo: string): Span[] {
     const w = widen(text, m.start, trimUrl(text, m.start, m.end));
     out.push({ ...w, detector: REPO_URL_DETECTOR });
   }
+  for (const m of matchesOf(text, COMMENT_LINK)) out.push({ ...widen(text, m.start, m.end), detector: REPO_URL_DETECTOR });
   for (const m of matchesOf(text, repoUrlPattern(repo, TREES))) {
     const end = trimUrl(text, m.start, m.end);
     if (!/\/(?:tree|blob)\/[0-9a-fA-F]{7,40}(?:[/#?]|$)/.test(text.slice(m.start, end))) continue;

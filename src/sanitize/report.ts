@@ -24,7 +24,9 @@ export const SEGMENT_SEPARATOR = '\n\n';
  * attribution at all, the whole thread.
  */
 export function buildReport(thread: Thread, attributions: readonly Attribution[]): Report {
-  const first = attributions.length > 0 ? Math.min(...attributions.map((a) => a.post)) : thread.posts.length;
+  // An attribution in the title (post -1) does not cut the comments: only one in a post does.
+  const inPosts = attributions.filter((a) => a.post >= 0);
+  const first = inPosts.length > 0 ? Math.min(...inPosts.map((a) => a.post)) : thread.posts.length;
   const included = thread.posts.filter((p, i) => i === 0 || i < first).map((p) => p.index);
   const segments: Segment[] = [{ post: null, start: 0, length: thread.title.length }];
   let text = thread.title;

@@ -55,6 +55,11 @@ export async function commitPrefixes(
   return (hex) => yes.has(hex.toLowerCase());
 }
 
+/** Pull-request numbers written as `(#N)` in a commit subject. */
+function subjectPulls(subject: string | null): number[] {
+  return [...(subject ?? '').matchAll(/\(#(\d{1,7})\)/g)].map((m) => Number(m[1]));
+}
+
 /** Builds the report, deletes the answer, audits the result and checks a symptom remains. */
 export async function sanitizeThread(
   thread: Thread,
@@ -72,7 +77,8 @@ export async function sanitizeThread(
     repo: thread.repo,
     aliases: thread.aliases ?? [],
     isCommitPrefix,
-    prNumbers: [...new Set([...target.prNumbers, ...attributedPulls])],
+    // A squash-merged culprit's subject ends in its pull request number ("… (#123)"): that number names the culprit too.
+    prNumbers: [...new Set([...target.prNumbers, ...attributedPulls, ...subjectPulls(target.goldSubject)])],
     goldSubject: target.goldSubject,
   });
   const audit = auditLeaks(report.text, { gold: target.gold, goldSubject: target.goldSubject, repo: thread.repo, aliases: thread.aliases ?? [] });
