@@ -207,8 +207,12 @@ function bisectBlocks(layout: Layout): Found[] {
 
 /** The prose sentence introducing the block that starts at line i (skipping the transcript above it, fences and blank lines). */
 function introOf(layout: Layout, i: number): string {
+  let fences = 0;
   for (let j = i - 1; j >= 0; j -= 1) {
     const line = layout.lines[j]!;
+    if (line.kind === 'fence') fences += 1;
+    // Past another code block (a pasted trace before the log), the prose introduces that block, not the bisect.
+    if (fences > (layout.lines[i]!.kind === 'text' ? 0 : 1)) return '';
     if (line.kind !== 'text' || line.content.trim() === '' || BISECT_TRANSCRIPT.test(line.content)) continue;
     const s = sentenceAt(layout, line.end - 1);
     return layout.body.slice(s.start, s.end);

@@ -89,6 +89,9 @@ export interface Candidate {
 const CAUSAL =
   /\b(?:bisect\w*|first[- ]["'`]?(?:bad|broken|failing)["'`]?|introduc(?:ed|es|ing)|caus(?:ed|es|ing)|broke|breaks|breaking|broken\s+(?:by|in|since|after)|offending|culprit|regress(?:ed|ion|ions)|responsible|started|appeared|slowed\s+down|the\s+(?:bad|guilty)\s+commit|murderer)\b/i;
 
+/** A sentence that opens by blaming what the previous sentence named. */
+const ANAPHORA = /^(?:this|that|it|which|the\s+change|this\s+change|this\s+commit|that\s+commit)\s+(?:(?:then|also|apparently)\s+)?(?:introduced|caused|broke|regressed|is\s+what\s+broke)\b/i;
+
 /** The good side of a range, said before the reference. */
 const GOOD_BEFORE =
   /(?:\b(?:last|earliest|latest|previous)\s+(?:known[- ])?(?:good|working|ok)\b[^.\n]{0,30}|\bgood\s*(?:commit|revision|build)?\s*(?:was|is|[:=])\s*|\b(?:works?|worked|working|fine)\s+(?:fine\s+)?(?:on|at|with|in|before|until)\s+(?:commit\s+)?|\bprevious\s+commit\b[^.\n]{0,20}|\b(?:just\s+)?before\s+(?:commit\s+)?|\bparent\s+(?:commit\s+)?|\bcompared\s+(?:to|with)\s+[^.\n]{0,30})[\s`'"([*_]*$/i;
@@ -191,7 +194,9 @@ function evidenceOf(layout: Layout, ref: RefMatch, post: number, patternHits: re
   const sentence = body.slice(s.start, Math.max(s.end, ref.end));
   // A bare `#N` may be an issue as well as a pull request: only a fixed pattern makes it an attribution.
   const bareNumber = ref.ref.type === 'pr' && !/\/pull\//.test(ref.ref.text);
-  const causal = inCode || bareNumber ? null : CAUSAL.exec(sentence);
+  // "X. This introduced …": the next sentence blames the commit of this one.
+  const next = body.slice(s.end, s.end + 200).replace(/^[\s>]+/, '');
+  const causal = inCode || bareNumber ? null : (CAUSAL.exec(sentence) ?? (ANAPHORA.test(next) ? ANAPHORA.exec(next) : null));
   if (causal) add('causal', causal[0]);
   const several = patterned ? null : SEVERAL.exec(sentence);
   if (several) add('several', several[0]);
@@ -258,8 +263,14 @@ function clauseSpan(body: string, s: Range, ref: RefMatch): Range {
   }
   // A clause without the causal word would leave the cause behind: keep the whole sentence then.
   if (!CAUSAL.test(text.slice(start, end))) return { start: s.start, end: s.start + text.length };
+  // "<symptom> introduced at X": the symptom before the verb stays, the verb and the reference go.
+  const lead = PASSIVE_LEAD.exec(text.slice(start, at));
+  if (lead && !/\bbisect/i.test(text.slice(start, end))) return { start: s.start + start + lead.index, end: s.start + end };
   return { start: s.start + start, end: s.start + end };
 }
+
+/** A passive causal verb leading straight to the reference ("… introduced at", "… started with commit"). */
+const PASSIVE_LEAD = /\b(?:introduced|caused|started|appeared|regressed|broken)\s+(?:(?:at|in|by|with|on|since|from|after|commit|the|this|revision)\s+){1,3}[`'"([]*$/i;
 
 const TITLE_LEAD = /(?:\b(?:introduced|caused|broken|regressed|regression|since|after|at|in|by|on|with|from|this|the|commit|revision)\b[\s`'"(\[]*)+$/i;
 const TITLE_TAIL = /^[`'")\]]*(?:\s+(?:causes|causing|caused|broke|breaks|introduced))?[,:]?\s?/i;

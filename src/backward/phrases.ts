@@ -69,4 +69,5 @@ export const DIFFERENT_SYMPTOM = [
   /\bunrelated\s+(?:to\s+(?:this|the\s+(?:original|reported))|bug|issue|problem|regression|crash|change)\b/i,
   /\b(?:separate|another|the\s+other)\s+(?:bug|issue|regression|problem|crash|failure)\b/i,
   /\bnot\s+the\s+same\s+(?:bug|issue|problem|crash|error|symptom|regression|failure)\b/i,
+  /\b(?:commit|change|patch)\s+(?:does|did)\s*(?:not|n't)\s+(?:even\s+)?(?:touch|change|affect|modify)\s+(?:the\s+)?(?:code|file|function|path)\b/i,
 ];
