@@ -198,16 +198,18 @@ export const registerCore: RegisterCommand = (program: Command, ctx: CliContext)
     .option('--force', 'recompute every item in scope, not only pending ones')
     .option('--concurrency <n>', 'items processed at once', parsePositiveInt('--concurrency'))
     .option('--require-review', 'admission: require a human accept')
+    .option('--require-isolation', 'admission: require probes that ran without network')
     .addOption(new Option('--require-probe', 'kept for old scripts: a verified probe is always required for a Backward case to be admitted').hideHelp())
     .option('--shard <K/N>', 'only the repositories of shard K of N (K from 0); default database <data_dir>/r2v.shard-K-of-N.db')
     .option('--shards <n>', 'number of shards when the index comes from JOB_COMPLETION_INDEX (Kubernetes) or SLURM_ARRAY_TASK_ID', parsePositiveInt('--shards'))
     .option('--refresh-mirrors', 'fetch every git mirror the run opens (default: only when discover saw new data or an object is missing)')
-    .action(async (opts: { stage?: string; from?: string; until?: string; repo?: string; force?: boolean; concurrency?: number; requireReview?: boolean; requireProbe?: boolean; shard?: string; shards?: number; refreshMirrors?: boolean }, cmd: Command) => {
+    .action(async (opts: { stage?: string; from?: string; until?: string; repo?: string; force?: boolean; concurrency?: number; requireReview?: boolean; requireIsolation?: boolean; requireProbe?: boolean; shard?: string; shards?: number; refreshMirrors?: boolean }, cmd: Command) => {
       const globals = cmd.optsWithGlobals<GlobalOptions>();
-      const { shard, shards, requireReview, requireProbe, refreshMirrors, ...sel } = opts;
+      const { shard, shards, requireReview, requireIsolation, requireProbe, refreshMirrors, ...sel } = opts;
       if (requireProbe) io.stderr.write(REQUIRE_PROBE_NOTE);
       const summary = await executeRun(ctx, globals, sel, {
         requireReview: requireReview ?? false,
+        requireIsolation: requireIsolation ?? false,
         force: opts.force ?? false,
         refreshMirrors: refreshMirrors ?? false,
       }, { shard, shards });

@@ -69,8 +69,9 @@ export const registerExport: RegisterCommand = (program: Command, ctx: CliContex
     .addOption(new Option('--task <task>', 'only one task').choices(['backward', 'forward']))
     .option('--require-review', 'admit only cases with a human accept (the others are candidates)')
     .option('--include-candidates', 'also write candidate cases into the manifests, with "tier": "candidate"')
+    .option('--require-isolation', 'admit a Backward case only when its probe ran without network (the others are candidates)')
     .addOption(new Option('--require-probe', 'kept for old scripts: a verified probe is always required').hideHelp())
-    .action((opts: { out: string; task?: 'backward' | 'forward'; requireReview?: boolean; includeCandidates?: boolean; requireProbe?: boolean }, cmd: Command) => {
+    .action((opts: { out: string; task?: 'backward' | 'forward'; requireReview?: boolean; requireIsolation?: boolean; includeCandidates?: boolean; requireProbe?: boolean }, cmd: Command) => {
       if (opts.requireProbe) io.stderr.write(REQUIRE_PROBE_NOTE);
       const app = openApp(cmd.optsWithGlobals<GlobalOptions>(), io);
       try {
@@ -78,6 +79,7 @@ export const registerExport: RegisterCommand = (program: Command, ctx: CliContex
           out: resolve(io.cwd, opts.out),
           task: opts.task,
           requireReview: opts.requireReview ?? false,
+          requireIsolation: opts.requireIsolation ?? false,
           includeCandidates: opts.includeCandidates ?? false,
         });
         if (opts.requireReview) {

@@ -21,6 +21,8 @@ export interface ExportOptions {
   /** Only one task; default both. */
   readonly task?: Task;
   readonly requireReview?: boolean;
+  /** Admit a Backward case only when its probe ran without network. */
+  readonly requireIsolation?: boolean;
   /** Also write candidate-tier cases into the task manifests (with "tier": "candidate"). */
   readonly includeCandidates?: boolean;
 }
@@ -158,7 +160,7 @@ export function exportManifests(db: Db, opts: ExportOptions): ExportSummary {
   } catch (error) {
     throw new UsageError(`--out ${opts.out}: cannot create the directory (${(error as NodeJS.ErrnoException).code ?? 'error'})`, { cause: error });
   }
-  const sel: Selection = { requireReview: opts.requireReview ?? false };
+  const sel: Selection = { requireReview: opts.requireReview ?? false, requireIsolation: opts.requireIsolation ?? false };
   const includeCandidates = opts.includeCandidates ?? false;
   const tasks: Task[] = opts.task ? [opts.task] : ['backward', 'forward'];
   const names: ManifestKind[] = [...tasks, 'candidates', 'rejections'];
@@ -193,7 +195,12 @@ export function exportManifests(db: Db, opts: ExportOptions): ExportSummary {
         if (includeCandidates) sinks.get(row.task)!.write(line, row.repo, row.task, tier, codes);
       }
     }
-    const selection = { task: opts.task ?? ('all' as const), require_review: sel.requireReview, include_candidates: includeCandidates };
+    const selection = {
+      task: opts.task ?? ('all' as const),
+      require_review: sel.requireReview,
+      include_candidates: includeCandidates,
+      ...(sel.requireIsolation ? { require_isolation: true } : {}),
+    };
     const finals: { tmp: string; path: string }[] = [];
     const files: ManifestFileSummary[] = [];
     for (const name of names) {

@@ -20,9 +20,10 @@ export type Task = 'backward' | 'forward';
  * structural screen, leaked, or a reviewer rejected it). `candidate`: the case passed those
  * screens but is not admitted yet (probe missing, draft, flaky or nonreproducible; review
  * pending). `review`: the case needs a human accept, only under --require-review (then it is a
- * candidate until accepted).
+ * candidate until accepted). `isolation`: the probe ran with network access (no network
+ * namespace on the machine), only under --require-isolation (then it is a candidate).
  */
-export type Gate = 'always' | 'candidate' | 'review';
+export type Gate = 'always' | 'candidate' | 'review' | 'isolation';
 
 /**
  * The admission tier of a case under a selection: `admitted` cases go to the manifests,
@@ -42,6 +43,8 @@ export interface Blocker {
 
 export interface Selection {
   readonly requireReview: boolean;
+  /** Admit a Backward case only when its probe ran without network (`--require-isolation`). */
+  readonly requireIsolation?: boolean;
 }
 
 /** What a human decided about a case, as far as admission can tell. */
@@ -62,7 +65,9 @@ export function reviewState(status: string): ReviewState {
 
 /** The blockers that apply under a selection (every one keeps the case out of the admitted tier). */
 export function applicableBlockers(blockers: readonly Blocker[], sel: Selection): Blocker[] {
-  return blockers.filter((b) => b.gate === 'always' || b.gate === 'candidate' || (b.gate === 'review' && sel.requireReview));
+  return blockers.filter(
+    (b) => b.gate === 'always' || b.gate === 'candidate' || (b.gate === 'review' && sel.requireReview) || (b.gate === 'isolation' && sel.requireIsolation === true),
+  );
 }
 
 /** Printed when an old script passes --require-probe (now the rule, not an option). */
@@ -176,6 +181,8 @@ export function backwardBlockers(input: BackwardInputs): Blocker[] {
     add('probe', 'probe-not-a-boundary', `the fix's transplanted tests do not pass at the parent and fail at gold: ${p.reason}${words}`, 'candidate');
   } else if (p.boundary !== 'verified') {
     add('probe', `probe-${p.boundary ?? 'none'}`, `boundary ${p.boundary ?? 'none'}${transplanted ? ' (transplanted tests)' : ''}: ${p.reason}${words}`, 'candidate');
+  } else if (p.networkIsolated === false) {
+    add('probe', 'probe-not-isolated', 'the probe ran with network access (no network namespace on the machine that ran it)', 'isolation');
   }
   out.push(...reviewGate(input.review));
   return out;

@@ -2,10 +2,15 @@
  * The isolated command runner used by probes and by the coupled-pairs test runs.
  *
  * A command runs with `/bin/sh -c` in its own process group (detached), with a minimal
- * environment, and — where the machine allows it — in a fresh user + network namespace
- * (`unshare -rn`), so it has no network. On timeout (or abort) the whole group is killed:
- * SIGTERM, then SIGKILL after a grace period. When the command exits normally, whatever it left
- * running in its group (background children) is killed too.
+ * environment, and — where the machine allows it — in a fresh user, PID and network namespace
+ * (`unshare -r --pid --fork --kill-child [-n]`): the shell is PID 1 of its namespace, so when it
+ * ends, or when unshare is killed, the kernel kills every process in it, `setsid` daemons
+ * included; and `setpriv --pdeathsig KILL` ties unshare to this process, so a killed r2v leaves
+ * nothing running. Without a PID namespace the process group is what gets killed (a child that
+ * left the group with setsid can survive); the result says which isolation held
+ * (`pidIsolated`, `networkIsolated`). On timeout (or abort) the group is killed: SIGTERM, then
+ * SIGKILL after a grace period. Output is read until the command ends and its pipes close, or
+ * a short drain period after that, whatever still holds the pipes.
  *
  * Output is streamed: each stream's full SHA-256 is computed on the fly, a head of at most
  * `maxCaptureBytes` and a tail of `tailBytes` are kept in memory, and with `logDir` the full
@@ -15,7 +20,7 @@ import { execa } from 'execa';
 import { createHash, randomBytes } from 'node:crypto';
 import { createWriteStream, type WriteStream } from 'node:fs';
 import { mkdir, mkdtemp, rename, rm, stat } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { constants as osConstants, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Readable } from 'node:stream';
 import { MinerError, ValidationError } from '../errors.js';
@@ -28,6 +33,8 @@ export interface ExecOptions {
   timeoutMs: number;
   /** Allow network access. Default false: isolated where the machine supports it. */
   network?: boolean;
+  /** Use a PID namespace where the machine supports it (default true). */
+  pidNamespace?: boolean;
   /** HOME for the command; default a fresh temp dir removed afterwards. */
   homeDir?: string;
   /** Write each stream's full log to `<logDir>/<sha256>.log`. */
@@ -59,25 +66,53 @@ export interface ExecResult {
   stdoutBytes: number;
   stderrBytes: number;
   networkIsolated: boolean;
+  /** Whether the command ran in its own PID namespace (every process it started was killed with it). */
+  pidIsolated: boolean;
 }
 
 const DEFAULT_PATH = '/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin';
 
-/** Whether `unshare -rn` works on this machine; checked once per process. */
-const isolationCheck: { result?: Promise<boolean> } = {};
+/** Whether `unshare -rn` (and, separately, a PID namespace under setpriv) works here; checked once per process. */
+const isolationCheck: { net?: Promise<boolean>; pid?: Promise<boolean> } = {};
 
-export function networkIsolationAvailable(): Promise<boolean> {
-  isolationCheck.result ??= execa('unshare', ['-rn', '/bin/sh', '-c', 'exit 0'], {
-    reject: false,
-    timeout: 10_000,
-    stdin: 'ignore',
-    env: { LC_ALL: 'C' },
-    extendEnv: false,
-  }).then(
+const probe = (file: string, args: string[]): Promise<boolean> =>
+  execa(file, args, { reject: false, timeout: 10_000, stdin: 'ignore', env: { LC_ALL: 'C' }, extendEnv: false }).then(
     (r) => r.exitCode === 0,
     () => false,
   );
-  return isolationCheck.result;
+
+/** The argv prefix that runs a command in a PID namespace tied to this process. */
+const PID_PREFIX = ['setpriv', '--pdeathsig', 'KILL', '--', 'unshare', '-r', '--pid', '--fork', '--kill-child'] as const;
+
+export function networkIsolationAvailable(): Promise<boolean> {
+  isolationCheck.net ??= probe('unshare', ['-rn', '/bin/sh', '-c', 'exit 0']);
+  return isolationCheck.net;
+}
+
+export function pidIsolationAvailable(): Promise<boolean> {
+  isolationCheck.pid ??= probe(PID_PREFIX[0], [...PID_PREFIX.slice(1), '/bin/sh', '-c', 'test $$ -eq 1']);
+  return isolationCheck.pid;
+}
+
+/**
+ * PID 1 of a probe's namespace: runs the command as its child and passes a SIGTERM on to every
+ * process of the namespace (an init ignores signals it has no handler for). When it exits, the
+ * kernel kills whatever is left. Its exit status is the command's (128+N when a signal ended it).
+ */
+const NAMESPACE_INIT = [
+  "trap 'kill -TERM -1 2>/dev/null' TERM INT",
+  '/bin/sh -c "$1" &',
+  'c=$!',
+  'while :; do wait "$c"; rc=$?; kill -0 "$c" 2>/dev/null || break; done',
+  'exit "$rc"',
+].join('\n');
+
+/** The program and arguments that run `command` with the isolation available. */
+export function isolatedArgv(command: string, isolation: { net: boolean; pid: boolean }): [string, string[]] {
+  const sh = ['/bin/sh', '-c', command];
+  if (isolation.pid) return [PID_PREFIX[0], [...PID_PREFIX.slice(1), ...(isolation.net ? ['-n'] : []), '/bin/sh', '-c', NAMESPACE_INIT, 'r2v-init', command]];
+  if (isolation.net) return ['unshare', ['-rn', ...sh]];
+  return [sh[0]!, sh.slice(1)];
 }
 
 /** The environment a command sees: nothing inherited but PATH. */
@@ -169,6 +204,8 @@ function killGroup(pid: number, signal: NodeJS.Signals): void {
   }
 }
 
+const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms).unref());
+
 function pump(stream: Readable | null | undefined, sink: StreamSink): Promise<void> {
   if (!stream) return Promise.resolve();
   return new Promise<void>((resolve) => {
@@ -191,7 +228,8 @@ export async function runIsolated(opts: ExecOptions): Promise<ExecResult> {
   const ownHome = opts.homeDir ? null : await mkdtemp(join(tmpdir(), 'r2v-home-'));
   const home = opts.homeDir ?? ownHome!;
   const isolate = !(opts.network ?? false) && (await networkIsolationAvailable());
-  const [file, args] = isolate ? ['unshare', ['-rn', '/bin/sh', '-c', opts.command]] : ['/bin/sh', ['-c', opts.command]];
+  const pidIsolated = (opts.pidNamespace ?? true) && (await pidIsolationAvailable());
+  const [file, args] = isolatedArgv(opts.command, { net: isolate, pid: pidIsolated });
   const out = new StreamSink(opts.maxCaptureBytes ?? 1 << 20, opts.tailBytes ?? 4096, opts.logDir);
   const err = new StreamSink(opts.maxCaptureBytes ?? 1 << 20, opts.tailBytes ?? 4096, opts.logDir);
   const grace = opts.killGraceMs ?? 500;
@@ -231,8 +269,8 @@ export async function runIsolated(opts: ExecOptions): Promise<ExecResult> {
     if (opts.signal?.aborted) onAbort();
     else opts.signal?.addEventListener('abort', onAbort, { once: true });
 
-    // The main process exiting ends the run; anything it left in its group is killed, so a
-    // background child holding the pipes open cannot keep the run alive.
+    // The main process exiting ends the run; anything it left in its group (or namespace) is
+    // killed, so a background child holding the pipes open cannot keep the run alive.
     const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) => {
       child.once('exit', (code, signal) => {
         if (pid !== undefined) killGroup(pid, 'SIGKILL');
@@ -240,19 +278,40 @@ export async function runIsolated(opts: ExecOptions): Promise<ExecResult> {
       });
     });
     const pumps = Promise.all([pump(child.stdout, out), pump(child.stderr, err)]);
-    const result = await child;
+    // execa's promise settles after exit and the end of the pipes, or at once when spawning failed.
+    const settled = child.then(
+      (r) => r,
+      (e: unknown) => e as Awaited<typeof child>,
+    );
+    const first = await Promise.race([exited.then(() => null), settled]);
     opts.signal?.removeEventListener('abort', onAbort);
-    if (pid === undefined || (result.exitCode === undefined && result.signal === undefined)) {
-      throw new MinerError('internal', `cannot start ${file}: ${result.message ?? 'spawn failed'}`);
+    if (first !== null && (pid === undefined || (first.exitCode === undefined && first.signal === undefined))) {
+      throw new MinerError('internal', `cannot start ${file}: ${first.message ?? 'spawn failed'}`);
     }
     const exit = await exited;
-    await pumps;
+    // Stop reading shortly after the exit, whatever still holds the pipes (a process that left
+    // the group with setsid when there is no PID namespace).
+    const drained = await Promise.race([pumps.then(() => true), sleep(grace + 500).then(() => false)]);
+    if (!drained) {
+      child.stdout?.destroy();
+      child.stderr?.destroy();
+    }
     const durationMs = Math.round(performance.now() - started);
+    // In a namespace the init reports a command ended by our signal as 128+N: say which signal.
+    let exitCode = exit.code;
+    let exitSignal: string | null = exit.signal;
+    if (pidIsolated && (timedOut || aborted) && exitCode !== null && exitCode > 128) {
+      const name = Object.entries(osConstants.signals).find(([, n]) => n === exitCode! - 128)?.[0];
+      if (name) {
+        exitSignal = name;
+        exitCode = null;
+      }
+    }
     const o = await out.finish(opts.logDir);
     const e = await err.finish(opts.logDir);
     return {
-      exitCode: exit.code,
-      signal: exit.signal,
+      exitCode,
+      signal: exitSignal,
       timedOut,
       aborted,
       durationMs,
@@ -265,6 +324,7 @@ export async function runIsolated(opts: ExecOptions): Promise<ExecResult> {
       stdoutBytes: out.bytes,
       stderrBytes: err.bytes,
       networkIsolated: isolate,
+      pidIsolated,
     };
   } catch (error) {
     await out.discard();

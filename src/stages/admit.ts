@@ -29,9 +29,9 @@ export type AdmitItem =
   | { readonly task: 'backward'; readonly inputs: BackwardInputs; readonly selection: Selection }
   | { readonly task: 'forward'; readonly inputs: ForwardInputs; readonly selection: Selection };
 
-/** The selection a run admits under: `r2v run --require-review`. */
+/** The selection a run admits under: `r2v run --require-review --require-isolation`. */
 export function selectionOf(ctx: Pick<StageContext, 'options'>): Selection {
-  return { requireReview: ctx.options.requireReview === true };
+  return { requireReview: ctx.options.requireReview === true, requireIsolation: ctx.options.requireIsolation === true };
 }
 
 /** Every Backward thread that reached attribution (one attribution at least, or a case row). */

@@ -68,6 +68,8 @@ export interface ProbeVerdictSummary {
   parent: Verdict | null;
   gold: Verdict | null;
   draft: boolean;
+  /** Whether every command of the replay ran without network; null when nothing ran. */
+  networkIsolated?: boolean | null;
 }
 
 const b = (v: boolean | null): number | null => (v === null ? null : v ? 1 : 0);
@@ -186,7 +188,7 @@ export class ProbeTables {
     if (!v) return null;
     return {
       boundary: v.boundary, reason: v.reason, status: v.status, kind: v.kind, detail: v.detail,
-      parent: v.parentVerdict, gold: v.goldVerdict, draft: v.draft,
+      parent: v.parentVerdict, gold: v.goldVerdict, draft: v.draft, networkIsolated: v.networkIsolated,
     };
   }
 }

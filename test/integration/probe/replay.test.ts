@@ -1,12 +1,13 @@
 import { execa } from 'execa';
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { MinerError, ValidationError } from '../../../src/errors.js';
 import { pruneStaleWorktrees, replay } from '../../../src/probe/replay.js';
 import { toProbeSpec } from '../../../src/probe/spec.js';
 import { tempDir } from '../../support/make-repo.js';
-import { isDead } from '../../support/process.js';
+import { processesMatching, uniqueSleepSeconds, waitNoneMatching } from '../../support/process.js';
+import { pidIsolationAvailable } from '../../../src/probe/exec.js';
 import { BUILD_OK, CHECK, LIB_BAD, LIB_GOOD, listedWorktrees, probeRepo } from './support/repos.js';
 
 const baseSpec = {
@@ -75,13 +76,13 @@ describe('replay', () => {
   });
 
   it('times out a hanging trigger, kills its grandchildren, and calls it nonreproducible', async () => {
-    const pids = await tempDir();
-    const hang = 'echo "checking sum"\nsh -c \'sleep 30 & echo $! > "$PIDS/grandchild.$$"; wait\'\n';
+    const n = uniqueSleepSeconds();
+    const hang = `echo "checking sum"\nsh -c 'sleep ${n} & wait'\n`;
     const r = await probeRepo([
       { 'lib.sh': LIB_GOOD, 'build.sh': BUILD_OK, 'check.sh': CHECK },
       { 'check.sh': hang },
     ]);
-    const spec = toProbeSpec({ ...baseSpec, timeout_s: 1, env: { PIDS: pids } }, 'spec');
+    const spec = toProbeSpec({ ...baseSpec, timeout_s: 1 }, 'spec');
     const result = await replay({ gitDir: r.gitDir, gold: r.shas[1]!, spec, workRoot: r.workRoot });
     expect(result.parent.verdict).toBe('good');
     expect(result.gold.runs.map((x) => x.classification)).toEqual(['timeout', 'timeout']);
@@ -89,13 +90,8 @@ describe('replay', () => {
     expect(result.gold.verdict).toBe('nonreproducible');
     expect(result.boundary).toBe('nonreproducible');
     expect(result.reason).toBe('gold-timeout');
-    const files = readdirSync(pids);
-    expect(files).toHaveLength(2);
-    for (const f of files) {
-      const pid = Number(readFileSync(join(pids, f), 'utf8'));
-      expect(pid).toBeGreaterThan(1);
-      expect(isDead(pid)).toBe(true);
-    }
+    // Both runs started a grandchild; the process list holds none of them now.
+    expect(await waitNoneMatching(`sleep ${n}`)).toEqual([]);
   });
 
   it('calls a symptom at both parent and gold not-a-boundary', async () => {
@@ -142,7 +138,8 @@ describe('replay', () => {
       { 'lib.sh': LIB_GOOD, 'build.sh': BUILD_OK, 'check.sh': CHECK },
       { 'README': 'x\n' },
     ]);
-    const spec = { ...baseSpec, trigger: 'echo $$ > "$MARKS/trigger.pid"; sleep 30', timeout_s: 60, env: { MARKS: marks } };
+    const n = uniqueSleepSeconds();
+    const spec = { ...baseSpec, trigger: `echo started > "$MARKS/trigger.pid"; sleep ${n}`, timeout_s: 60, env: { MARKS: marks } };
     const child = execa('node', ['--import', 'tsx', join(import.meta.dirname, 'support/replay-child.ts'), JSON.stringify({ gitDir: r.gitDir, gold: r.shas[1], workRoot: r.workRoot, spec })], {
       reject: false,
       cwd: join(import.meta.dirname, '../../..'),
@@ -155,13 +152,9 @@ describe('replay', () => {
     expect(await listedWorktrees(r.gitDir)).toHaveLength(1);
     child.kill('SIGKILL');
     await child;
-    // The trigger runs in its own process group, which outlives the killed process: end it here.
-    const triggerPid = Number(readFileSync(pidFile, 'utf8'));
-    try {
-      process.kill(-triggerPid, 'SIGKILL');
-    } catch {
-      // already gone
-    }
+    // The trigger dies with the killed process where a PID namespace holds it; else end it here.
+    if (!(await pidIsolationAvailable())) for (const pid of processesMatching(`sleep ${n}`)) process.kill(pid, 'SIGKILL');
+    expect(await waitNoneMatching(`sleep ${n}`)).toEqual([]);
     expect(readdirSync(r.workRoot).length).toBeGreaterThan(0);
     const removed = await pruneStaleWorktrees(r.gitDir, r.workRoot);
     expect(removed).toBeGreaterThanOrEqual(1);

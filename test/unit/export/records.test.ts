@@ -98,6 +98,15 @@ describe('Backward admission gates', () => {
     expect(tierOf(contradicted, always)).toBe('rejected');
   });
 
+  it('a probe that ran with network access is recorded, and keeps the case a candidate only under --require-isolation', () => {
+    const open = backwardBlockers({ ...clean, probe: { ...clean.probe!, networkIsolated: false }, review: reviewState('accepted') });
+    expect(open).toEqual([expect.objectContaining({ gate: 'isolation', stage: 'probe', code: 'probe-not-isolated' })]);
+    expect(tierOf(open, { requireReview: false })).toBe('admitted');
+    expect(tierOf(open, { requireReview: false, requireIsolation: true })).toBe('candidate');
+    const closed = backwardBlockers({ ...clean, probe: { ...clean.probe!, networkIsolated: true }, review: reviewState('accepted') });
+    expect(tierOf(closed, { requireReview: false, requireIsolation: true })).toBe('admitted');
+  });
+
   it('a screen decision of review without a human accept keeps the case a candidate', () => {
     const blockers = backwardBlockers({ ...clean, screen: { ...clean.screen!, decision: 'review' } });
     expect(codes(applicableBlockers(blockers, always))).toEqual(['review-pending']);

@@ -2,12 +2,13 @@ import { readFileSync, readdirSync, existsSync } from 'node:fs';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
+import { execa } from 'execa';
 import { describe, expect, it } from 'vitest';
 import { ValidationError } from '../../../src/errors.js';
-import { networkIsolationAvailable, runIsolated } from '../../../src/probe/exec.js';
+import { networkIsolationAvailable, pidIsolationAvailable, runIsolated } from '../../../src/probe/exec.js';
 import { sha256 as sha } from '../../../src/util/canonical.js';
 import { tempDir } from '../../support/make-repo.js';
-import { waitDead } from '../../support/process.js';
+import { processesMatching, uniqueSleepSeconds, waitNoneMatching } from '../../support/process.js';
 
 describe('runIsolated', () => {
   it('reports exit code, output and full-stream digests', async () => {
@@ -44,9 +45,10 @@ describe('runIsolated', () => {
 
   it('kills the whole process group on timeout, grandchildren included', async () => {
     const cwd = await tempDir();
-    // The child shell starts a sleeping grandchild, records its pid, and waits forever.
+    const n = uniqueSleepSeconds();
+    // The child shell starts a sleeping grandchild and waits forever.
     const r = await runIsolated({
-      command: 'sh -c \'sleep 30 & echo $! > grandchild.pid; wait\' ; echo never',
+      command: `sh -c 'sleep ${n} & echo started > started.txt; wait' ; echo never`,
       cwd,
       timeoutMs: 700,
       killGraceMs: 200,
@@ -55,9 +57,8 @@ describe('runIsolated', () => {
     expect(r.exitCode).toBeNull();
     expect(r.signal).toBe('SIGTERM');
     expect(r.stdout).not.toContain('never');
-    const pid = Number(readFileSync(join(cwd, 'grandchild.pid'), 'utf8'));
-    expect(pid).toBeGreaterThan(1);
-    expect(await waitDead(pid)).toBe(true);
+    expect(readFileSync(join(cwd, 'started.txt'), 'utf8')).toBe('started\n');
+    expect(await waitNoneMatching(`sleep ${n}`)).toEqual([]);
   });
 
   it('kills a trap-ignoring group with SIGKILL after the grace period', async () => {
@@ -69,11 +70,12 @@ describe('runIsolated', () => {
 
   it('kills background processes left behind by a command that exited', async () => {
     const cwd = await tempDir();
-    const r = await runIsolated({ command: 'sleep 30 > /dev/null 2>&1 & echo $! > bg.pid; echo started', cwd, timeoutMs: 5000 });
+    const n = uniqueSleepSeconds();
+    const r = await runIsolated({ command: `sleep ${n} > /dev/null 2>&1 & echo started`, cwd, timeoutMs: 5000 });
     expect(r.exitCode).toBe(0);
     expect(r.timedOut).toBe(false);
-    const pid = Number(readFileSync(join(cwd, 'bg.pid'), 'utf8'));
-    expect(await waitDead(pid)).toBe(true);
+    expect(r.stdout).toBe('started\n');
+    expect(await waitNoneMatching(`sleep ${n}`)).toEqual([]);
   });
 
   it('does not hang when a background child keeps the output pipe open', async () => {
@@ -135,6 +137,64 @@ describe('runIsolated', () => {
     expect(r.aborted).toBe(true);
     expect(r.timedOut).toBe(false);
     expect(r.exitCode).toBeNull();
+  });
+
+  it('a trigger that escapes with setsid and holds the pipes ends at the deadline and leaves no process', async () => {
+    const cwd = await tempDir();
+    const n = uniqueSleepSeconds();
+    // Returning at all is the outcome: the escapee would hold the pipes for days.
+    const r = await runIsolated({ command: `setsid sleep ${n} & echo spawned; sleep ${n + 1}`, cwd, timeoutMs: 2000, killGraceMs: 200 });
+    expect(r.timedOut).toBe(true);
+    expect(r.stdout).toBe('spawned\n');
+    const left = await waitNoneMatching(`sleep ${n}`);
+    const pidIsolated = await pidIsolationAvailable();
+    expect(r.pidIsolated).toBe(pidIsolated);
+    if (pidIsolated) expect(left).toEqual([]);
+    for (const pid of processesMatching(`sleep ${n}`)) process.kill(pid, 'SIGKILL');
+  });
+
+  it('without a PID namespace, reading stops at the deadline whatever holds the pipes, and the fallback is recorded', async () => {
+    const cwd = await tempDir();
+    const n = uniqueSleepSeconds();
+    try {
+      const r = await runIsolated({ command: `setsid sleep ${n} & echo spawned; sleep ${n + 1}`, cwd, timeoutMs: 1000, killGraceMs: 200, pidNamespace: false });
+      expect(r.timedOut).toBe(true);
+      expect(r.pidIsolated).toBe(false);
+      expect(r.stdout).toBe('spawned\n');
+      expect(await waitNoneMatching(`sleep ${n + 1}`)).toEqual([]);
+    } finally {
+      for (const pid of processesMatching(`sleep ${n}`)) process.kill(pid, 'SIGKILL');
+    }
+  });
+
+  it('a daemon that closed its stdio and left with setsid dies with the namespace', async () => {
+    const cwd = await tempDir();
+    const n = uniqueSleepSeconds();
+    const r = await runIsolated({ command: `setsid sh -c 'exec sleep ${n}' </dev/null >/dev/null 2>&1 & echo ok`, cwd, timeoutMs: 10_000 });
+    expect(r.exitCode).toBe(0);
+    const left = await waitNoneMatching(`sleep ${n}`);
+    if (r.pidIsolated) expect(left).toEqual([]);
+    else expect(left.length).toBeGreaterThan(0); // without a PID namespace it survives: recorded as pidIsolated false
+    for (const pid of processesMatching(`sleep ${n}`)) process.kill(pid, 'SIGKILL');
+  });
+
+  it('a SIGKILLed runner leaves nothing of its probe running', async () => {
+    const cwd = await tempDir();
+    const n = uniqueSleepSeconds();
+    const exec = join(import.meta.dirname, '../../../src/probe/exec.ts');
+    // The command travels by environment, so only the probe's processes carry the marker.
+    const code = `import(${JSON.stringify(exec)}).then((m) => m.runIsolated({ command: process.env.PROBE_CMD, cwd: ${JSON.stringify(cwd)}, timeoutMs: 600000 }))`;
+    const runner = execa('node', ['--import', 'tsx', '-e', code], { reject: false, env: { PROBE_CMD: `setsid sleep ${n} & sleep ${n + 1}` } });
+    try {
+      for (let i = 0; i < 400 && processesMatching(`sleep ${n + 1}`).length === 0; i += 1) await new Promise((r) => setTimeout(r, 50));
+      expect(processesMatching(`sleep ${n + 1}`).length).toBeGreaterThan(0);
+      runner.kill('SIGKILL');
+      await runner;
+      const left = await waitNoneMatching(`sleep ${n}`);
+      if (await pidIsolationAvailable()) expect(left).toEqual([]);
+    } finally {
+      for (const pid of processesMatching(`sleep ${n}`)) process.kill(pid, 'SIGKILL');
+    }
   });
 
   it('rejects a missing working directory and a bad timeout with a clear error', async () => {
