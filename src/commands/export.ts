@@ -3,7 +3,7 @@
  * `r2v package audit`, `r2v score` and `r2v preflight`.
  */
 import { resolve } from 'node:path';
-import { Command, Option } from 'commander';
+import { Command, InvalidArgumentError, Option } from 'commander';
 import { openApp, type App } from '../app.js';
 import { repoConfig } from '../config.js';
 import { EXIT, UsageError } from '../errors.js';
@@ -13,7 +13,10 @@ import { configuredMirrors, singleMirror, type MirrorOf } from '../export/mirror
 import { GRADING_DIR, packageCase } from '../export/package.js';
 import { loadManifest, readManifest, ManifestRecord, checkManifestPath } from '../export/read-manifest.js';
 import { REQUIRE_PROBE_NOTE, tierOf, type Blocker } from '../export/records.js';
-import { formatScore, preflight, scorePredictions, type GoldEntry } from '../export/score.js';
+import { formatScore, preflight, type GoldEntry, type PredictionLine } from '../export/score.js';
+import { loadForwardPairs } from '../export/forward-pairs.js';
+import { DEFAULT_BOOTSTRAP, formatMetrics } from '../export/metrics.js';
+import { BASELINES, baselinePredictions, protocolScore, type BaselineName } from '../export/protocol-score.js';
 import { verifyManifest } from '../export/verify.js';
 import { gitDirFromUser } from '../git/open-dir.js';
 import { emitRubric, RUBRICS_DIR, type OracleRow } from '../mergeability/emit.js';
@@ -22,12 +25,20 @@ import { AdmissionTables } from '../store/tables/admission.js';
 import { readJsonl } from '../util/jsonl.js';
 import { printJson, type CliContext, type GlobalOptions, type Io, type RegisterCommand } from './types.js';
 
-async function mirrorsFor(opts: { gitDir?: string }, cmd: Command, io: Io): Promise<MirrorOf> {
+export async function mirrorsFor(opts: { gitDir?: string }, cmd: Command, io: Io): Promise<MirrorOf> {
   if (opts.gitDir) return singleMirror(await gitDirFromUser('--git-dir', opts.gitDir, io.cwd));
   const app = openApp(cmd.optsWithGlobals<GlobalOptions>(), io);
   const dataDir = app.dataDir;
   app.close();
   return configuredMirrors(dataDir);
+}
+
+/** A commander parser of an integer >= min. */
+function count(flag: string, min: number): (value: string) => number {
+  return (value) => {
+    if (!/^\d+$/.test(value) || Number(value) < min) throw new InvalidArgumentError(`${flag} must be an integer >= ${min}, got "${value}"`);
+    return Number(value);
+  };
 }
 
 function goldsOf(records: readonly ManifestRecord[]): GoldEntry[] {
@@ -161,19 +172,32 @@ export const registerExport: RegisterCommand = (program: Command, ctx: CliContex
 
   program
     .command('score')
-    .description('score predictions against a manifest (per case, then Overall)')
+    .description('score predictions (or a recorded baseline) against a manifest: per case, then accuracy by stratum, repository-macro, leave-one-out and bootstrap intervals')
     .requiredOption('--manifest <file>', 'manifest JSONL')
-    .requiredOption('--predictions <file>', 'predictions JSONL: {case_id, sha} or {case_id, activated_workflows}')
-    .option('--json', 'one JSON object instead of text lines')
-    .action(async (opts: { manifest: string; predictions: string; json?: boolean }) => {
-      const golds = goldsOf(await loadManifest(resolve(io.cwd, opts.manifest)));
-      const predictions = resolve(io.cwd, opts.predictions);
-      checkManifestPath(predictions, '--predictions');
-      const lines = [];
-      for await (const l of readJsonl(predictions)) lines.push(l);
-      const report = scorePredictions(golds, lines);
-      if (opts.json) printJson(io, report);
-      else for (const l of formatScore(report)) io.stdout.write(`${l}\n`);
+    .option('--predictions <file>', 'predictions JSONL: {case_id, sha} or {case_id, activated_workflows}')
+    .addOption(new Option('--baseline <name>', 'score the baseline answers recorded in the manifest instead of predictions').choices([...BASELINES]))
+    .option('--pairs <file>', 'forward-pairs.jsonl: also score paired states (predictions use the case id <case_id>__paired)')
+    .option('--seed <n>', 'bootstrap seed', count('--seed', 0), 1)
+    .option('--resamples <n>', 'bootstrap resamples', count('--resamples', 1), 10_000)
+    .option('--json', 'one JSON object instead of text lines (the metrics included)')
+    .action(async (opts: { manifest: string; predictions?: string; baseline?: BaselineName; pairs?: string; seed: number; resamples: number; json?: boolean }) => {
+      if (!opts.predictions && !opts.baseline) throw new UsageError('score: give --predictions FILE or --baseline NAME');
+      if (opts.predictions && opts.baseline) throw new UsageError('score: --predictions and --baseline exclude each other');
+      const records = await loadManifest(resolve(io.cwd, opts.manifest));
+      let lines: PredictionLine[] = [];
+      if (opts.baseline) lines = baselinePredictions(records, opts.baseline, opts.manifest);
+      else {
+        const predictions = resolve(io.cwd, opts.predictions!);
+        checkManifestPath(predictions, '--predictions');
+        for await (const l of readJsonl(predictions)) lines.push(l);
+      }
+      const pairs = opts.pairs ? await loadForwardPairs(resolve(io.cwd, opts.pairs)) : null;
+      const scored = protocolScore(records, lines, pairs, { ...DEFAULT_BOOTSTRAP, seed: opts.seed, resamples: opts.resamples });
+      if (opts.json) printJson(io, { ...scored.report, metrics: scored.metrics, pair_metrics: scored.pairs });
+      else {
+        for (const l of formatScore(scored.report)) io.stdout.write(`${l}\n`);
+        for (const l of formatMetrics(scored.metrics, scored.pairs ?? undefined)) io.stderr.write(`${l}\n`);
+      }
     });
 
   program

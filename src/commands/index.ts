@@ -21,6 +21,7 @@ export const commandModules: readonly CommandModule[] = [
   { names: ['pairs'], load: async () => (await import('./pairs.js')).registerPairs },
   { names: ['export', 'verify', 'package', 'score', 'preflight'], load: async () => (await import('./export.js')).registerExport },
   { names: ['grade-merge'], load: async () => (await import('./grade-merge.js')).registerGradeMerge },
+  { names: ['forward-pairs'], load: async () => (await import('./protocol.js')).registerProtocol },
   { names: ['inspect'], load: async () => (await import('./inspect-forward.js')).registerInspectForward },
   { names: ['inspect'], load: async () => (await import('./inspect-backward.js')).registerInspectBackward },
   { names: ['review'], load: async () => (await import('./review.js')).registerReview },

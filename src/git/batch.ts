@@ -141,6 +141,14 @@ export class BatchObjects {
     }
   }
 
+  /** Type and contents of each named object, in order (`content` null when missing or ambiguous). */
+  async objects(names: readonly string[]): Promise<CatFileAnswer[]> {
+    const usable = names.map((n) => !/[\n\r\0]/.test(n));
+    const answers = await this.batchProcess().request(names.filter((_, i) => usable[i]));
+    let k = 0;
+    return names.map((name, i) => (usable[i] ? answers[k++]! : { name, kind: 'missing', sha: null, type: null, size: 0, content: null }));
+  }
+
   /** Header and message of a commit, or null when the name is missing or not a commit. */
   async commit(sha: string): Promise<CommitInfo | null> {
     if (/[\n\r\0]/.test(sha)) return null;
