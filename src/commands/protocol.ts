@@ -4,6 +4,7 @@
  */
 import { resolve } from 'node:path';
 import { Command, InvalidArgumentError } from 'commander';
+import { EXIT } from '../errors.js';
 import { writeForwardPairs } from '../export/forward-pairs.js';
 import { readManifest } from '../export/read-manifest.js';
 import { DEFAULT_PAIR_BOUND } from '../forward/paired-states.js';
@@ -30,6 +31,7 @@ export const registerProtocol: RegisterCommand = (program: Command, ctx: CliCont
       const mirrors = await mirrorsFor(opts, cmd, io);
       const s = await writeForwardPairs(readManifest(resolve(io.cwd, opts.manifest)), mirrors, resolve(io.cwd, opts.out), opts.maxCommits);
       io.stdout.write(`${s.path}\t${s.records} records\tsha256 ${s.sha256}\n`);
+      if (s.errors > 0) ctx.setExitCode(EXIT.itemsFailed);
       io.stderr.write(`r2v: ${s.paired} paired, ${s.noPair} without a pair within ${opts.maxCommits} commits, ${s.errors} errors\n`);
     });
 };
