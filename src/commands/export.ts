@@ -10,7 +10,8 @@ import { EXIT, UsageError } from '../errors.js';
 import { auditPackages } from '../export/audit.js';
 import { exportManifests } from '../export/manifest.js';
 import { configuredMirrors, singleMirror, type MirrorOf } from '../export/mirrors.js';
-import { GRADING_DIR, packageCase } from '../export/package.js';
+import { GRADING_DIR } from '../export/package.js';
+import { packageVariant, VARIANTS, type Variant } from '../export/variants.js';
 import { loadManifest, readManifest, ManifestRecord, checkManifestPath } from '../export/read-manifest.js';
 import { REQUIRE_PROBE_NOTE, tierOf, type Blocker } from '../export/records.js';
 import { formatScore, preflight, type GoldEntry, type PredictionLine } from '../export/score.js';
@@ -124,39 +125,50 @@ export const registerExport: RegisterCommand = (program: Command, ctx: CliContex
     .option('--out <dir>', 'output directory (packages and grading/)')
     .option('--manifest <file>', 'read cases from this manifest instead of the database')
     .option('--git-dir <dir>', 'git directory holding the objects (default: the configured mirrors)')
-    .action(async (opts: { case?: string; all?: boolean; out?: string; manifest?: string; gitDir?: string }, cmd: Command) => {
+    .addOption(new Option('--variant <variant>', 'controlled variant of the packages').choices([...VARIANTS]).default('full'))
+    .option('--pairs <file>', 'forward-pairs.jsonl (for --variant paired-state)')
+    .action(async (opts: { case?: string; all?: boolean; out?: string; manifest?: string; gitDir?: string; variant: Variant; pairs?: string }, cmd: Command) => {
       if (!opts.out) throw new UsageError('package: --out DIR is required');
       if (!opts.case && !opts.all) throw new UsageError('package: give --case ID or --all');
       if (opts.case && opts.all) throw new UsageError('package: --case and --all exclude each other');
+      if (opts.variant === 'paired-state' && !opts.pairs) throw new UsageError('package --variant paired-state: give --pairs FILE (written by r2v forward-pairs)');
       const out = resolve(io.cwd, opts.out);
       const mirrors = await mirrorsFor(opts, cmd, io);
+      const pairs = opts.pairs ? new Map((await loadForwardPairs(resolve(io.cwd, opts.pairs))).map((p) => [p.case_id, p])) : undefined;
       const source: AsyncIterable<ManifestRecord> | Iterable<ManifestRecord> = opts.manifest
         ? readManifest(resolve(io.cwd, opts.manifest))
         : admittedFromDb(cmd, io);
       const rubrics = rubricContext(opts, cmd, io);
       const oracles: OracleRow[] = [];
       let n = 0;
+      let matched = 0;
       try {
         for await (const r of source) {
           if (opts.case && r.case_id !== opts.case) continue;
-          await packageCase(r, mirrors(r.repo), out);
-          // Scaffolds for admitted cases only: a manifest written with --include-candidates also holds candidates.
-          if (r.task === 'forward' && (r as { tier?: unknown }).tier !== 'candidate') oracles.push(await emitRubric(await forwardTask(r, mirrors(r.repo), rubrics.ctx), mirrors(r.repo), out));
-          io.stdout.write(`${r.case_id}\n`);
+          matched += 1;
+          const id = await packageVariant(r, mirrors(r.repo), out, opts.variant, pairs);
+          if (id === null) continue;
+          // Scaffolds for admitted cases of full packages only: a manifest written with --include-candidates also holds candidates.
+          if (opts.variant === 'full' && r.task === 'forward' && (r as { tier?: unknown }).tier !== 'candidate') {
+            oracles.push(await emitRubric(await forwardTask(r, mirrors(r.repo), rubrics.ctx), mirrors(r.repo), out));
+          }
+          io.stdout.write(`${id}\n`);
           n += 1;
         }
-        if (opts.case && n === 0) throw new UsageError(`--case ${opts.case}: no such admitted case${opts.manifest ? ` in ${opts.manifest}` : ''}`);
+        if (opts.case && matched === 0) throw new UsageError(`--case ${opts.case}: no such admitted case${opts.manifest ? ` in ${opts.manifest}` : ''}`);
         // Coupled pairs have no package of their own; their scaffolds come with a whole-database packaging.
-        if (opts.all && !opts.manifest && rubrics.db) {
+        if (opts.variant === 'full' && opts.all && !opts.manifest && rubrics.db) {
           for (const task of coupledPairTasks(rubrics.db, rubrics.ctx)) oracles.push(await emitRubric(task, mirrors(task.repo), out));
         }
       } finally {
         rubrics.close();
       }
-      io.stderr.write(`r2v: packaged ${n} cases into ${out}\n`);
-      const skipped = oracles.filter((o) => !o.emitted);
-      io.stderr.write(`r2v: rubric scaffolds: ${oracles.length - skipped.length} written, ${skipped.length} not written (reasons in ${GRADING_DIR}/${RUBRICS_DIR}/<id>/oracle.json)\n`);
-      for (const o of skipped) io.stderr.write(`r2v: no rubric for ${o.task_id}: ${o.reason}\n`);
+      io.stderr.write(`r2v: packaged ${n} cases${opts.variant === 'full' ? '' : ` (variant ${opts.variant})`} into ${out}\n`);
+      if (opts.variant === 'full') {
+        const skipped = oracles.filter((o) => !o.emitted);
+        io.stderr.write(`r2v: rubric scaffolds: ${oracles.length - skipped.length} written, ${skipped.length} not written (reasons in ${GRADING_DIR}/${RUBRICS_DIR}/<id>/oracle.json)\n`);
+        for (const o of skipped) io.stderr.write(`r2v: no rubric for ${o.task_id}: ${o.reason}\n`);
+      }
     });
 
   pkg

@@ -9,6 +9,17 @@ import { UsageError } from '../errors.js';
 import { auditRubrics } from './audit-rubrics.js';
 import { GRADING_DIR, type BackwardGrading, type ForwardGrading, type Grading } from './package.js';
 import { directoryTree, findNamed } from './tree.js';
+import { auditVariant, expectedEntries, readVariantGrading, type Variant } from './variants.js';
+
+/** The variant task.json names (`full` when it names none or cannot be read). */
+function declaredVariant(pkgDir: string): string {
+  try {
+    const v = (JSON.parse(readFileSync(join(pkgDir, 'task.json'), 'utf8')) as { variant?: unknown }).variant;
+    return typeof v === 'string' ? v : 'full';
+  } catch {
+    return 'full';
+  }
+}
 
 export interface AuditReport {
   readonly packages: number;
@@ -59,11 +70,27 @@ async function objectSet(gitDir: string, args: string[]): Promise<Set<string> | 
   return new Set(r.stdout.split('\n').map((l) => l.split(' ')[0]!).filter((s) => /^[0-9a-f]{40}$/.test(s)));
 }
 
-export async function auditBackward(pkgDir: string, name: string, g: BackwardGrading): Promise<string[]> {
+export async function auditBackward(pkgDir: string, name: string, g: BackwardGrading, variant: Variant = 'full'): Promise<string[]> {
   const f: string[] = [];
   const add = (what: string): void => void f.push(`${name}: ${what}`);
-  const expected = new Set(['repo', 'history_metadata.jsonl', 'report.md', 'task.json']);
+  const expected = expectedEntries('backward', variant);
   for (const e of readdirSync(pkgDir)) if (!expected.has(e)) add(`unexpected entry ${e} in the package`);
+  if (variant === 'metadata-only') {
+    const dotGit = findNamed(pkgDir, '.git');
+    if (dotGit.length > 0) add(`a git directory in a metadata-only package: ${listed(dotGit)}`);
+    const historyPath = join(pkgDir, 'history_metadata.jsonl');
+    if (!existsSync(historyPath)) add('history_metadata.jsonl is missing');
+    else {
+      const n = readFileSync(historyPath, 'utf8').split('\n').filter((l) => l.length > 0).length;
+      if (n !== g.commits) add(`history_metadata.jsonl has ${n} commits, expected ${g.commits}`);
+    }
+    for (const file of ['report.md', 'task.json']) {
+      const p = join(pkgDir, file);
+      if (!existsSync(p)) add(`${file} is missing`);
+      else if (shaPrefixesIn(readFileSync(p, 'utf8'), g.gold).length > 0) add(`${file} contains a prefix of the gold`);
+    }
+    return f;
+  }
   const gitDir = join(pkgDir, 'repo', '.git');
   if (!existsSync(gitDir) || !lstatSync(gitDir).isDirectory()) {
     add('repo/.git is missing or not a directory');
@@ -135,10 +162,10 @@ export async function auditBackward(pkgDir: string, name: string, g: BackwardGra
   return f;
 }
 
-export function auditForward(pkgDir: string, name: string, g: ForwardGrading): string[] {
+export function auditForward(pkgDir: string, name: string, g: ForwardGrading, variant: Variant = 'full'): string[] {
   const f: string[] = [];
   const add = (what: string): void => void f.push(`${name}: ${what}`);
-  const expected = new Set(['tree', 'issue.md', 'context.json', 'task.json']);
+  const expected = expectedEntries('forward', variant);
   for (const e of readdirSync(pkgDir)) if (!expected.has(e)) add(`unexpected entry ${e} in the package`);
   const treeDir = join(pkgDir, 'tree');
   if (!existsSync(treeDir)) {
@@ -160,7 +187,7 @@ export function auditForward(pkgDir: string, name: string, g: ForwardGrading): s
   if (extra.length > 0) add(`files not in the base: ${listed(extra.sort())}`);
   if (changed.length > 0) add(`file content differs from the base: ${listed(changed.sort())}`);
   if (missing.length > 0) add(`files of the base missing: ${listed(missing)}`);
-  for (const file of ['issue.md', 'task.json', 'context.json']) {
+  for (const file of [...(variant === 'no-issue' ? [] : ['issue.md']), 'task.json', 'context.json', ...(variant === 'oracle-scope' ? ['changed_paths.json'] : [])]) {
     const p = join(pkgDir, file);
     if (!existsSync(p)) {
       add(`${file} is missing`);
@@ -196,8 +223,16 @@ export async function auditPackages(dir: string): Promise<AuditReport> {
       continue;
     }
     if (g.case_id !== name) findings.push(`${name}: grading data is for case ${g.case_id}`);
-    if (g.task === 'backward') findings.push(...(await auditBackward(pkgDir, name, g)));
-    else if (g.task === 'forward') findings.push(...auditForward(pkgDir, name, g));
+    const v = readVariantGrading(join(dir, GRADING_DIR), name);
+    if (v === 'invalid') {
+      findings.push(`${name}: ${GRADING_DIR}/${name}.variant.json is not valid variant data`);
+      continue;
+    }
+    const variant: Variant = v?.variant ?? 'full';
+    if (v) findings.push(...auditVariant(pkgDir, name, v));
+    else if (declaredVariant(pkgDir) !== 'full') findings.push(`${name}: task.json names variant ${declaredVariant(pkgDir)} but there is no ${GRADING_DIR}/${name}.variant.json`);
+    if (g.task === 'backward') findings.push(...(await auditBackward(pkgDir, name, g, variant)));
+    else if (g.task === 'forward') findings.push(...auditForward(pkgDir, name, g, variant));
     else findings.push(`${name}: grading data has an unknown task`);
   }
   findings.push(...auditRubrics(dir, names));

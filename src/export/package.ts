@@ -77,7 +77,7 @@ export async function historyMetadata(gitDir: string, rev: string): Promise<stri
   return out;
 }
 
-async function firstAfter(mirror: string, cutoff: string, branch: string | null): Promise<string | null> {
+export async function firstAfter(mirror: string, cutoff: string, branch: string | null): Promise<string | null> {
   if (!branch) return null;
   const r = await runGit(mirror, ['rev-list', '--first-parent', '--ancestry-path', '--reverse', `${cutoff}..refs/heads/${branch}`, '--'], {
     allowExit: [128],
