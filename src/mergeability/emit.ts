@@ -16,7 +16,7 @@ import { runGit, runGitBuffer } from '../git/runner.js';
 import { canonicalJson } from '../util/canonical.js';
 import { gradeChanges, type GradeReport } from './checks.js';
 import { draftRubric, testConfigGlobsFor, testGlobsFor, type EvidenceCandidate, type Rubric } from './rubric.js';
-import { readWorkspace } from './workspace.js';
+import { missingTestIds, readWorkspace } from './workspace.js';
 
 export const RUBRICS_DIR = 'rubrics';
 
@@ -40,6 +40,8 @@ export interface RubricTask {
   /** The repository's configured test globs (repos[].test_globs), if any. */
   readonly testGlobs?: readonly string[];
   readonly evidence?: readonly EvidenceCandidate[];
+  /** Test ids known to be exercised by the gold (a pair's fail-to-pass tests); those found in the gold's files become tests.list. */
+  readonly testIds?: readonly string[];
 }
 
 const pretty = (v: unknown): string => `${JSON.stringify(JSON.parse(canonicalJson(v)), null, 2)}\n`;
@@ -101,6 +103,8 @@ export async function draftWithOracle(task: RubricTask, mirror: string): Promise
       return { rubric: null, oracle: { task_id: task.taskId, task: task.task, emitted: false, reason: 'the gold change is empty', report: null } };
     }
     const tree = await listTree(mirror, task.base);
+    const notFound = new Set(missingTestIds(root, task.testIds ?? []));
+    const testList = (task.testIds ?? []).filter((id) => !notFound.has(id));
     const rubric = draftRubric({
       taskId: task.taskId,
       task: task.task,
@@ -111,8 +115,10 @@ export async function draftWithOracle(task: RubricTask, mirror: string): Promise
       testGlobs: testGlobsFor(tree, task.testGlobs),
       testConfigGlobs: testConfigGlobsFor(tree),
       evidence: task.evidence ?? [],
+      testList,
     });
-    const report = gradeChanges(rubric, { base: task.base, changes: state.changes, ignoredCreated: [], missingTestIds: null, skipped: null });
+    const missing = rubric.tests.list === null ? null : missingTestIds(root, rubric.tests.list);
+    const report = gradeChanges(rubric, { base: task.base, changes: state.changes, ignoredCreated: [], missingTestIds: missing, skipped: null });
     const passed = report.status !== 'fail';
     return {
       rubric: passed ? rubric : null,

@@ -138,6 +138,8 @@ export interface DraftInput {
   readonly testGlobs: readonly string[];
   readonly testConfigGlobs: readonly string[];
   readonly evidence: readonly EvidenceCandidate[];
+  /** Test ids that must survive (e.g. a pair's fail-to-pass tests); null when none are known. */
+  readonly testList?: readonly string[] | null;
 }
 
 /** The draft rubric of a gold change: scope from its paths and size, tests from the repository's layout. */
@@ -159,7 +161,7 @@ export function draftRubric(input: DraftInput): Rubric {
       max_changed_lines: withHeadroom(lines, LINES_HEADROOM),
       headroom: { files: { gold: files, ...FILES_HEADROOM }, changed_lines: { gold: lines, ...LINES_HEADROOM } },
     },
-    tests: { globs: [...input.testGlobs].sort(), config_globs: [...input.testConfigGlobs].sort(), list: null, oracle_skipped: null },
+    tests: { globs: [...input.testGlobs].sort(), config_globs: [...input.testConfigGlobs].sort(), list: input.testList && input.testList.length > 0 ? [...input.testList].sort() : null, oracle_skipped: null },
     blockers: [],
     non_blockers: [],
     evidence_candidates: [...input.evidence],

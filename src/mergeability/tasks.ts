@@ -66,6 +66,7 @@ export function coupledPairTasks(db: Database, ctx: TaskContext): RubricTask[] {
       patches,
       testGlobs: ctx.testGlobs(r.repo),
       evidence: members.flatMap((m) => ctx.evidence(r.repo, m.pr)),
+      testIds: [...new Set(members.flatMap((m) => m.failToPass))].sort(),
     });
   }
   return tasks.sort((a, b) => (a.taskId < b.taskId ? -1 : a.taskId > b.taskId ? 1 : 0));

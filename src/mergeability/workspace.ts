@@ -107,12 +107,41 @@ export async function readWorkspace(ws: Workspace, base: string): Promise<Worksp
   }
 }
 
-/** Reads a before-run ignored-file list (one path per line, as `git ls-files --others --ignored --exclude-standard` prints it). */
+const C_ESCAPES: Readonly<Record<string, number>> = { a: 7, b: 8, t: 9, n: 10, v: 11, f: 12, r: 13, '"': 34, '\\': 92 };
+
+/** A path as git prints it without -z: C-quoted ("caf\303\251.txt") when it has special bytes. */
+export function unquoteGitPath(line: string): string {
+  if (line.length < 2 || !line.startsWith('"') || !line.endsWith('"')) return line;
+  const bytes: number[] = [];
+  const body = line.slice(1, -1);
+  for (let i = 0; i < body.length; i += 1) {
+    const c = body[i]!;
+    if (c !== '\\') {
+      bytes.push(...Buffer.from(c, 'utf8'));
+      continue;
+    }
+    const next = body[i + 1] ?? '';
+    if (/[0-3]/.test(next) && /^[0-7]{3}$/.test(body.slice(i + 1, i + 4))) {
+      bytes.push(parseInt(body.slice(i + 1, i + 4), 8));
+      i += 3;
+    } else {
+      bytes.push(C_ESCAPES[next] ?? next.charCodeAt(0));
+      i += 1;
+    }
+  }
+  return Buffer.from(bytes).toString('utf8');
+}
+
+/**
+ * Reads a before-run ignored-file list as `git ls-files --others --ignored --exclude-standard`
+ * prints it: one path per line (C-quoted paths unquoted), or NUL-separated with `-z`.
+ */
 export function readPathList(path: string, flag: string): string[] {
   if (!existsSync(path)) throw new UsageError(`${flag} ${path}: no such file`);
   if (!statSync(path).isFile()) throw new UsageError(`${flag} ${path}: not a file`);
   const text = readFileSync(path, 'utf8');
-  return text.split(text.includes('\0') ? '\0' : '\n').map((l) => l.replace(/\r$/, '')).filter((l) => l.length > 0);
+  if (text.includes('\0')) return text.split('\0').filter((l) => l.length > 0);
+  return text.split('\n').map((l) => unquoteGitPath(l.replace(/\r$/, ''))).filter((l) => l.length > 0);
 }
 
 /**

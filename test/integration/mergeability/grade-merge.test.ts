@@ -101,7 +101,9 @@ describe('r2v grade-merge', () => {
   it('lists ignored files the run created and fails those under a denied glob', async () => {
     const { repo, base } = await baseRepo();
     write(repo, 'build/old.o', 'x');
+    write(repo, 'build/café "1".o', 'x');
     const before = await repo.git(['ls-files', '--others', '--ignored', '--exclude-standard']);
+    expect(before).toContain('"build/caf\\303\\251 \\"1\\".o"'); // git quotes it; the reader unquotes it
     const list = join(await tempDir(), 'before.txt');
     writeFileSync(list, `${before}\n`);
     write(repo, 'build/new.o', 'y');

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { createdPaths, gradeChanges } from '../../../src/mergeability/checks.js';
+import { unquoteGitPath } from '../../../src/mergeability/workspace.js';
 import { allowedGlobsFor, changedLines, draftRubric, testConfigGlobsFor, testGlobsFor, toRubricGlobs } from '../../../src/mergeability/rubric.js';
 
 describe('allowedGlobsFor', () => {
@@ -52,5 +53,15 @@ describe('draft rubric and checks', () => {
 
   it('lists ignored files created by a run', () => {
     expect(createdPaths(['build/a', 'x.log'], ['x.log', 'build/b', 'build/a', '.cache/z'])).toEqual(['.cache/z', 'build/b']);
+  });
+});
+
+describe('unquoteGitPath', () => {
+  it.each([
+    ['plain/path.txt', 'plain/path.txt'],
+    ['"caf\\303\\251.txt"', 'café.txt'],
+    ['"a\\tb\\\\c\\"d"', 'a\tb\\c"d'],
+  ])('%s → %s', (quoted, path) => {
+    expect(unquoteGitPath(quoted)).toBe(path);
   });
 });
