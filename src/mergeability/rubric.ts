@@ -201,8 +201,9 @@ function layoutGlob(layout: TestLayout, ext: string): string {
 
 /**
  * Test globs from the repository's layout at base (src/forward/test-layout.ts): for every file
- * extension its test files use, the glob of the most common layout; the configured globs when
- * the repository has some; the miner's defaults when neither gives any.
+ * extension its test files use, the glob of the most common layout, plus single test files such
+ * as a root `test.js`; the configured globs when the repository has some; the miner's defaults
+ * (those that match a file at base, else all) when neither gives any.
  */
 export function testGlobsFor(tree: readonly string[], configured: readonly string[] | undefined): string[] {
   if (configured && configured.length > 0) return toRubricGlobs(configured);
@@ -218,8 +219,14 @@ export function testGlobsFor(tree: readonly string[], configured: readonly strin
     const layout = inferTestLayout(tree, ext);
     if (layout) out.add(layoutGlob(layout, ext));
   }
-  return out.size > 0 ? [...out].sort() : [...DEFAULT_TEST_GLOBS].sort();
+  // A single test file named `test.js`, `tests.py`, `spec.rb` … has no layout of its own.
+  for (const p of tree) if (SINGLE_TEST_FILE.test(p.split('/').pop()!)) out.add(literalGlob(p));
+  if (out.size > 0) return [...out].sort();
+  const present = DEFAULT_TEST_GLOBS.filter((g) => tree.some(globMatcher([g])));
+  return [...(present.length > 0 ? present : DEFAULT_TEST_GLOBS)].sort();
 }
+
+const SINGLE_TEST_FILE = /^(test|tests|spec|specs)\.[A-Za-z0-9]+$/;
 
 /** The test-configuration globs that match a file of the tree at base. */
 export function testConfigGlobsFor(tree: readonly string[]): string[] {

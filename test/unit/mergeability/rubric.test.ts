@@ -23,6 +23,8 @@ describe('test globs', () => {
     expect(testGlobsFor(tree, undefined)).toEqual(['**/*.test.ts', '**/*_test.go', 'tests/**']);
     expect(testGlobsFor(tree, ['spec/**'])).toEqual(['spec/**']);
     expect(testGlobsFor(['main.c'], undefined)).toContain('tests/**');
+    expect(testGlobsFor(['index.js', 'test.js', 'index.test-d.ts'], undefined)).toEqual(['test.js']);
+    expect(testGlobsFor(['main.c', 'spec/a_spec.rb'], undefined)).toEqual(['spec/**']);
     expect(testConfigGlobsFor(tree)).toEqual(['**/vitest.config.*']);
   });
 });
