@@ -263,6 +263,11 @@ function clauseSpan(body: string, s: Range, ref: RefMatch): Range {
   }
   // A clause without the causal word would leave the cause behind: keep the whole sentence then.
   if (!CAUSAL.test(text.slice(start, end))) return { start: s.start, end: s.start + text.length };
+  // "<symptom statement with a causal verb>: X": only the colon and the reference go.
+  const colon = /\s*:\s*[`'"(\[]*$/.exec(text.slice(start, at));
+  if (colon && CAUSAL.test(text.slice(start, colon.index)) && !/\bbisect/i.test(text.slice(start, end))) {
+    return { start: s.start + start + colon.index, end: s.start + end };
+  }
   // "<symptom> introduced at X": the symptom before the verb stays, the verb and the reference go.
   const lead = PASSIVE_LEAD.exec(text.slice(start, at));
   if (lead && !/\bbisect/i.test(text.slice(start, end))) return { start: s.start + start + lead.index, end: s.start + end };

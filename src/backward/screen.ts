@@ -110,6 +110,7 @@ export function screenThread(thread: Thread, attributions: readonly Attribution[
   for (const g of groups) {
     if (!g.every(({ a }) => a.hedged)) continue;
     if (plain.some((p) => familyOf(p[0]!.a.ref) !== familyOf(g[0]!.a.ref))) continue;
+    if (groups.length === 1 && bisectReportedLater(posts, g[0]!.a)) continue;
     add('hedged', g[0]!.a.sentence.text, g[0]!.a.post);
   }
   for (const family of ['commit', 'pr'] as const) {
@@ -130,6 +131,27 @@ export function screenThread(thread: Thread, attributions: readonly Attribution[
   for (const s of symptomMismatches(thread, posts, domestic.map(({ a }) => a), outsideBlocks)) add('symptom-mismatch', s.text, s.post, s.sure);
 
   return decide(findings, domestic.map(({ i }) => i));
+}
+
+/** A statement (not a request) that a bisect was done. */
+const BISECT_DONE = /\bbisect(?:ed|ing)?\b/i;
+const REQUEST =
+  /\b(?:could|can|would|will)\s+you\b|\bplease\b|\btry\b|\bif\s+you\b|\bhow\s+did\b|\bneed(?:s|ed)?\b|\bshould\b|\bmust\b|\bnot\b|n't\b|\bnever\b|\byet\b|\bproper\b|\bbefore\s+we\b|\buntil\b/i;
+
+/**
+ * A hedged attribution that a later post backs with a bisect ("I went back to old versions and
+ * then bisected the commit it appeared in"), naming no other commit, is not a guess any more.
+ */
+function bisectReportedLater(posts: readonly PostText[], a: Attribution): boolean {
+  for (const p of posts) {
+    if (p.index <= a.post) continue;
+    if (findRefs(p.body).some((r) => r.ref.type !== 'pr' && !sameTarget(r.ref, a.ref))) continue;
+    for (const s of p.sentences) {
+      const text = p.body.slice(s.start, s.end);
+      if (BISECT_DONE.test(text) && !REQUEST.test(text) && !/\?\s*$/.test(text)) return true;
+    }
+  }
+  return false;
 }
 
 function decide(findings: readonly Finding[], culprits: number[]): TextScreen {

@@ -134,3 +134,42 @@ describe('candidates: bad input stays bounded', () => {
     expect(refs(thread)).toContain(SHA);
   });
 });
+
+describe('candidates: more ways people write it', () => {
+  it('"X. This introduced …": the next sentence blames the commit', () => {
+    expect(refs(aThread([SYMPTOM, `In ${SHA} the parser was switched to the streaming reader. This introduced the long pauses on large projects.`]))).toEqual([SHA]);
+  });
+
+  it('a passive lead-in deletes the verb and the reference and keeps the symptom before it', () => {
+    const thread = aThread([`Severe memory growth introduced at ${SHA}.`]);
+    const [a] = extractAttributions(thread);
+    expect(a!.sentence.text).toBe(`introduced at ${SHA}.`);
+  });
+
+  it('"<symptom> broke …: X" deletes only the colon and the reference', () => {
+    const thread = aThread([`The new release broke the tab rendering: ${SHA}`]);
+    const [a] = extractAttributions(thread);
+    expect(a!.sentence.text).toBe(`: ${SHA}`);
+  });
+
+  it('a guess backed later by someone who bisected is not hedged; a request to bisect backs nothing', () => {
+    const guess = `It seems to be an old regression in ${SHA}.`;
+    const backed = aThread([SYMPTOM, guess, 'I went back to old builds and then bisected the exact commit where it appeared.']);
+    expect(screenThread(backed, extractAttributions(backed)).decision).toBe('candidate');
+    const asked = aThread([SYMPTOM, guess, 'We need a proper bisect before we can say more.']);
+    expect(screenThread(asked, extractAttributions(asked)).reasons.map((r) => r.code)).toContain('hedged');
+  });
+
+  it('a bisect log pasted after a stack trace is not hedged by the sentence introducing the trace', () => {
+    const body = `The cause might be the nested groups:\n\n\`\`\`\nat Loader.read(Loader.java:12)\n\`\`\`\n\n\`\`\`\ngit bisect log\n# first bad commit: [${FULL}] Rework loading\n\`\`\``;
+    const [a] = extractAttributions(aThread([SYMPTOM, body]));
+    expect(a).toMatchObject({ kind: 'bisect-output', hedged: false });
+  });
+
+  it('a maintainer saying the bisected commit does not touch the code is a symptom mismatch', () => {
+    const thread = aThread([SYMPTOM, `I did a bisect: the failures started at commit ${SHA}.`, 'Thanks, but that commit does not touch the code that prints this error.']);
+    const screen = screenThread(thread, extractAttributions(thread));
+    expect(screen.decision).toBe('reject');
+    expect(screen.reasons.map((r) => r.code)).toContain('symptom-mismatch');
+  });
+});

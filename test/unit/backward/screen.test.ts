@@ -206,3 +206,14 @@ describe('hasObservableSymptom', () => {
     expect(hasObservableSymptom('it is broken now').why).toBe('too short (4 words, need 8)');
   });
 });
+
+describe('hasObservableSymptom: short but specific', () => {
+  it.each([
+    ['Empty stack trace on Quartz 24.1', true],
+    ['Rendering glitches in nested frames', true],
+    ['it is broken again now', false],
+    ['Regression since the latest update', false],
+  ])('%j → %s', (text, ok) => {
+    expect(hasObservableSymptom(text).ok).toBe(ok);
+  });
+});
