@@ -2,7 +2,7 @@ import type { Command } from 'commander';
 import { UsageError } from '../errors.js';
 import { BatchObjects, type NameResolution } from '../git/batch.js';
 import { changedPaths } from '../git/forward.js';
-import { isAncestor } from '../git/history.js';
+import { reachableFrom } from '../git/history.js';
 import { gitDirFromUser } from '../git/open-dir.js';
 import type { CliContext, RegisterCommand } from './types.js';
 import { printJson } from './types.js';
@@ -33,7 +33,7 @@ export const registerGit: RegisterCommand = (program: Command, ctx: CliContext) 
         const cutoff = options.cutoff === undefined ? null : await resolveCutoff(objects, options.cutoff);
         const results = await objects.resolve(names);
         for (const r of results) {
-          const limited = cutoff === null ? r : await limitToCutoff(gitDir, r, cutoff);
+          const limited = cutoff === null ? r : limitToCutoff(r, cutoff);
           const parents = limited.status === 'ok' ? ((await objects.commit(limited.sha!))?.parents ?? []) : [];
           printJson(ctx.io, { input: limited.input, status: limited.status, sha: limited.status === 'ok' ? limited.sha : null, candidates: limited.candidates, parents });
         }
@@ -63,18 +63,18 @@ export const registerGit: RegisterCommand = (program: Command, ctx: CliContext) 
     });
 };
 
-async function resolveCutoff(objects: BatchObjects, rev: string): Promise<string> {
+/** The commits reachable from the cutoff, listed once (one rev-list, not one merge-base per name). */
+async function resolveCutoff(objects: BatchObjects, rev: string): Promise<ReadonlySet<string>> {
   const [r] = await objects.resolve([rev]);
   if (!r || r.status !== 'ok') throw new UsageError(`--cutoff ${rev}: ${describeStatus(r!)}`);
-  return r.sha!;
+  return reachableFrom(objects.gitDir, r.sha!);
 }
 
 /** Keeps only commits reachable from the cutoff: an ok outside it is missing; candidates shrink. */
-async function limitToCutoff(gitDir: string, r: NameResolution, cutoff: string): Promise<NameResolution> {
-  if (r.status === 'ok') return (await isAncestor(gitDir, r.sha!, cutoff)) ? r : { ...r, status: 'missing', sha: null, type: null };
+function limitToCutoff(r: NameResolution, below: ReadonlySet<string>): NameResolution {
+  if (r.status === 'ok') return below.has(r.sha!) ? r : { ...r, status: 'missing', sha: null, type: null };
   if (r.status !== 'ambiguous') return r;
-  const kept: string[] = [];
-  for (const c of r.candidates) if (await isAncestor(gitDir, c, cutoff)) kept.push(c);
+  const kept = r.candidates.filter((c) => below.has(c));
   if (kept.length === 1) return { ...r, status: 'ok', sha: kept[0]!, type: 'commit', candidates: [] };
   if (kept.length === 0) return { ...r, status: 'missing', candidates: [] };
   return { ...r, candidates: kept };

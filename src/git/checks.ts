@@ -1,4 +1,5 @@
 import type { BatchObjects, CommitInfo } from './batch.js';
+import type { BranchHistory } from './branch-history.js';
 import { isAncestor } from './history.js';
 
 export type CheckName =
@@ -37,6 +38,8 @@ const FULL_SHA = /^[0-9a-f]{40}$/;
 export async function structuralChecks(
   h: { gitDir: string; objects: BatchObjects },
   input: { gold: string; cutoff: string | null; defaultBranch: string; reportTime: Date },
+  /** Ancestry oracle; default: one `merge-base --is-ancestor` per question (the reference). */
+  ancestor: (a: string, b: string) => Promise<boolean> = (a, b) => isAncestor(h.gitDir, a, b),
 ): Promise<CheckResult[]> {
   const { gold, cutoff, defaultBranch, reportTime } = input;
   const out: CheckResult[] = [];
@@ -67,7 +70,7 @@ export async function structuralChecks(
     const p = await h.objects.commit(parent);
     if (!p) add('parent-consistent', false, `parent ${parent} is missing or not a commit`);
     else {
-      const anc = await isAncestor(h.gitDir, parent, gold);
+      const anc = await ancestor(parent, gold);
       const older = p.committerTime <= commit.committerTime;
       add('parent-consistent', anc, `parent ${parent} exists, ${anc ? 'is' : 'is not'} an ancestor of gold${older ? '' : ' (parent committer time is after gold; clock skew)'}`);
     }
@@ -75,7 +78,7 @@ export async function structuralChecks(
 
   if (cutoff === null) add('ancestor-of-cutoff', false, 'no cutoff: no commit of the default branch at report time');
   else {
-    const anc = await isAncestor(h.gitDir, gold, cutoff);
+    const anc = await ancestor(gold, cutoff);
     add('ancestor-of-cutoff', anc, `${gold} ${anc ? 'is' : 'is not'} an ancestor of cutoff ${cutoff}`);
   }
 
@@ -83,7 +86,7 @@ export async function structuralChecks(
   const [branchTip] = await h.objects.info([ref]);
   if (!branchTip || branchTip.kind !== 'object') add('on-default-branch', false, `${ref} not found`);
   else {
-    const on = await isAncestor(h.gitDir, gold, branchTip.sha!);
+    const on = await ancestor(gold, branchTip.sha!);
     add('on-default-branch', on, `${on ? 'reachable' : 'not reachable'} from ${ref} (${branchTip.sha})`);
   }
 
@@ -95,4 +98,16 @@ export async function structuralChecks(
 
 function iso(sec: number): string {
   return new Date(sec * 1000).toISOString();
+}
+
+/**
+ * structuralChecks with ancestry answered from a BranchHistory of the case's default branch read
+ * once for all cases of a repository (no git process per case; pairs off the branch fall back to git).
+ */
+export function structuralChecksWith(
+  history: BranchHistory,
+  h: { gitDir: string; objects: BatchObjects },
+  input: { gold: string; cutoff: string | null; defaultBranch: string; reportTime: Date },
+): Promise<CheckResult[]> {
+  return structuralChecks(h, input, async (a, b) => history.isAncestor(a, b) ?? isAncestor(h.gitDir, a, b));
 }

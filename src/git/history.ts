@@ -7,6 +7,12 @@ export async function isAncestor(gitDir: string, a: string, b: string): Promise<
   return r.exitCode === 0;
 }
 
+/** Every commit reachable from `rev` (itself included), from one `rev-list`. */
+export async function reachableFrom(gitDir: string, rev: string): Promise<Set<string>> {
+  const r = await runGit(gitDir, ['rev-list', rev, '--']);
+  return new Set(r.stdout.split('\n').filter((l) => l.length > 0));
+}
+
 /** The branch the mirror's HEAD points at (`main`), or null when HEAD is detached or dangling. */
 export async function defaultBranchOf(gitDir: string): Promise<string | null> {
   const r = await runGit(gitDir, ['symbolic-ref', '-q', 'HEAD'], { allowExit: [0, 1] });

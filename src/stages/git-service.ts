@@ -2,7 +2,8 @@ import { isAbsolute, resolve } from 'node:path';
 import { repoConfig } from '../config.js';
 import { MinerError } from '../errors.js';
 import { defaultGitUrl } from '../git/mirror.js';
-import { openGitRepos, type GitRepos } from '../git/repos.js';
+import { BranchHistory } from '../git/branch-history.js';
+import { openGitRepos, type GitRepoHandle, type GitRepos } from '../git/repos.js';
 import type { StageContext } from './types.js';
 
 /**
@@ -47,4 +48,14 @@ export function resolveGitUrl(url: string | undefined, configDir: unknown): stri
   const isUrl = /^[a-z][a-z0-9+.-]*:\/\//i.test(url) || /^[^/\\]+@[^:]+:/.test(url);
   if (isUrl || isAbsolute(url) || typeof configDir !== 'string') return url;
   return resolve(configDir, url);
+}
+
+/**
+ * The history of a mirror's branch (cutoffs and ancestry in memory), read once per run and branch
+ * tip: every case of the repository shares it, and a fetch that moves the tip gives a fresh one.
+ */
+export async function branchHistoryOf(ctx: StageContext, handle: GitRepoHandle, branch: string): Promise<BranchHistory> {
+  const [tip] = await handle.objects.info([`refs/heads/${branch}`]);
+  const key = `branch-history:${handle.gitDir}:${branch}:${tip?.sha ?? 'missing'}`;
+  return ctx.services.get(key, () => BranchHistory.load(handle.gitDir, branch));
 }

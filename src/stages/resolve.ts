@@ -3,14 +3,14 @@ import { threadFromRows } from '../backward/thread.js';
 import type { Attribution, Reason, TextScreen, Thread } from '../backward/types.js';
 import { repoConfig } from '../config.js';
 import { MinerError } from '../errors.js';
-import { computeCutoff, defaultBranchOf, historyWindow, matchingTag, tagWindow } from '../git/history.js';
+import { computeCutoff, defaultBranchOf, historyWindow, matchingTag, tagWindow, type Cutoff } from '../git/history.js';
 import type { GitRepoHandle } from '../git/repos.js';
 import { resolveRef } from '../git/resolve-ref.js';
 import { BackwardTables, type BackwardCaseRecord, type ResolutionRow } from '../store/tables/backward.js';
 import { Sources, type PullRow } from '../store/tables/sources.js';
 import { digestOf } from '../util/canonical.js';
 import { caseId } from '../util/case-id.js';
-import { gitReposOf } from './git-service.js';
+import { branchHistoryOf, gitReposOf } from './git-service.js';
 import type { Store } from '../store/db.js';
 import type { PlannedItem, Stage } from './types.js';
 
@@ -35,6 +35,8 @@ export interface ResolveOptions {
   readonly fixPulls?: readonly number[];
   /** All stored pull requests of the repository (to find the culprit's PR); see also `carrying`. */
   readonly pulls?: readonly PullRow[];
+  /** The branch as it stood at a time; default: computeCutoff, the per-case reference (git processes per call). */
+  readonly cutoffOf?: (branch: string, reportTime: Date) => Promise<Cutoff>;
   /** Numbers of the pull requests whose merge or head commits include this SHA (indexed; wins over `pulls`). */
   readonly carrying?: (sha: string) => readonly number[];
 }
@@ -144,7 +146,7 @@ export async function resolveThread(
   const commit = await handle.objects.commit(gold);
   const branch = options.defaultBranch ?? (await defaultBranchOf(handle.gitDir));
   if (branch === null) throw new MinerError('git', `${repo}: cannot tell the default branch (mirror HEAD is detached; set default_branch in the config)`);
-  const cutoff = await computeCutoff(handle.gitDir, branch, new Date(thread.createdAt));
+  const cutoff = options.cutoffOf ? await options.cutoffOf(branch, new Date(thread.createdAt)) : await computeCutoff(handle.gitDir, branch, new Date(thread.createdAt));
   const window = cutoff.sha ? await historyWindow(handle.gitDir, gold, cutoff.sha) : null;
   const versionText = goodVersionText(`${thread.title}\n${thread.posts[0]?.body ?? ''}`);
   const tag = versionText ? await matchingTag(handle.gitDir, versionText) : null;
@@ -255,6 +257,7 @@ export const resolveStage: Stage<ResolveItem> = {
       pull: (n) => index.byNumber.get(n),
       carrying: (sha) => index.bySha.get(sha) ?? [],
       fixPulls: [...(index.fixesOf.get(number) ?? [])],
+      cutoffOf: async (branch, reportTime) => (await branchHistoryOf(ctx, handle, branch)).cutoff(reportTime),
     });
     const save = (s: Store): void =>
       new BackwardTables(s.db).replaceResolution(out.record, out.resolutions, out.screen.reasons);

@@ -1,10 +1,11 @@
 import type { Reason } from '../backward/types.js';
 import type { BatchObjects } from '../git/batch.js';
-import { structuralChecks } from '../git/checks.js';
+import type { BranchHistory } from '../git/branch-history.js';
+import { structuralChecks, structuralChecksWith } from '../git/checks.js';
 import { MinerError } from '../errors.js';
 import { BackwardTables, type BackwardCaseRecord, type CheckRow } from '../store/tables/backward.js';
 import { digestOf } from '../util/canonical.js';
-import { gitReposOf } from './git-service.js';
+import { branchHistoryOf, gitReposOf } from './git-service.js';
 import type { Store } from '../store/db.js';
 import type { PlannedItem, Stage } from './types.js';
 
@@ -14,14 +15,20 @@ export interface ValidateItem {
 }
 
 /** The structural checks of a resolved case, one row per check with its evidence. */
-export async function validateCase(handle: { gitDir: string; objects: BatchObjects }, record: BackwardCaseRecord): Promise<CheckRow[]> {
+export async function validateCase(
+  handle: { gitDir: string; objects: BatchObjects },
+  record: BackwardCaseRecord,
+  /** The default branch's history, read once for all cases of the repository; without it, one git process per ancestry question. */
+  history?: BranchHistory,
+): Promise<CheckRow[]> {
   if (!record.gold || !record.defaultBranch) throw new MinerError('internal', `${record.repo}#${record.number}: validate needs a resolved gold and branch`);
-  const results = await structuralChecks(handle, {
+  const input = {
     gold: record.gold,
     cutoff: record.cutoff,
     defaultBranch: record.defaultBranch,
     reportTime: new Date(record.reportTime),
-  });
+  };
+  const results = history && history.branch === record.defaultBranch ? await structuralChecksWith(history, handle, input) : await structuralChecks(handle, input);
   return results.map((r) => ({ name: r.name, pass: r.pass, evidence: r.evidence }));
 }
 
@@ -66,7 +73,8 @@ export const validateStage: Stage<ValidateItem> = {
       };
     }
     const handle = await gitReposOf(ctx).get(repo);
-    const checks = await validateCase(handle, record);
+    const history = record.defaultBranch ? await branchHistoryOf(ctx, handle, record.defaultBranch).catch(() => undefined) : undefined;
+    const checks = await validateCase(handle, record, history);
     const reasons = checkReasons(checks);
     const save = (s: Store): void =>
       new BackwardTables(s.db).replaceChecks(repo, number, checks, reasons);
