@@ -181,6 +181,7 @@ export async function runCli(
     }
     if (error instanceof MinerError) {
       io.stderr.write(`r2v: ${redact(error.message.split('\n')[0]!, secretsInEnv(io.env))}\n`);
+      if (error.kind === 'busy') return EXIT.itemsFailed;
       return USER_KINDS.has(error.kind) ? EXIT.usage : EXIT.internal;
     }
     io.stderr.write(`r2v: internal error (this is a bug): ${redact((error as Error)?.stack ?? String(error), secretsInEnv(io.env))}\n`);

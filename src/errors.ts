@@ -15,6 +15,7 @@ export type ErrorKind =
   | 'parse'
   | 'disk'
   | 'timeout'
+  | 'busy'
   | 'internal';
 
 export class MinerError extends Error {
@@ -47,7 +48,7 @@ export class ValidationError extends MinerError {
   }
 }
 
-const FATAL: ReadonlySet<ErrorKind> = new Set(['config', 'usage', 'auth', 'disk', 'internal']);
+const FATAL: ReadonlySet<ErrorKind> = new Set(['config', 'usage', 'auth', 'disk', 'busy', 'internal']);
 
 export function errorKind(error: unknown): ErrorKind {
   if (error instanceof MinerError) return error.kind;

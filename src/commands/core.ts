@@ -70,7 +70,7 @@ export async function executeRun(
   const shard = resolveShard(shardOpts, ctx.io.env);
   let effective = globals;
   if (shard && !globals.db) effective = { ...globals, db: shardDbPath(resolveDataDir(loadConfig(globals.config, ctx.io.cwd)), shard) };
-  const app = openApp(effective, ctx.io);
+  const app = openApp(effective, ctx.io, { lock: sel.onlyFailed ? 'retry' : 'run' });
   const envs = tokenEnvs(app.loaded.config);
   const tokenEnv = tokenEnvFor(envs, shard);
   const secrets = envs.map((name) => ctx.io.env[name] ?? '').filter((s) => s.length > 0);

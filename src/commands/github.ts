@@ -41,7 +41,7 @@ export const registerGitHub: RegisterCommand = (program: Command, ctx: CliContex
     .option('--pulls <file>', 'merged pull requests: {"repo", "pull", "commits"?, "closing_issues"?}')
     .action(async (opts: { threads?: string; pulls?: string }, cmd: Command) => {
       if (!opts.threads && !opts.pulls) throw new UsageError('import needs --threads FILE or --pulls FILE');
-      const app = openApp(cmd.optsWithGlobals<GlobalOptions>(), ctx.io);
+      const app = openApp(cmd.optsWithGlobals<GlobalOptions>(), ctx.io, { lock: 'import' });
       try {
         let bad = 0;
         for (const [kind, file] of [['threads', opts.threads], ['pulls', opts.pulls]] as const) {

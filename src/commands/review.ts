@@ -33,8 +33,8 @@ function parseStatus(value: string | undefined): StatusFilter {
   return value as StatusFilter;
 }
 
-function withApp<T>(cmd: Command, io: Io, fn: (app: App) => T): T {
-  const app = openApp(cmd.optsWithGlobals() as GlobalOptions, io);
+function withApp<T>(cmd: Command, io: Io, fn: (app: App) => T, lock?: string): T {
+  const app = openApp(cmd.optsWithGlobals() as GlobalOptions, io, { lock });
   let closeAfter = true;
   try {
     const out = fn(app);
@@ -135,7 +135,7 @@ export const registerReview: RegisterCommand = (program: Command, ctx) => {
         for (const b of summary.bad) io.stderr.write(`${file}:${b.line}: ${b.message}\n`);
         printJson(io, { imported: summary.imported, skipped: summary.skipped, bad: summary.bad.length });
         if (summary.bad.length > 0) ctx.setExitCode(3);
-      });
+      }, 'review import');
     });
 
   review
