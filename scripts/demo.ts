@@ -110,6 +110,24 @@ export async function runDemo(options: DemoOptions = {}): Promise<DemoResult> {
   await cli(['package', '--all', '--out', packages]);
   const audit = capture();
   const auditCode = await cli(['package', 'audit', packages], { stdout: audit.stream });
+  // The evaluation protocol's inputs: paired states of the Forward cases, and every controlled variant, each audited.
+  await cli(['forward-pairs', '--manifest', join(manifests, 'forward.jsonl'), '--out', manifests]);
+  const variants: string[] = [];
+  let variantsOk = true;
+  for (const variant of ['metadata-only', 'symptom-ablated', 'no-issue', 'oracle-scope', 'paired-state']) {
+    const task = variant === 'metadata-only' || variant === 'symptom-ablated' ? 'backward' : 'forward';
+    const dir = join(manifests, 'variants', variant);
+    const extra = variant === 'paired-state' ? ['--pairs', join(manifests, 'forward-pairs.jsonl')] : [];
+    await cli(['package', '--all', '--manifest', join(manifests, `${task}.jsonl`), '--variant', variant, '--out', dir, ...extra]);
+    const n = countPackages(dir);
+    if (n === 0) {
+      variants.push(`${variant} 0`);
+      continue;
+    }
+    const code = await cli(['package', 'audit', dir], { stdout: capture().stream });
+    variantsOk &&= code === 0;
+    variants.push(`${variant} ${n}${code === 0 ? '' : ' (AUDIT FINDINGS)'}`);
+  }
   const preflight: string[] = [];
   for (const task of ['backward', 'forward']) {
     const out = capture();
@@ -130,10 +148,11 @@ export async function runDemo(options: DemoOptions = {}): Promise<DemoResult> {
     packages: countPackages(packages),
     rubrics: countRubrics(packages),
     audit: auditCode === 0 ? 'no findings' : `FINDINGS:\n${audit.text()}`,
+    variants,
     preflight,
     seconds: (Date.now() - started) / 1000,
   });
-  return { workspace, manifests, summary, auditOk: auditCode === 0, preflightOk: preflight.every((p) => p.endsWith('pass')) };
+  return { workspace, manifests, summary, auditOk: auditCode === 0 && variantsOk, preflightOk: preflight.every((p) => p.endsWith('pass')) };
 }
 
 interface StatusJson {
@@ -182,7 +201,7 @@ function findCounts(meta: PairsMeta, key: 'by_tier' | 'by_reason'): Record<strin
 
 export function renderSummary(input: {
   root: string; workspace: string; manifests: string; status: StatusJson; rejections: RejectionLine[]; candidates: CandidateLine[];
-  admitted: { backward: number; forward: number }; pairsMeta: PairsMeta; packages: number; rubrics: { written: number; notWritten: number }; audit: string; preflight: string[]; seconds: number;
+  admitted: { backward: number; forward: number }; pairsMeta: PairsMeta; packages: number; rubrics: { written: number; notWritten: number }; audit: string; variants: string[]; preflight: string[]; seconds: number;
 }): string {
   const lines: string[] = [];
   const rel = (p: string) => relative(input.root, p) || '.';
@@ -207,10 +226,12 @@ export function renderSummary(input: {
   lines.push('', 'rejection reasons (cases):');
   for (const [code, n] of [...byReason].sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1))) lines.push(`  ${code.padEnd(36)}${n}`);
   lines.push('', `packages: ${input.packages} (audit: ${input.audit}); preflight: ${input.preflight.join(', ')}`);
+  lines.push(`variant packages (each audited): ${input.variants.join(', ')}`);
   lines.push(`rubric scaffolds: ${input.rubrics.written} written, ${input.rubrics.notWritten} not written (the gold fails them)`);
   lines.push('', 'files:');
   lines.push(`  manifests   ${rel(input.manifests)}/{backward,forward,candidates,rejections}.jsonl (+ .meta.json)`);
-  lines.push(`  pairs       ${rel(input.manifests)}/pairs/`);
+  lines.push(`  pairs       ${rel(input.manifests)}/pairs/, forward paired states in ${rel(input.manifests)}/forward-pairs.jsonl`);
+  lines.push(`  variants    ${rel(input.manifests)}/variants/<variant>/ (controlled package variants)`);
   lines.push(`  packages    ${rel(input.manifests)}/packages/ (grading data in packages/grading/, rubric scaffolds in packages/grading/rubrics/)`);
   lines.push(`  workspace   ${rel(input.workspace)}/ (config, r2v.db, mirrors, world, probes)`);
   lines.push('', 'explore:', `  npx r2v --config ${rel(input.workspace)}/r2v.config.yaml status`, `  npx r2v --config ${rel(input.workspace)}/r2v.config.yaml run --stage sanitize --force`);

@@ -67,6 +67,18 @@ jobs:
       - uses: actions/checkout@v4
       - run: pip install mkdocs && mkdocs build --strict
 `,
+  /** The docs workflow before it was narrowed: it also built the API reference on code changes (a Forward paired state). */
+  docsWithApi: `name: docs
+on:
+  pull_request:
+    paths: ['docs/**', 'mkdocs.yml', 'tinyparse/**']
+jobs:
+  build:
+    runs-on: ubuntu-latest
+    steps:
+      - uses: actions/checkout@v4
+      - run: pip install mkdocs && mkdocs build --strict
+`,
   lint: `name: lint
 "on":
   pull_request:
@@ -106,7 +118,7 @@ export function writeTinyparse(): { script: RepoScript; probes: WorldProbe[]; ex
     'docs/index.md': '# tinyparse\n',
     'mkdocs.yml': 'site_name: tinyparse\n',
     '.github/workflows/tests.yml': workflows.tests,
-    '.github/workflows/docs.yml': workflows.docs,
+    '.github/workflows/docs.yml': workflows.docsWithApi,
     '.github/workflows/lint.yml': workflows.lint,
     '.github/workflows/publish.yml': workflows.publish,
     '.github/workflows/helpers/matrix.yml': 'name: not a workflow (subdirectory)\non: pull_request\njobs:\n  x:\n    runs-on: ubuntu-latest\n    steps: [{ run: "true" }]\n',
@@ -114,6 +126,7 @@ export function writeTinyparse(): { script: RepoScript; probes: WorldProbe[]; ex
   s.noise(50);
   const goodTag = s.h.tip('main');
   s.h.tag('v0.3.0', goodTag, s.time);
+  s.commit('CI: build the docs only when the docs change', { '.github/workflows/docs.yml': workflows.docs }, maya);
   s.noise(12);
   const hedgeTarget = s.commit('Tokenizer: handle quoted separators', { 'tinyparse/quote.py': 'def unquote(s):\n    return s.strip(\'"\')\n' }, tomas);
   s.noise(9);
