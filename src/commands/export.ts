@@ -9,6 +9,7 @@ import { repoConfig } from '../config.js';
 import { EXIT, UsageError } from '../errors.js';
 import { auditPackages } from '../export/audit.js';
 import { exportManifests } from '../export/manifest.js';
+import { manifestBaselineLines } from '../baselines/summary.js';
 import { configuredMirrors, singleMirror, type MirrorOf } from '../export/mirrors.js';
 import { GRADING_DIR } from '../export/package.js';
 import { packageVariant, VARIANTS, type Variant } from '../export/variants.js';
@@ -82,8 +83,9 @@ export const registerExport: RegisterCommand = (program: Command, ctx: CliContex
     .option('--require-review', 'admit only cases with a human accept (the others are candidates)')
     .option('--include-candidates', 'also write candidate cases into the manifests, with "tier": "candidate"')
     .option('--require-isolation', 'admit a Backward case only when its probe ran without network (the others are candidates)')
+    .option('--summary', "print each baseline's accuracy over the written manifests")
     .addOption(new Option('--require-probe', 'kept for old scripts: a verified probe is always required').hideHelp())
-    .action((opts: { out: string; task?: 'backward' | 'forward'; requireReview?: boolean; requireIsolation?: boolean; includeCandidates?: boolean; requireProbe?: boolean }, cmd: Command) => {
+    .action(async (opts: { out: string; task?: 'backward' | 'forward'; requireReview?: boolean; requireIsolation?: boolean; includeCandidates?: boolean; requireProbe?: boolean; summary?: boolean }, cmd: Command) => {
       if (opts.requireProbe) io.stderr.write(REQUIRE_PROBE_NOTE);
       const app = openApp(cmd.optsWithGlobals<GlobalOptions>(), io);
       try {
@@ -98,6 +100,11 @@ export const registerExport: RegisterCommand = (program: Command, ctx: CliContex
           io.stderr.write('r2v: --require-review admits the cases with a human accept as of the last admit run (after r2v review import, run: r2v run --stage admit)\n');
         }
         for (const f of summary.files) io.stdout.write(`${f.path}\t${f.records} records\tsha256 ${f.sha256}\n`);
+        if (opts.summary) {
+          for (const f of summary.files.filter((x) => x.name === 'backward.jsonl' || x.name === 'forward.jsonl')) {
+            for (const line of await manifestBaselineLines(f.path, f.name)) io.stdout.write(`${line}\n`);
+          }
+        }
       } finally {
         app.close();
       }

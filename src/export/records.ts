@@ -7,6 +7,8 @@ import { CHECK_NAMES } from '../git/checks.js';
 import type { BackwardCaseRecord, CheckRow, ReportRow, ScreenRow } from '../store/tables/backward.js';
 import type { ForwardCase } from '../store/tables/forward.js';
 import type { ProbeVerdictSummary } from '../store/tables/probes.js';
+import { forwardBaselines, type BackwardBaselines, type ForwardBaselines } from '../baselines/index.js';
+import { forwardStaging, LABEL_RULES_VERSION, type Label, type Locality, type Staging } from '../labels/rules.js';
 import { sha256 } from '../util/canonical.js';
 import { caseId } from '../util/case-id.js';
 
@@ -123,7 +125,18 @@ export interface BackwardRecord {
   history_window: number | null;
   checks: Record<string, boolean>;
   probe: { boundary: string | null; parent: string | null; gold: string | null; reason: string; draft: boolean; kind: string | null } | null;
-  labels: { cutoff_rule: string; history_window: number | null; tag: string | null; tag_window: number | null; attribution_kind: string | null };
+  labels: {
+    cutoff_rule: string;
+    history_window: number | null;
+    tag: string | null;
+    tag_window: number | null;
+    attribution_kind: string | null;
+    locality: Label<Locality> | null;
+    staging: Label<Staging> | null;
+    version: string;
+  };
+  /** Baselines over the visible history; null when the case has no resolved gold and cutoff. */
+  baselines: BackwardBaselines | null;
   source: { issue_url: string; attribution_url: string | null; quote: string | null };
   digests: { report: string | null; original: string | null; cutoff_tree: string | null };
 }
@@ -194,7 +207,27 @@ function culprit(input: BackwardInputs): Attribution | null {
   return (idx !== undefined ? input.attributions[idx] : undefined) ?? input.attributions[0] ?? null;
 }
 
-export function backwardRecord(input: BackwardInputs, cutoffTree: string | null): BackwardRecord {
+/** What admission computes from git for a Backward record: baselines and the git-based labels. */
+export interface BackwardDerived {
+  readonly baselines: BackwardBaselines | null;
+  readonly locality: Label<Locality> | null;
+  readonly staging: Label<Staging> | null;
+}
+
+export const NO_DERIVED: BackwardDerived = { baselines: null, locality: null, staging: null };
+
+/** Review overrides of labels, by label name (see src/labels/override.ts). */
+export type LabelOverrides = ReadonlyMap<string, { readonly value: string; readonly reviewer: string; readonly reason: string }>;
+
+/** A rule's label, or the reviewer's value when one overrides it (the rule's proposal kept as evidence). */
+export function withOverride<V extends string>(name: string, label: Label<V> | null, overrides: LabelOverrides): Label<V> | null {
+  const o = overrides.get(name);
+  if (!o) return label;
+  const rule = label ? `; the rule proposed ${label.value}: ${label.evidence}` : '';
+  return { value: o.value as V, proposed_by: 'review', evidence: `${o.reviewer}: ${o.reason}${rule}` };
+}
+
+export function backwardRecord(input: BackwardInputs, cutoffTree: string | null, derived: BackwardDerived = NO_DERIVED, overrides: LabelOverrides = new Map()): BackwardRecord {
   const r = input.record;
   const checks: Record<string, boolean> = {};
   for (const c of input.checks) checks[c.name] = c.pass;
@@ -221,7 +254,11 @@ export function backwardRecord(input: BackwardInputs, cutoffTree: string | null)
       tag: r?.tag ?? null,
       tag_window: r?.tagWindow ?? null,
       attribution_kind: a?.kind ?? null,
+      locality: withOverride('locality', derived.locality, overrides),
+      staging: withOverride('staging', derived.staging, overrides),
+      version: LABEL_RULES_VERSION,
     },
+    baselines: derived.baselines,
     source: {
       issue_url: input.issueUrl,
       attribution_url: a ? (input.postUrls[a.post] ?? input.issueUrl) : null,
@@ -260,7 +297,9 @@ export interface ForwardRecord {
   evaluator: string | null;
   invalid: { path: string; reason: string }[];
   stability: unknown;
-  labels: unknown;
+  labels: (Record<string, unknown> & { staging: Label<Staging> | null; version: string }) | null;
+  /** The repository prior as a baseline; null before the case is screened. */
+  baselines: ForwardBaselines | null;
   flags: { code: string; evidence: string }[];
   source: { issue_url: string | null; pr_url: string | null; link_kind: string; link_kinds: string[] };
   digests: { base_tree: string | null; workflows: string | null; changed_paths: string | null; context: string | null; issue_text: string | null };
@@ -287,8 +326,11 @@ export function forwardBlockers(input: ForwardInputs): Blocker[] {
   return out;
 }
 
-export function forwardRecord(input: ForwardInputs, baseTree: string | null): ForwardRecord {
+export function forwardRecord(input: ForwardInputs, baseTree: string | null, overrides: LabelOverrides = new Map()): ForwardRecord {
   const c = input.case;
+  const staging = c.issue_text !== null && c.gold !== null
+    ? forwardStaging({ issueText: c.issue_text, changedPaths: c.changed_paths, workflows: c.gold })
+    : null;
   const d = input.goldDigests;
   const kinds = [...c.source.link_kinds].sort();
   return {
@@ -307,7 +349,8 @@ export function forwardRecord(input: ForwardInputs, baseTree: string | null): Fo
     evaluator: c.evaluator,
     invalid: c.invalid.map((i) => ({ path: i.path, reason: i.reason })),
     stability: c.stability,
-    labels: c.labels,
+    labels: c.labels ? { ...c.labels, staging: withOverride('staging', staging, overrides), version: LABEL_RULES_VERSION } : null,
+    baselines: forwardBaselines(c.prior, c.gold),
     flags: c.flags.map((f) => ({ code: f.code, evidence: f.evidence })),
     source: { issue_url: c.source.issue_url, pr_url: c.source.pr_url, link_kind: kinds[0] ?? 'unknown', link_kinds: kinds },
     digests: {

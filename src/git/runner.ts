@@ -99,3 +99,31 @@ async function spawnGit(
     throw new GitError(args, exitCode, stderr, { cause: error, message: e.shortMessage ?? String(error) });
   }
 }
+
+/**
+ * Streams the stdout lines of `git --git-dir=<gitDir> <args>` (without their newlines) so a long
+ * listing (a whole history with patches) is never held in memory. Throws GitError after the
+ * last line when git exits non-zero or cannot run.
+ */
+export async function* gitLines(gitDir: string, args: readonly string[], opts: Omit<RunGitOptions, 'input' | 'allowExit'> = {}): AsyncGenerator<string> {
+  const argv = gitDir ? [`--git-dir=${gitDir}`, ...args] : [...args];
+  const sub = execa('git', argv, {
+    env: { ...opts.env, ...GIT_ENV },
+    cwd: opts.cwd,
+    extendEnv: true,
+    stdin: 'ignore',
+    timeout: opts.timeoutMs ?? DEFAULT_GIT_TIMEOUT_MS,
+    cancelSignal: opts.signal,
+    reject: false,
+    buffer: { stdout: false, stderr: true },
+  });
+  for await (const line of sub.iterable({ from: 'stdout' })) yield typeof line === 'string' ? line : Buffer.from(line).toString('utf8');
+  const r = await sub;
+  const stderr = typeof r.stderr === 'string' ? r.stderr : '';
+  if (r.timedOut) throw new GitError(args, null, stderr, { timedOut: true });
+  if (r.isCanceled) throw new GitError(args, null, stderr, { message: 'canceled' });
+  if (r.failed && r.exitCode === undefined) {
+    throw new GitError(args, null, stderr, { cause: r.cause, message: `could not run git: ${(r.cause as Error | undefined)?.message ?? r.shortMessage}` });
+  }
+  if ((r.exitCode ?? 0) !== 0) throw new GitError(args, r.exitCode ?? null, stderr);
+}

@@ -11,7 +11,13 @@ import {
   type Blocker,
   type ForwardInputs,
   type Selection,
+  type BackwardDerived,
+  NO_DERIVED,
 } from '../export/records.js';
+import { backwardBaselines, BASELINE_VERSIONS } from '../baselines/index.js';
+import { RepoHistory } from '../baselines/history.js';
+import { backwardLabels } from '../labels/backward.js';
+import { LABEL_RULES_VERSION } from '../labels/rules.js';
 import { pairKey } from '../forward/link-rules.js';
 import { backwardDigestOfRows, forwardDigestOfCase } from '../review/digest.js';
 import { backwardCaseKey, forwardCaseKey } from '../review/keys.js';
@@ -105,6 +111,25 @@ const treeMissing = (what: string, sha: string): Blocker => ({
 
 const admissible = (blockers: readonly Blocker[]): boolean => !blockers.some((b) => b.gate === 'always');
 
+/** What the records' derived data depends on besides the inputs: the rule versions. */
+const DERIVED_VERSIONS = { baselines: BASELINE_VERSIONS, labels: LABEL_RULES_VERSION };
+
+/** The repository's visible-history index, built once per run and shared by all its cases. */
+export function historyOf(ctx: StageContext, repo: string, gitDir: string): RepoHistory {
+  return ctx.services.get(`baseline-history:${repo.toLowerCase()}`, () => new RepoHistory(gitDir));
+}
+
+/** Baselines and history-based labels of a Backward case with a resolved gold, cutoff and report. */
+async function deriveBackward(ctx: StageContext, inputs: BackwardInputs): Promise<BackwardDerived> {
+  const r = inputs.record;
+  if (!r?.cutoff || !r.gold || !inputs.report) return NO_DERIVED;
+  const handle = await gitReposOf(ctx).get(inputs.repo);
+  const history = historyOf(ctx, inputs.repo, handle.gitDir);
+  await history.ensure(r.cutoff);
+  const input = { cutoff: r.cutoff, gold: r.gold, report: inputs.report.text };
+  return { baselines: backwardBaselines(history, input), ...backwardLabels(history, input) };
+}
+
 /**
  * The final gate. Backward: an accepted attribution, one resolved gold, every structural check
  * passed, a leak-free sanitized report with a symptom, the screen's candidate decision (or a
@@ -114,7 +139,7 @@ const admissible = (blockers: readonly Blocker[]): boolean => !blockers.some((b)
  */
 export const admitStage: Stage<AdmitItem> = {
   name: 'admit',
-  version: 1,
+  version: 2,
   needs: ['screen', 'forward-screen', 'probe'],
   description: 'final admission gate per case; freezes the manifest record with every blocking reason',
   plan(ctx, repos) {
@@ -125,7 +150,7 @@ export const admitStage: Stage<AdmitItem> = {
         items.push({
           key: `backward:${repo}#${inputs.number}`,
           repo,
-          inputDigest: digestOf({ inputs, selection }),
+          inputDigest: digestOf({ inputs, selection, derived: DERIVED_VERSIONS }),
           input: { task: 'backward', inputs, selection },
         });
       }
@@ -134,7 +159,7 @@ export const admitStage: Stage<AdmitItem> = {
         items.push({
           key: `forward:${pairKey(repo, c.issue, c.pull)}`,
           repo,
-          inputDigest: digestOf({ inputs, selection }),
+          inputDigest: digestOf({ inputs, selection, derived: DERIVED_VERSIONS }),
           input: { task: 'forward', inputs, selection },
         });
       }
@@ -153,7 +178,8 @@ export const admitStage: Stage<AdmitItem> = {
         tree = (await handle.objects.commit(cutoff))?.tree ?? null;
         if (tree === null) blockers.push(treeMissing('cutoff', cutoff));
       }
-      const record = backwardRecord(inputs, tree);
+      const derived = admissible(blockers) ? await deriveBackward(ctx, inputs) : NO_DERIVED;
+      const record = backwardRecord(inputs, tree, derived);
       return outcome({
         task: 'backward',
         itemKey: item.key,

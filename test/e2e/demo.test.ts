@@ -88,6 +88,19 @@ describe('npm run demo (the offline sample world, end to end)', () => {
     expect(noSpec?.tier).toBe('candidate');
     expect((noSpec?.blockers as { code: string }[]).map((b) => b.code)).toContain('probe-missing');
 
+    // Forward cases whose gold equals the repository prior are admitted, the prior recorded as their baseline.
+    const priorRight = forward.filter((r) => (r.baselines as { repo_prior: { correct: boolean } }).repo_prior.correct);
+    expect(priorRight.length).toBeGreaterThanOrEqual(1);
+    for (const r of forward) {
+      const p = (r.baselines as { repo_prior: { answer: string[]; correct: boolean } }).repo_prior;
+      expect(p.correct).toBe([...p.answer].sort().join('\n') === [...(r.gold as string[])].sort().join('\n'));
+    }
+    // Every admitted Backward case carries its three baselines and its rule-proposed labels.
+    for (const r of backward) {
+      expect(Object.keys(r.baselines as object).sort()).toEqual(['bm25_diffs', 'bm25_messages', 'recent_1']);
+      expect((r.labels as { locality: { proposed_by: string } }).locality.proposed_by).toBe('rule');
+    }
+
     // The summary names at least one rejection of each kind the sample world plants.
     for (const code of ['hedged', 'retracted', 'competing', 'range-only', 'ambiguous-sha', 'insufficient-symptom', 'path-limit', 'scope-ambiguous', 'textual-conflict', 'probe-missing']) {
       expect(first.summary).toMatch(new RegExp(`:${code}\\s+\\d+`));

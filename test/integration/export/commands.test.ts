@@ -49,6 +49,16 @@ describe('r2v export / verify', () => {
     expect(r.stderr).toContain('sideways');
   });
 
+  it("export --summary prints each baseline's accuracy over the manifests it wrote", async () => {
+    const r = await r2v(['export', '--out', 'summary-out', '--summary']);
+    expect(r.code).toBe(0);
+    const out = r.stdout.split('\n');
+    expect(out).toContain('baselines over backward.jsonl (1 cases):');
+    for (const name of ['bm25_diffs', 'bm25_messages', 'recent_1']) expect(out.some((l) => new RegExp(`^  ${name}\t[01]/1\t(0|100)\.0%$`).test(l))).toBe(true);
+    expect(out).toContain('baselines over forward.jsonl (3 cases):');
+    expect(out).toContain('  repo_prior\t1/3\t33.3%');
+  });
+
   it('verify recomputes every gold and check of both manifests with no difference', async () => {
     for (const name of ['backward', 'forward']) {
       const r = await r2v(['verify', '--manifest', `manifests/${name}.jsonl`]);

@@ -77,8 +77,21 @@ describe('admission and export on a real repository', () => {
         source: { issue_url: `https://github.com/${REPO}/issues/40`, pr_url: `https://github.com/${REPO}/pull/50`, link_kind: 'closing-references' },
       });
 
-      // The case whose gold equals the repository prior is admitted, not filtered.
-      expect(forward.find((r) => r.pull === 52)).toMatchObject({ issue: 42 });
+      // The case whose gold equals the repository prior is admitted, not filtered; the prior is its baseline.
+      expect(forward.find((r) => r.pull === 52)).toMatchObject({ issue: 42, baselines: { repo_prior: { answer: [], correct: true, version: 'repo-prior/1' } } });
+      expect(f50.baselines).toEqual({ repo_prior: { answer: [], correct: false, version: 'repo-prior/1' } });
+      expect((f50.labels as { staging: { proposed_by: string; value: string } }).staging).toMatchObject({ proposed_by: 'rule', value: expect.stringMatching(/^(direct|staged)$/) });
+
+      // Backward baselines and labels are per-case data on the record.
+      const bl = b.baselines as Record<string, { answer: string | null; correct: boolean; version: string; gold_rank: number | null }>;
+      expect(Object.keys(bl).sort()).toEqual(['bm25_diffs', 'bm25_messages', 'recent_1']);
+      expect(bl.recent_1).toMatchObject({ correct: false, gold_rank: 3, version: 'recent-1/1' });
+      expect(bl.recent_1!.answer).toBe(world.cutoff);
+      for (const v of Object.values(bl)) expect(v.correct).toBe(v.answer === world.gold);
+      const labels = b.labels as Record<string, { value: string; proposed_by: string; evidence: string } | string>;
+      expect(labels.version).toBe('labels/1');
+      expect(labels.locality).toMatchObject({ proposed_by: 'rule', value: expect.stringMatching(/^(local|cross)$/) });
+      expect(labels.staging).toMatchObject({ proposed_by: 'rule', value: expect.stringMatching(/^(direct|staged)$/) });
 
       // Every case not admitted and not a candidate is in rejections.jsonl with its reason codes and evidence.
       const rejections = jsonLines(files['rejections.jsonl']!);
