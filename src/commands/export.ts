@@ -2,13 +2,14 @@
  * Frozen manifests and what is done with them: `r2v export`, `r2v verify`, `r2v package`,
  * `r2v package audit`, `r2v score` and `r2v preflight`.
  */
-import { resolve } from 'node:path';
+import { join, resolve } from 'node:path';
 import { Command, InvalidArgumentError, Option } from 'commander';
 import { openApp, type App } from '../app.js';
 import { repoConfig } from '../config.js';
 import { EXIT, UsageError } from '../errors.js';
 import { auditPackages } from '../export/audit.js';
 import { exportManifests } from '../export/manifest.js';
+import { checkFreezeName, FROZEN_FILE, writeFrozen } from '../export/freeze.js';
 import { manifestBaselineLines } from '../baselines/summary.js';
 import { configuredMirrors, singleMirror, type MirrorOf } from '../export/mirrors.js';
 import { GRADING_DIR } from '../export/package.js';
@@ -84,13 +85,16 @@ export const registerExport: RegisterCommand = (program: Command, ctx: CliContex
     .option('--include-candidates', 'also write candidate cases into the manifests, with "tier": "candidate"')
     .option('--require-isolation', 'admit a Backward case only when its probe ran without network (the others are candidates)')
     .option('--summary', "print each baseline's accuracy over the written manifests")
+    .option('--freeze <name>', 'write a frozen release into <out>/<name>/ with FROZEN.json (sha256 of every file, versions); never overwritten')
     .addOption(new Option('--require-probe', 'kept for old scripts: a verified probe is always required').hideHelp())
-    .action(async (opts: { out: string; task?: 'backward' | 'forward'; requireReview?: boolean; requireIsolation?: boolean; includeCandidates?: boolean; requireProbe?: boolean; summary?: boolean }, cmd: Command) => {
+    .action(async (opts: { out: string; task?: 'backward' | 'forward'; requireReview?: boolean; requireIsolation?: boolean; includeCandidates?: boolean; requireProbe?: boolean; summary?: boolean; freeze?: string }, cmd: Command) => {
       if (opts.requireProbe) io.stderr.write(REQUIRE_PROBE_NOTE);
+      if (opts.freeze !== undefined) checkFreezeName(opts.freeze);
+      const out = opts.freeze !== undefined ? join(resolve(io.cwd, opts.out), opts.freeze) : resolve(io.cwd, opts.out);
       const app = openApp(cmd.optsWithGlobals<GlobalOptions>(), io);
       try {
         const summary = exportManifests(app.store.db, {
-          out: resolve(io.cwd, opts.out),
+          out,
           task: opts.task,
           requireReview: opts.requireReview ?? false,
           requireIsolation: opts.requireIsolation ?? false,
@@ -100,6 +104,10 @@ export const registerExport: RegisterCommand = (program: Command, ctx: CliContex
           io.stderr.write('r2v: --require-review admits the cases with a human accept as of the last admit run (after r2v review import, run: r2v run --stage admit)\n');
         }
         for (const f of summary.files) io.stdout.write(`${f.path}\t${f.records} records\tsha256 ${f.sha256}\n`);
+        if (opts.freeze !== undefined) {
+          writeFrozen(out, opts.freeze);
+          io.stdout.write(`${join(out, FROZEN_FILE)}\tfrozen as ${opts.freeze}\n`);
+        }
         if (opts.summary) {
           for (const f of summary.files.filter((x) => x.name === 'backward.jsonl' || x.name === 'forward.jsonl')) {
             for (const line of await manifestBaselineLines(f.path, f.name)) io.stdout.write(`${line}\n`);

@@ -10,6 +10,7 @@ import { join } from 'node:path';
 import type { Db } from '../store/db.js';
 import { AdmissionTables } from '../store/tables/admission.js';
 import { UsageError } from '../errors.js';
+import { refuseFrozen } from './freeze.js';
 import { EVALUATOR_ID } from '../routing/index.js';
 import { canonicalJson } from '../util/canonical.js';
 import { applicableBlockers, SCHEMA_VERSION, tierOf, type Blocker, type Selection, type Task, type Tier } from './records.js';
@@ -155,6 +156,7 @@ export function tieredRecordLine(record: string, tier: Exclude<Tier, 'rejected'>
  */
 export function exportManifests(db: Db, opts: ExportOptions): ExportSummary {
   if (existsSync(opts.out) && !statSync(opts.out).isDirectory()) throw new UsageError(`--out ${opts.out}: exists and is not a directory`);
+  refuseFrozen(opts.out);
   try {
     mkdirSync(opts.out, { recursive: true });
   } catch (error) {

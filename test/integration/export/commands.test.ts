@@ -1,4 +1,5 @@
 import { copyFileSync, existsSync, mkdirSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
+import { createHash } from 'node:crypto';
 import { join } from 'node:path';
 import { execa } from 'execa';
 import YAML from 'yaml';
@@ -57,6 +58,29 @@ describe('r2v export / verify', () => {
     for (const name of ['bm25_diffs', 'bm25_messages', 'recent_1']) expect(out.some((l) => new RegExp(`^  ${name}\t[01]/1\t(0|100)\.0%$`).test(l))).toBe(true);
     expect(out).toContain('baselines over forward.jsonl (3 cases):');
     expect(out).toContain('  repo_prior\t1/3\t33.3%');
+  });
+
+  it('export --freeze writes a release with FROZEN.json, and a frozen directory is never written again', async () => {
+    const r = await r2v(['export', '--out', 'releases', '--freeze', 'v1']);
+    expect(r.code).toBe(0);
+    const rel = join(dir, 'releases', 'v1');
+    const frozen = JSON.parse(readFileSync(join(rel, 'FROZEN.json'), 'utf8')) as Record<string, unknown>;
+    expect(frozen).toMatchObject({ name: 'v1', schema_version: 2, evaluator: 'routing/1', labels: 'labels/1',
+      baselines: { recent_1: 'recent-1/1', bm25_messages: 'bm25-messages/1', bm25_diffs: 'bm25-diffs/1', repo_prior: 'repo-prior/1' } });
+    const files = frozen.files as Record<string, string>;
+    expect(Object.keys(files)).toEqual(readdirSync(rel).filter((f) => f !== 'FROZEN.json').sort());
+    for (const [f, digest] of Object.entries(files)) expect(createHash('sha256').update(readFileSync(join(rel, f))).digest('hex')).toBe(digest);
+    const before = readFileSync(join(rel, 'backward.jsonl'), 'utf8');
+
+    for (const args of [['export', '--out', 'releases', '--freeze', 'v1'], ['export', '--out', 'releases/v1']]) {
+      const again = await r2v(args);
+      expect(again.code).toBe(2);
+      expect(again.stderr.trim()).toBe(`r2v: --out ${rel}: frozen as release v1 (FROZEN.json); export into another directory`);
+    }
+    expect(readFileSync(join(rel, 'backward.jsonl'), 'utf8')).toBe(before);
+    const bad = await r2v(['export', '--freeze', '../up']);
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toContain('--freeze "../up": a release name is');
   });
 
   it('verify recomputes every gold and check of both manifests with no difference', async () => {
