@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { execa } from 'execa';
 import YAML from 'yaml';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { SCHEMA_VERSION } from '../../../src/export/records.js';
 import { openStore } from '../../../src/store/db.js';
 import { runCliCaptured, type CliResult } from '../../support/cli.js';
 import { cleanupTempDirs, tempDir } from '../../support/make-repo.js';
@@ -65,7 +66,7 @@ describe('r2v export / verify', () => {
     expect(r.code).toBe(0);
     const rel = join(dir, 'releases', 'v1');
     const frozen = JSON.parse(readFileSync(join(rel, 'FROZEN.json'), 'utf8')) as Record<string, unknown>;
-    expect(frozen).toMatchObject({ name: 'v1', schema_version: 2, evaluator: 'routing/1', labels: 'labels/1',
+    expect(frozen).toMatchObject({ name: 'v1', schema_version: SCHEMA_VERSION, evaluator: 'routing/1', labels: 'labels/1',
       baselines: { recent_1: 'recent-1/1', bm25_messages: 'bm25-messages/1', bm25_diffs: 'bm25-diffs/1', repo_prior: 'repo-prior/1' } });
     const files = frozen.files as Record<string, string>;
     expect(Object.keys(files)).toEqual(readdirSync(rel).filter((f) => f !== 'FROZEN.json').sort());
