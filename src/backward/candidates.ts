@@ -21,6 +21,8 @@ export const SCORING = {
   pattern: 4,
   /** A causal word ("introduced", "caused", "broke", "offending", "culprit", "bisect", …) in the same sentence or list item. */
   causal: 3,
+  /** "Reverting X fixes it" / "This reverts X" with a fix stated in the same post: evidence for X as the culprit. */
+  reverted: 3,
   /** The same commit is named in the title, which speaks of a regression or a cause. */
   titled: 1,
   /** A later post by someone else confirms the reference (reverting it fixes it, dropping it helps, confirmed). */
@@ -54,6 +56,7 @@ export const SCORING = {
 export type EvidenceCode =
   | 'pattern'
   | 'causal'
+  | 'reverted'
   | 'titled'
   | 'confirmed'
   | 'goodSide'
@@ -87,7 +90,7 @@ export interface Candidate {
 
 /** Causal words that tie a reference to the regression when they share its sentence or list item. */
 const CAUSAL =
-  /\b(?:bisect\w*|first[- ]["'`]?(?:bad|broken|failing)["'`]?|introduc(?:ed|es|ing)|caus(?:ed|es|ing)|broke|breaks|breaking|broken\s+(?:by|in|since|after)|offending|culprit|regress(?:ed|ion|ions)|responsible|started|appeared|slowed\s+down|the\s+(?:bad|guilty)\s+commit|murderer)\b/i;
+  /\b(?:bisect\w*|first[- ]["'`]?(?:bad|broken|failing)["'`]?|introduc(?:ed|es|ing)|caus(?:ed|es|ing)|broke|breaks|breaking|broken\s+(?:by|in|since|after)|offending|culprit|regress(?:ed|ing|ion|ions)|responsible|started|appeared|slowed\s+down|introducer|guilty|faulty|the\s+bad\s+commit|murderer)\b/i;
 
 /** A sentence that opens by blaming what the previous sentence named. */
 const ANAPHORA = /^(?:this|that|it|which|the\s+change|this\s+change|this\s+commit|that\s+commit)\s+(?:(?:then|also|apparently)\s+)?(?:introduced|caused|broke|regressed|is\s+what\s+broke)\b/i;
@@ -117,6 +120,12 @@ const TRANSCRIPT_LINE = /^\s*(?:[$>#]\s*)*(?:git\s+bisect\s+(?:good|bad|skip|sta
 
 /** The post sends the report to another project. */
 export const ELSEWHERE = /\b(?:recommend|suggest|please|should|better)\s+(?:reporting|report(?:ing)?\s+(?:it|this))\s+(?:to|upstream|with|at)\b|\breport(?:ing)?\s+(?:it|this)\s+upstream\b|\bbug\s+in\s+(?:the\s+)?(?:upstream|dependency)\b/i;
+
+/** Right before the reference: it is being reverted. */
+const REVERTED_BEFORE = /\b(?:revert(?:s|ing|ed)?|back(?:s|ing|ed)?\s+out|undoing|dropping)\s+(?:of\s+)?(?:the\s+)?(?:commit|change)?\s*[`'"([]*$/i;
+
+/** The post says the revert fixes the problem. */
+const REVERT_FIXES = /\b(?:fix(?:es|ed)?|solves?|solved|resolves?|resolved|helps|go(?:es)?\s+away|went\s+away|works\s+again)\b/i;
 
 /** A later post confirming a named commit. */
 const CONFIRM = /\b(?:confirm(?:ed|s)?|revert(?:ing|ed)?\s+(?:it|that|this|the\s+commit)?\s*(?:fixes|fixed|solves|solved|helps|resolves)|dropping|good\s+catch)\b/i;
@@ -198,6 +207,8 @@ function evidenceOf(layout: Layout, ref: RefMatch, post: number, patternHits: re
   const next = body.slice(s.end, s.end + 200).replace(/^[\s>]+/, '');
   const causal = inCode || bareNumber ? null : (CAUSAL.exec(sentence) ?? (ANAPHORA.test(next) ? ANAPHORA.exec(next) : null));
   if (causal) add('causal', causal[0]);
+  const reverted = causal ? null : REVERTED_BEFORE.exec(body.slice(Math.max(s.start, ref.outerStart - 40), ref.outerStart));
+  if (reverted && !inCode && REVERT_FIXES.test(body)) add('reverted', reverted[0].trim());
   const several = patterned ? null : SEVERAL.exec(sentence);
   if (several) add('several', several[0]);
   const before = body.slice(Math.max(s.start, ref.outerStart - 80), ref.outerStart);

@@ -173,3 +173,22 @@ describe('candidates: more ways people write it', () => {
     expect(screen.reasons.map((r) => r.code)).toContain('symptom-mismatch');
   });
 });
+
+describe('candidates: reverts and other words for the cause', () => {
+  it('a revert of a commit that makes the problem go away names that commit', () => {
+    expect(refs(aThread([SYMPTOM, `Reverting ${SHA} locally makes the slow start go away.`]))).toEqual([SHA]);
+  });
+
+  it('a revert with no word about the problem going away names nothing', () => {
+    expect(refs(aThread([SYMPTOM, `I am reverting ${SHA} in my fork for unrelated reasons.`]))).toEqual([]);
+  });
+
+  it('"the introducer" and "the regressing commit" are causal words', () => {
+    expect(refs(aThread([SYMPTOM, `The probe turned red on ${SHA}, so that is the introducer.`]))).toEqual([SHA]);
+    expect(refs(aThread([SYMPTOM, `The regressing commit looks to be ${SHA} to me, having read the diff twice.`]))).toEqual([SHA]);
+  });
+
+  it('a dated introduction names the commit after the date', () => {
+    expect(refs(aThread([SYMPTOM, `The crash was introduced 2024-02-01 in commit ${FULL} "Small cleanup".`]))).toEqual([FULL]);
+  });
+});
