@@ -9,7 +9,7 @@
  */
 import { mkdirSync, mkdtempSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import { GRADING_DIR } from '../export/package.js';
 import { listTree } from '../git/forward.js';
 import { runGit, runGitBuffer } from '../git/runner.js';
@@ -62,7 +62,7 @@ async function goldWorkTree(mirror: string, base: string, patches: readonly Buff
   await runGit('', ['init', '-q', '--template=', root]);
   const gitDir = join(root, '.git');
   mkdirSync(join(gitDir, 'objects', 'info'), { recursive: true });
-  writeFileSync(join(gitDir, 'objects', 'info', 'alternates'), `${join(mirror, 'objects')}\n`);
+  writeFileSync(join(gitDir, 'objects', 'info', 'alternates'), `${resolve(mirror, 'objects')}\n`); // absolute: a relative entry is read from objects/
   await runGit(gitDir, [`--work-tree=${root}`, 'read-tree', '-u', '--reset', base], { cwd: root });
   for (const [i, patch] of patches.entries()) {
     if (patch.length === 0) continue;

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { copyFileSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { join, relative } from 'node:path';
 import { execa } from 'execa';
 import { auditPackages } from '../../../src/export/audit.js';
 import { packageForward } from '../../../src/export/package.js';
@@ -115,7 +115,8 @@ describe('rubric scaffolds and their oracle row', () => {
       patches: [await prPatch(w.mirror, w.base, w.head), await prPatch(w.mirror, w.base, w.late)],
       testIds: ['tests/test_new.py::test_new', 'tests/test_new.py::test_absent', 'tests/test_gone.py'],
     };
-    const oracle = await emitRubric(task, w.mirror, out);
+    // A mirror named by a relative path works too (the scratch work tree borrows its objects by absolute path).
+    const oracle = await emitRubric(task, relative(process.cwd(), w.mirror), out);
     expect(oracle.emitted).toBe(true);
     // Only the ids the gold's files show become tests.list, so the oracle keeps them all.
     expect(Rubric.parse(readJson(join(out, 'grading', 'rubrics', 'acme__10_11', 'rubric.json'))).tests.list).toEqual(['tests/test_new.py::test_new']);
