@@ -256,7 +256,10 @@ export function candidateAttributions(thread: Thread, candidates: readonly Candi
 }
 
 /** Where a sentence joins two statements of one writer ("…, and I found X caused it"; "…; X broke it"). */
-const CLAUSE_JOIN = /(?:,?\s+and\s+(?=(?:I|we|then)\b)|;\s+|,\s+(?=(?:I|we)\s))/g;
+const CLAUSE_JOIN = /(?:,?\s+and\s+(?=(?:I|we|then|it|this)\b)|;\s+|,\s+(?=(?:I|we)\s))/g;
+
+/** A clause that only points at the reference ("it was this:", "which is"). */
+const POINTER = /^(?:it|this|that|which)\s+(?:was|is|turned\s+out\s+to\s+be)\s+(?:this|that|the\s+commit|commit)?\s*:?\s*[`'"(\[]*$/i;
 
 /** The clause of the sentence holding the reference, so the symptom told in the other clause stays in the report. */
 function clauseSpan(body: string, s: Range, ref: RefMatch): Range {
@@ -272,8 +275,17 @@ function clauseSpan(body: string, s: Range, ref: RefMatch): Range {
       break;
     }
   }
+  // "…bisect…, and it was this: X": the pointer clause and the reference go, the story of the search stays.
+  if (start > 0 && POINTER.test(text.slice(start, at)) && CAUSAL.test(text.slice(0, start))) return { start: s.start + start, end: s.start + end };
   // A clause without the causal word would leave the cause behind: keep the whole sentence then.
   if (!CAUSAL.test(text.slice(start, end))) return { start: s.start, end: s.start + text.length };
+  // "X seems to have slowed down <symptom>": the reference and the verb go, the symptom after them stays.
+  if (/^[\s`'"(\[*_]*(?:(?:the\s+)?commit\s+)?$/i.test(text.slice(start, at))) {
+    const verb = CAUSAL.exec(text.slice(ref.end - s.start, Math.min(end, ref.end - s.start + 60)));
+    if (verb && !/\bbisect/i.test(text.slice(start, end))) {
+      return { start: s.start + start, end: ref.end + verb.index + verb[0].length };
+    }
+  }
   // "<symptom statement with a causal verb>: X": only the colon and the reference go.
   const colon = /\s*:\s*[`'"(\[]*$/.exec(text.slice(start, at));
   if (colon && CAUSAL.test(text.slice(start, colon.index)) && !/\bbisect/i.test(text.slice(start, end))) {

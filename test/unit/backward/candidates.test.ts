@@ -192,3 +192,17 @@ describe('candidates: reverts and other words for the cause', () => {
     expect(refs(aThread([SYMPTOM, `The crash was introduced 2024-02-01 in commit ${FULL} "Small cleanup".`]))).toEqual([FULL]);
   });
 });
+
+describe('candidates: what the deletion keeps', () => {
+  it('"…bisect…, and it was this: X" deletes the pointer clause and keeps how the search was run', () => {
+    const body = `I ran a bisect while timing the import of the sample archive, and it was this: https://github.com/acme/widget/commit/${FULL}`;
+    const [a] = extractAttributions(aThread([body]));
+    expect(a!.sentence.text).toBe(`it was this: https://github.com/acme/widget/commit/${FULL}`);
+  });
+
+  it('"X seems to have slowed down <symptom>" deletes the reference and the verb and keeps the symptom', () => {
+    const body = `Commit ${SHA} slowed down the \`[init] loading plugins\` step from 2 to 30 seconds.`;
+    const [a] = extractAttributions(aThread([body]));
+    expect(a!.sentence.text).toBe(`Commit ${SHA} slowed down`);
+  });
+});
