@@ -349,6 +349,80 @@ export function writeQuill(): { script: RepoScript; probes: WorldProbe[]; expect
   s.h.tag('v2.2.0', s.h.tip('main'), s.time);
   const end = s.time;
 
+  // Regressions whose fix PR carries a test: the probe stage derives a transplanted-test probe
+  // from each fix (no hand-written spec). #220 and #221 verify; #222's fix edits a test file that
+  // did not exist yet at the regression (not-applicable); #223's new test fails every second run
+  // (flaky); #224's test also checks a helper the fix adds, so it fails before the regression too
+  // (not-a-boundary).
+  const edit = (path: string, from: string, to: string): string => {
+    const text = s.h.file('main', path)!;
+    if (!text.includes(from)) throw new Error(`quill world: ${path} lacks ${JSON.stringify(from)}`);
+    return text.replace(from, to);
+  };
+  const countCulprit = s.commit('Simplify the plural rule in formatCount', { 'src/lib/format.js': edit('src/lib/format.js', "(n === 1 ? '' : 's')", "(n > 1 ? 's' : '')") }, tomas);
+  s.noise(3);
+  const sumCulprit = s.commit('Drop the initial value from sum', { 'src/lib/math.js': edit('src/lib/math.js', 'xs.reduce((a, b) => a + b, 0)', 'xs.reduce((a, b) => a + b)') }, jonas);
+  s.noise(3);
+  const hostCulprit = s.commit('Read HOST without a fallback', { 'src/lib/config.js': edit('src/lib/config.js', 'host: env.HOST || DEFAULT_HOST,', 'host: env.HOST,') }, sam);
+  s.noise(2);
+  const configTest = "const assert = require('node:assert');\nconst { loadConfig } = require('../src/lib/config');\nassert.strictEqual(loadConfig({ PORT: '8081' }).port, 8081);\n";
+  s.commit('Add a config test', { 'test/config.test.js': configTest }, maya);
+  s.noise(2);
+  const accountsCulprit = s.commit('Trim the accounts listing', { 'src/routes/accounts.js': edit('src/routes/accounts.js', '({ id: u.id, name: u.name, slug: u.slug })', '({ id: u.id, slug: u.slug })') }, aiko);
+  s.noise(2);
+  const nameCulprit = s.commit('Speed up formatName', { 'src/lib/format.js': edit('src/lib/format.js', "return (first + ' ' + last).trim();", "return first + ' ' + last;") }, priya);
+  s.noise(4);
+  const reportAt2 = s.tick(1);
+  s.noise(4);
+  const testFile = (body: string): string => `const assert = require('node:assert');\n${body}`;
+  const fixes: { number: number; title: string; closes: number; author: typeof maya; files: () => Record<string, string> }[] = [
+    { number: 50, title: 'Say "0 items", not "0 item"', closes: 220, author: tomas, files: () => ({
+      'src/lib/format.js': edit('src/lib/format.js', "(n > 1 ? 's' : '')", "(n === 1 ? '' : 's')"),
+      'test/format-count.test.js': testFile("const { formatCount } = require('../src/lib/format');\nassert.strictEqual(formatCount(0, 'item'), '0 items');\nassert.strictEqual(formatCount(1, 'item'), '1 item');\n"),
+    }) },
+    { number: 51, title: 'sum() of an empty list is 0 again', closes: 221, author: jonas, files: () => ({
+      'src/lib/math.js': edit('src/lib/math.js', 'xs.reduce((a, b) => a + b)', 'xs.reduce((a, b) => a + b, 0)'),
+      'test/sum-empty.test.js': testFile("const { sum } = require('../src/lib/math');\nassert.strictEqual(sum([]), 0);\n"),
+    }) },
+    { number: 52, title: 'Fall back to the default host', closes: 222, author: sam, files: () => ({
+      'src/lib/config.js': edit('src/lib/config.js', 'host: env.HOST,', 'host: env.HOST || DEFAULT_HOST,'),
+      'test/config.test.js': `${configTest}assert.strictEqual(loadConfig({}).host, '0.0.0.0');\n`,
+    }) },
+    { number: 53, title: 'List account names again', closes: 223, author: aiko, files: () => ({
+      'src/routes/accounts.js': edit('src/routes/accounts.js', '({ id: u.id, slug: u.slug })', '({ id: u.id, name: u.name, slug: u.slug })'),
+      // Shares a port with another suite, so it fails whenever they overlap: here, every second run.
+      'test/accounts.test.js': testFile([
+        "const fs = require('node:fs');",
+        "const path = require('node:path');",
+        "const os = require('node:os');",
+        "const { listUsers } = require('../src/routes/accounts');",
+        "const runs = path.join(os.homedir(), '.accounts-test-runs');",
+        "const n = (fs.existsSync(runs) ? Number(fs.readFileSync(runs, 'utf8')) : 0) + 1;",
+        'fs.writeFileSync(runs, String(n));',
+        "if (n % 2 === 0) throw new Error('EADDRINUSE: port 4100 is already in use');",
+        "assert.deepStrictEqual(listUsers({ users: [{ id: 1, name: 'Ana', slug: 'ana' }] }), [{ id: 1, name: 'Ana', slug: 'ana' }]);",
+        '',
+      ].join('\n')),
+    }) },
+    { number: 54, title: 'Trim names again and add formatInitials', closes: 224, author: priya, files: () => ({
+      'src/lib/format.js': `${edit('src/lib/format.js', "return first + ' ' + last;", "return (first + ' ' + last).trim();")}
+function formatInitials(first, last) {
+  return first.charAt(0) + '.' + last.charAt(0) + '.';
+}
+module.exports.formatInitials = formatInitials;
+`,
+      'test/format-name.test.js': testFile("const { formatName, formatInitials } = require('../src/lib/format');\nassert.strictEqual(formatName('Ana', ''), 'Ana');\nassert.strictEqual(formatInitials('Ana', 'Lima'), 'A.L.');\n"),
+    }) },
+  ];
+  for (const f of fixes) {
+    // Four days apart, so no two of them form a coupled-pair candidate.
+    s.tick(96);
+    const pr = s.openPr({ number: f.number, title: f.title, body: `Fixes #${f.closes}.`, author: f.author, branch: `fix-${f.closes}`,
+      commits: [{ message: f.title, files: f.files() }], closes: [f.closes] });
+    s.mergePr(pr, 'squash');
+    s.noise(1);
+  }
+
   const after = (w: RepoScript): void => {
     const sha = (m: number) => w.h.sha(m);
     const slug = sha(slugCulprit);
@@ -427,6 +501,28 @@ Environment: quill-api 2.1.0, Node 20.11, Ubuntu 22.04.`,
     exp.push({ repo: QUILL, kind: 'pair', ref: '#42+#43', expect: 'rejected: textual-conflict' });
     exp.push({ repo: QUILL, kind: 'pair', ref: '#44+#45', expect: 'control' });
     exp.push({ repo: QUILL, kind: 'pair', ref: '#45+#46', expect: 'rejected: base-validity' });
+
+    const bisected = (m: number, subject: string, how: string): string => `${how} ${w.h.sha(m).slice(0, 12)} ("${subject}").`;
+    w.issue({ number: 220, title: 'Counts of zero read "0 item"', author: 'amara', at: reportAt2,
+      body: 'Since the last deploy the dashboard shows "0 item" and "0 file" where it used to say "0 items" and "0 files".\n\n**Steps to reproduce**\n```js\nconst { formatCount } = require(\'./src/lib/format\');\nconsole.log(formatCount(0, \'item\'));\n```\n\n**Expected:** `0 items`\n**Actual:** `0 item`',
+      comments: [{ author: tomas, afterHours: 2, body: bisected(countCulprit, 'Simplify the plural rule in formatCount', 'Reproduced. git bisect lands on') }] });
+    w.issue({ number: 221, title: 'sum() throws on an empty list', author: 'bjorn', at: reportAt2 + 3600,
+      body: 'The stats endpoint crashes for users without orders because `sum([])` now throws.\n\n**Reproduction script**\n```js\nconst { sum } = require(\'./src/lib/math\');\nconsole.log(sum([]));\n```\n\nOutput:\n```\nTypeError: Reduce of empty array with no initial value\n```\n\nIt printed `0` before.',
+      comments: [{ author: jonas, afterHours: 3, body: bisected(sumCulprit, 'Drop the initial value from sum', 'My bad: I bisected it to') }] });
+    w.issue({ number: 222, title: 'Server binds to "undefined" when HOST is unset', author: 'chen', at: reportAt2 + 2 * 3600,
+      body: 'Starting the API without `HOST` in the environment now logs `listening on undefined:3000` and the health check cannot reach it.\n\nExpected it to bind to 0.0.0.0 as before.',
+      comments: [{ author: sam, afterHours: 2, body: bisected(hostCulprit, 'Read HOST without a fallback', 'Confirmed; bisecting points to') }] });
+    w.issue({ number: 223, title: 'Account names are missing from the listing', author: 'dana', at: reportAt2 + 3 * 3600,
+      body: 'The accounts listing returns `{ "id": 1, "slug": "ana" }` without the `name` field, so the admin page shows empty names.\n\nExpected `{ "id": 1, "name": "Ana", "slug": "ana" }`.',
+      comments: [{ author: aiko, afterHours: 1, body: bisected(accountsCulprit, 'Trim the accounts listing', 'Bisected to') }] });
+    w.issue({ number: 224, title: 'formatName leaves a trailing space', author: 'eli', at: reportAt2 + 4 * 3600,
+      body: 'For users without a last name, `formatName(\'Ana\', \'\')` returns `"Ana "` with a trailing space, which breaks our exact-match search.\n\nExpected `"Ana"`.',
+      comments: [{ author: priya, afterHours: 2, body: bisected(nameCulprit, 'Speed up formatName', 'Thanks. git bisect says the first bad commit is') }] });
+    exp.push({ repo: QUILL, kind: 'backward', ref: '#220', expect: 'admitted, transplanted probe from #50 verified' });
+    exp.push({ repo: QUILL, kind: 'backward', ref: '#221', expect: 'admitted, transplanted probe from #51 verified; draft from the reproduction script' });
+    exp.push({ repo: QUILL, kind: 'backward', ref: '#222', expect: 'candidate: probe-not-applicable (test/config.test.js is newer than the regression)' });
+    exp.push({ repo: QUILL, kind: 'backward', ref: '#223', expect: 'candidate: probe-flaky (the fix\'s test fails every second run)' });
+    exp.push({ repo: QUILL, kind: 'backward', ref: '#224', expect: 'candidate: probe-not-a-boundary (the fix\'s test also checks a new helper)' });
   };
   return { script: s, probes, expectations: exp, after };
 }

@@ -101,6 +101,20 @@ describe('npm run demo (the offline sample world, end to end)', () => {
       expect((r.labels as { locality: { proposed_by: string } }).locality.proposed_by).toBe('rule');
     }
 
+    // Regressions whose fix PR adds a test are admitted through probes derived from the fix
+    // (no hand-written spec); the fixes whose tests cannot show the boundary leave their case a
+    // candidate, the reason in words.
+    const transplanted = backward.filter((r) => (r.probe as { kind?: string } | null)?.kind === 'transplanted');
+    expect(transplanted.map((r) => r.number).sort()).toEqual([220, 221]);
+    for (const n of [220, 221]) expect(existsSync(join(first.workspace, 'probes', `${backward.find((r) => r.number === n)!.case_id as string}.yaml`))).toBe(false);
+    const blockerOf = (n: number): { code: string; evidence: string } => {
+      const c = candidates.find((r) => r.task === 'backward' && r.repo === 'quillhq/quill-api' && r.number === n);
+      return (c?.blockers as { code: string; evidence: string }[])[0]!;
+    };
+    expect(blockerOf(222)).toMatchObject({ code: 'probe-not-applicable', evidence: expect.stringMatching(/modifies test\/config\.test\.js, but it does not exist at parent/) });
+    expect(blockerOf(223)).toMatchObject({ code: 'probe-flaky', evidence: expect.stringMatching(/flaky-parent; parent flaky \(runs disagree/) });
+    expect(blockerOf(224)).toMatchObject({ code: 'probe-not-a-boundary', evidence: expect.stringMatching(/transplanted tests .*bad-at-both/) });
+
     // The summary names at least one rejection of each kind the sample world plants.
     for (const code of ['hedged', 'retracted', 'competing', 'range-only', 'ambiguous-sha', 'insufficient-symptom', 'path-limit', 'scope-ambiguous', 'textual-conflict', 'probe-missing']) {
       expect(first.summary).toMatch(new RegExp(`:${code}\\s+\\d+`));
