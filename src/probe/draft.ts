@@ -8,7 +8,7 @@
  */
 import { ProbeSpec } from './spec.js';
 
-export type DraftKind = 'pytest' | 'cargo' | 'go' | 'junit' | 'command';
+export type DraftKind = 'pytest' | 'cargo' | 'go' | 'junit' | 'command' | 'script';
 
 /** Words made only of these characters mean the same to /bin/sh quoted or not. */
 const SAFE_WORD = /^[\w./:=@%+-]+$/;
@@ -96,10 +96,56 @@ function draftJunit(text: string): ProbeSpec | null {
 
 const ERROR_LINE = /\b(error|exception|panic(?:ked)?|traceback|fatal|segmentation fault|assert(?:ion)?|fail(?:ed|ure)?|wrong|unexpected|invalid|cannot|can't|not found|denied|abort(?:ed)?|crash(?:ed)?|core dumped)\b/i;
 
+/** An exception class name such as TypeError or ZeroDivisionError (ERROR_LINE wants whole words). */
+const ERROR_NAME = /[A-Za-z](?:Error|Exception)\b/;
+
 /** A drafted spec, and why it needs a human beyond the usual review (null when it does not). */
 interface Drafted {
   readonly spec: ProbeSpec;
   readonly needsHuman: string | null;
+  /** A reproduction script from the report, to be saved at the path the trigger reads it from. */
+  readonly script?: { readonly path: string; readonly body: string };
+}
+
+/** Interpreters of reproduction scripts by fence language; each reads the script from stdin, resolving imports from the checkout. */
+const SCRIPT_LANGS: Readonly<Record<string, { ext: string; run: string }>> = {
+  js: { ext: 'js', run: 'node -' }, javascript: { ext: 'js', run: 'node -' }, node: { ext: 'js', run: 'node -' }, cjs: { ext: 'js', run: 'node -' },
+  py: { ext: 'py', run: 'python3 -' }, python: { ext: 'py', run: 'python3 -' }, python3: { ext: 'py', run: 'python3 -' },
+  sh: { ext: 'sh', run: 'sh -s' }, bash: { ext: 'sh', run: 'sh -s' }, shell: { ext: 'sh', run: 'sh -s' },
+};
+
+/**
+ * A reproduction script: a fenced code block in a script language, followed by quoted error text
+ * (a line of a later fenced block or a back-quoted span that reads as an error). The script is
+ * never put into the shell: it is saved beside the draft (`scriptPath(ext)`) and the trigger
+ * feeds it to the interpreter on stdin; the error text becomes the `stderr_contains` symptom.
+ */
+function draftScript(text: string, scriptPath: (ext: string) => string): Drafted | null {
+  const fence = /^[ \t]{0,3}(`{3,}|~{3,})[ \t]*([\w+-]*)[^\n]*\n([\s\S]*?)^[ \t]{0,3}\1[ \t]*$/gm;
+  const blocks = [...text.matchAll(fence)].map((m) => ({ lang: m[2]!.toLowerCase(), body: m[3]!, end: m.index! + m[0].length }));
+  for (const b of blocks) {
+    const lang = SCRIPT_LANGS[b.lang];
+    if (!lang || b.body.trim() === '') continue;
+    const after = text.slice(b.end);
+    const quoted = [
+      ...[...after.matchAll(fence)].flatMap((m) => m[3]!.split('\n')),
+      ...[...after.matchAll(/`([^`\n]+)`/g)].map((m) => m[1]!),
+    ];
+    const error = quoted.map((l) => l.trim()).find((l) => l !== '' && (ERROR_LINE.test(l) || ERROR_NAME.test(l)));
+    if (!error) continue;
+    const path = scriptPath(lang.ext);
+    const message = error.length > 200 ? error.slice(0, 200) : error;
+    const symptom = { stderr_contains: message };
+    if (!SAFE_WORD.test(path)) {
+      return {
+        spec: spec({ trigger: HUMAN_TRIGGER, symptom }),
+        needsHuman: `the reproduction script was saved to ${JSON.stringify(path)}, a path with characters outside the safe set; write the trigger by hand`,
+        script: { path, body: b.body },
+      };
+    }
+    return { spec: spec({ trigger: `${lang.run} < ${path}`, symptom }), needsHuman: null, script: { path, body: b.body } };
+  }
+  return null;
 }
 
 function draftCommand(text: string): Drafted | null {
@@ -132,18 +178,25 @@ const plain =
     return s ? { spec: s, needsHuman: null } : null;
   };
 
-const DRAFTERS: readonly [DraftKind, (text: string) => Drafted | null][] = [
+const DRAFTERS: readonly [DraftKind, (text: string, scriptPath: (ext: string) => string) => Drafted | null][] = [
   ['pytest', plain(draftPytest)],
   ['cargo', plain(draftCargo)],
   ['go', plain(draftGo)],
   ['junit', plain(draftJunit)],
   ['command', draftCommand],
+  ['script', draftScript],
 ];
 
-/** A draft spec and what it was drafted from, or null when the report names nothing runnable. */
-export function draftProbeWithKind(reportText: string): { kind: DraftKind; spec: ProbeSpec; needsHuman: string | null } | null {
+/**
+ * A draft spec and what it was drafted from, or null when the report names nothing runnable.
+ * `scriptPath(ext)` is where a reproduction script would be saved (the caller writes `script`).
+ */
+export function draftProbeWithKind(
+  reportText: string,
+  scriptPath: (ext: string) => string = (ext) => `repro.${ext}`,
+): { kind: DraftKind; spec: ProbeSpec; needsHuman: string | null; script?: { path: string; body: string } } | null {
   for (const [kind, draft] of DRAFTERS) {
-    const d = draft(reportText);
+    const d = draft(reportText, scriptPath);
     if (d) return { kind, ...d };
   }
   return null;

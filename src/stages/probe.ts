@@ -131,11 +131,13 @@ async function topLevelNames(gitDir: string, sha: string): Promise<string[]> {
 
 /** Writes a draft from the report (a draft someone is already editing is kept); returns where, and from what. */
 function writeDraft(dataDir: string, c: ProbeItem, report: string | null, proposal: TestCommandProposal | null): { path: string; kind: string } | null {
-  const drafted = report ? draftProbeWithKind(report) : null;
+  const drafted = report ? draftProbeWithKind(report, (ext) => join(dataDir, 'probes', 'drafts', `${c.caseId}.repro.${ext}`)) : null;
   if (!drafted) return null;
   const path = draftPathOf(dataDir, c.caseId);
   if (!existsSync(path)) {
     mkdirSync(join(dataDir, 'probes', 'drafts'), { recursive: true });
+    // A reproduction script is saved as it is; the trigger feeds it to its interpreter.
+    if (drafted.script) writeFileSync(drafted.script.path, drafted.script.body);
     const header = `Draft probe for ${c.caseId} (${c.repo}#${c.number}), drafted from the report (${drafted.kind}).\n` +
       `${drafted.needsHuman ? `NEEDS A HUMAN: ${drafted.needsHuman}.\n` : ''}` +
       `Review setup, trigger, symptom and exercised, set draft: false, and save it as probes/${c.caseId}.yaml.\n` +
