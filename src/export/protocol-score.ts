@@ -15,15 +15,19 @@ import { scorePredictions, workflowsProblem, type GoldEntry, type PredictionLine
 export const BASELINES = ['recent-1', 'bm25-msg', 'bm25-diff', 'repo-prior'] as const;
 export type BaselineName = (typeof BASELINES)[number];
 
-const squash = (s: string): string => s.toLowerCase().replace(/[^a-z0-9]/g, '');
+/** The key of each baseline in a record's `baselines` object. */
+export const BASELINE_KEYS: Record<BaselineName, string> = {
+  'recent-1': 'recent_1',
+  'bm25-msg': 'bm25_messages',
+  'bm25-diff': 'bm25_diffs',
+  'repo-prior': 'repo_prior',
+};
 
-/** The recorded answer of a baseline in a record, or undefined when the record has none. */
+/** The recorded answer of a baseline in a record (`found` false when the record has none). */
 export function baselineAnswer(record: ManifestRecord, name: BaselineName): { found: boolean; answer: unknown } {
   const all = (record as { baselines?: unknown }).baselines;
   if (!all || typeof all !== 'object') return { found: false, answer: undefined };
-  const key = Object.keys(all).find((k) => squash(k) === squash(name));
-  if (key === undefined) return { found: false, answer: undefined };
-  const entry = (all as Record<string, unknown>)[key];
+  const entry = (all as Record<string, unknown>)[BASELINE_KEYS[name]];
   if (entry && typeof entry === 'object' && 'answer' in entry) return { found: true, answer: (entry as { answer: unknown }).answer };
   return { found: false, answer: undefined };
 }
@@ -51,8 +55,9 @@ export function stratumOf(record: ManifestRecord): string {
   const labels = (record as { labels?: unknown }).labels;
   if (!labels || typeof labels !== 'object') return 'unlabelled';
   const l = labels as Record<string, unknown>;
-  const ds = labelValue(l, ['direct_staged', 'directness', 'direct']);
-  const lc = labelValue(l, ['local_cross', 'locality', 'scope']);
+  // Backward: staging + locality; Forward: staging + scope (Local/Cross of Δ*).
+  const ds = labelValue(l, ['staging']);
+  const lc = labelValue(l, ['locality', 'scope']);
   if (ds === null && lc === null) return 'unlabelled';
   return `${ds ?? 'unlabelled'}/${lc ?? 'unlabelled'}`;
 }

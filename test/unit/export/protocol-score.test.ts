@@ -17,8 +17,8 @@ const fwd = (id: string, repo: string, gold: string[], extra: Record<string, unk
 const CI = '.github/workflows/ci.yml';
 const LINT = '.github/workflows/lint.yml';
 const records = [
-  fwd('o_a__1__00000001', 'o/a', [CI], { labels: { direct_staged: { value: 'direct' }, local_cross: 'local' }, baselines: { repo_prior: { answer: [CI], correct: true } } }),
-  fwd('o_a__2__00000002', 'o/a', [LINT], { labels: { direct_staged: { value: 'staged' }, local_cross: 'cross' }, baselines: { repo_prior: { answer: [CI], correct: false } } }),
+  fwd('o_a__1__00000001', 'o/a', [CI], { labels: { staging: { value: 'direct', proposed_by: 'rule', evidence: '' }, scope: 'local' }, baselines: { repo_prior: { answer: [CI], correct: true } } }),
+  fwd('o_a__2__00000002', 'o/a', [LINT], { labels: { staging: { value: 'staged', proposed_by: 'review', evidence: '' }, scope: 'cross' }, baselines: { repo_prior: { answer: [CI], correct: false } } }),
   fwd('o_b__3__00000003', 'o/b', [], { baselines: { repo_prior: { answer: [], correct: true } } }),
 ];
 const pair = (id: string, pairedGold: string[]) => ({
@@ -27,7 +27,29 @@ const pair = (id: string, pairedGold: string[]) => ({
 });
 const line = (n: number, value: unknown) => ({ lineNumber: n, value });
 
+const bwd = (id: string, gold: string, baselines: Record<string, unknown>) =>
+  ManifestRecord.parse({
+    task: 'backward', case_id: id, repo: 'o/c', number: 9, report: 'r', report_time: '2024-01-01T00:00:00Z', default_branch: 'main',
+    cutoff: sha('c'), gold, parent: null, history_window: 1, checks: {}, digests: { cutoff_tree: null }, baselines,
+    labels: { locality: { value: 'cross', proposed_by: 'rule', evidence: '' }, staging: { value: 'direct', proposed_by: 'rule', evidence: '' } },
+  });
+
 describe('protocol scoring', () => {
+  it('maps each baseline name to its recorded answer', async () => {
+    const base = { recent_1: { answer: sha('c') }, bm25_messages: { answer: sha('d') }, bm25_diffs: { answer: sha('e') } };
+    const dir = mkdtempSync(join(tmpdir(), 'r2v-score-b-'));
+    writeFileSync(join(dir, 'backward.jsonl'), `${JSON.stringify(bwd('o_c__9__00000009', sha('d'), base))}\n`);
+    const got: Record<string, number> = {};
+    for (const b of ['recent-1', 'bm25-msg', 'bm25-diff']) {
+      const r = await runCliCaptured(['score', '--manifest', 'backward.jsonl', '--baseline', b, '--json', '--resamples', '10'], dir);
+      expect(r.code).toBe(0);
+      const out = JSON.parse(r.stdout) as { correct: number; metrics: { strata: { name: string }[] } };
+      got[b] = out.correct;
+      expect(out.metrics.strata.map((x) => x.name)).toEqual(['direct/cross']);
+    }
+    expect(got).toEqual({ 'recent-1': 0, 'bm25-msg': 1, 'bm25-diff': 0 });
+  });
+
   it('reads strata from labels', () => {
     expect(records.map(stratumOf)).toEqual(['direct/local', 'staged/cross', 'unlabelled']);
   });
