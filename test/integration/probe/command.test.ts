@@ -118,6 +118,41 @@ describe('r2v probe --case', () => {
     ]);
   });
 
+  it('prints a derived probe\'s fix and reason, and the proposed test command when none is configured', async () => {
+    const cwd = await tempDir();
+    const db = join(cwd, 'r2v.db');
+    const store = openStore(db);
+    const base = {
+      repo: 'acme/calc', specDigest: null, draft: false, draftPath: null, draftKind: null, goldSha: 'b'.repeat(40), parentSha: 'a'.repeat(40),
+      parentVerdict: null, parentWhy: null, goldVerdict: null, goldWhy: null, boundary: null, observed: null, repeats: null, networkIsolated: null,
+      finishedAt: '2024-03-01T00:00:00Z',
+    };
+    const t = new ProbeTables(store.db);
+    t.replaceCase({
+      ...base, caseId: 'acme_calc__8__0123abcd', number: 8, status: 'not-applicable', kind: 'transplanted', specPath: '/data/probes/derived/acme_calc__8__0123abcd.yaml',
+      reason: 'not-applicable', detail: 'the fix 0123456789ab modifies test/a.test.js, but it does not exist at parent aaaaaaaaaaaa',
+      fixSha: 'c'.repeat(40), fixPull: 31, tests: ['test/a.test.js'],
+    }, []);
+    t.replaceCase({
+      ...base, caseId: 'acme_calc__9__0123abcd', number: 9, status: 'no-spec', specPath: null, reason: 'no-test-command',
+      detail: 'the fix, pull request #32 (cccccccccccc), changes tests (test/b.test.js) but the repository has no test_command',
+      fixSha: 'c'.repeat(40), fixPull: 32, proposedCommand: 'npm test -- {tests}',
+    }, []);
+    store.close();
+    const na = await cli(['--db', db, 'probe', '--case', 'acme_calc__8__0123abcd'], cwd);
+    expect(na.stdout.split('\n')).toEqual([
+      'case acme_calc__8__0123abcd (acme/calc#8)',
+      `fix: pull request #31, ${'c'.repeat(40)}; tests test/a.test.js`,
+      'spec /data/probes/derived/acme_calc__8__0123abcd.yaml (transplanted)',
+      'not-applicable: the fix 0123456789ab modifies test/a.test.js, but it does not exist at parent aaaaaaaaaaaa',
+      'draft: nothing in the report to draft from',
+      '',
+    ]);
+    const none = await cli(['--db', db, 'probe', '--case', 'acme_calc__9__0123abcd'], cwd);
+    expect(none.stdout).toContain('proposed test command (not run until written into repos[].test_command): npm test -- {tests}\n');
+    expect(none.stdout).toContain('no probe to run (no-test-command): the fix, pull request #32');
+  });
+
   it('prints JSON with --json and fails clearly for an unknown case', async () => {
     const { cwd, db } = await seeded();
     const res = await cli(['--db', db, 'probe', '--case', 'acme_calc__7__0123abcd', '--json'], cwd);
