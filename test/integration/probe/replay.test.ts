@@ -82,7 +82,8 @@ describe('replay', () => {
       { 'lib.sh': LIB_GOOD, 'build.sh': BUILD_OK, 'check.sh': CHECK },
       { 'check.sh': hang },
     ]);
-    const spec = toProbeSpec({ ...baseSpec, timeout_s: 1 }, 'spec');
+    // Long enough for the parent's quick check on a loaded machine; the hanging gold never finishes.
+    const spec = toProbeSpec({ ...baseSpec, timeout_s: 4 }, 'spec');
     const result = await replay({ gitDir: r.gitDir, gold: r.shas[1]!, spec, workRoot: r.workRoot });
     expect(result.parent.verdict).toBe('good');
     expect(result.gold.runs.map((x) => x.classification)).toEqual(['timeout', 'timeout']);

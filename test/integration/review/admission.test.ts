@@ -67,5 +67,5 @@ describe('human review decides admission of review cases', () => {
     const pending = (await world.cli(['review', 'export'])).stdout.trimEnd().split('\n').map((l) => JSON.parse(l) as Rec);
     expect(pending.map((r) => [r.case_key, r.status])).toEqual([['acme/widget#2', 'pending']]);
     expect(ledgerRows(world)).toEqual(rows);
-  }, 60_000);
+  });
 });

@@ -160,7 +160,7 @@ describe('r2v review export and import on cases built by the real stages', () =>
     } finally {
       s.close();
     }
-  }, 60_000);
+  });
 
   it('reports bad command-line input in one line with exit code 2', async () => {
     const world = await buildWorld({ forward: false });
@@ -174,5 +174,5 @@ describe('r2v review export and import on cases built by the real stages', () =>
     expect(missing.stderr).toMatch(/^r2v: .*nope\.jsonl: cannot read: ENOENT\n$/);
     expect(await world.cli(['review', 'show', 'acme/widget#99'])).toEqual({ code: 2, stdout: '', stderr: 'r2v: acme/widget#99: unknown case (expected a case key or case id)\n' });
     expect(ledgerRows(world)).toEqual([]);
-  }, 60_000);
+  });
 });

@@ -35,7 +35,7 @@ process.stdin.on('end', () => {
 
 function screenerConfig(world: World): void {
   writeFileSync(join(world.dir, 'screener.mjs'), SCRIPT);
-  world.writeConfig(['screener:', '  name: fake', '  command: ["node", "screener.mjs"]', '  timeout_s: 1']);
+  world.writeConfig(['screener:', '  name: fake', '  command: ["node", "screener.mjs"]', '  timeout_s: 10']);
 }
 
 describe('r2v review screen with an external screener', () => {
@@ -57,7 +57,7 @@ describe('r2v review screen with an external screener', () => {
     const byKey = new Map(jsonLines(first.stdout).map((r) => [r.case_key as string, r]));
     expect(byKey.get('acme/widgets#5<-105')!.detail).toBe('quotes not found in the text: "the maintainer said this is out of scope"');
     expect(byKey.get('acme/widgets#5<-106')!.detail).toMatch(/^answer is not JSON/);
-    expect(byKey.get('acme/widgets#7<-107')!.detail).toBe('no answer within 1 s');
+    expect(byKey.get('acme/widgets#7<-107')!.detail).toBe('no answer within 10 s');
     expect(first.stderr).toBe('r2v: screener:fake: 1 recorded, 1 unsupported, 1 invalid, 1 timeout\n');
 
     // Only the pending review cases were sent (no rule-rejected case, no candidate), without the GitHub token.
@@ -103,7 +103,7 @@ describe('r2v review screen with an external screener', () => {
     const third = await world.cli(['review', 'screen', '--task', 'backward', '--again'], env);
     expect(third).toEqual({ code: 0, stdout: '', stderr: 'r2v: screener:fake: no pending cases\n' });
     expect(seen()).toHaveLength(4);
-  }, 60_000);
+  });
 
   it('is a one-line usage error without a configured screener, and a failing screener is reported per case', async () => {
     const world = await buildWorld({ forward: false });
@@ -121,5 +121,5 @@ describe('r2v review screen with an external screener', () => {
     const store = world.open();
     expect(new ReviewLedger(store.db).count()).toBe(0);
     store.close();
-  }, 60_000);
+  });
 });
