@@ -257,4 +257,27 @@ export class BranchHistory {
     }
     return false;
   }
+
+  /**
+   * `git rev-list --count base..tip` in memory: commits reachable from `tip` but not from `base`,
+   * when `base` lies on the branch's first-parent line and `tip` is reachable from the branch;
+   * null otherwise (ask git).
+   */
+  countBetween(base: string, tip: string): number | null {
+    if (!this.nodes.has(base) || !this.nodes.has(tip)) return null;
+    const depth = this.ensureDepth();
+    const main = this.line(this.tip);
+    const ib = depth.get(base)!;
+    if (main.shas[ib] !== base) return null;
+    // x is reachable from base exactly when its deepest line position is at or below base's.
+    const seen = new Set<string>();
+    const stack = [tip];
+    while (stack.length > 0) {
+      const sha = stack.pop()!;
+      if (seen.has(sha) || depth.get(sha)! >= ib) continue;
+      seen.add(sha);
+      for (const parent of this.nodes.get(sha)!.parents) if (!seen.has(parent)) stack.push(parent);
+    }
+    return seen.size;
+  }
 }

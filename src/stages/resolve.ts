@@ -37,6 +37,8 @@ export interface ResolveOptions {
   readonly pulls?: readonly PullRow[];
   /** The branch as it stood at a time; default: computeCutoff, the per-case reference (git processes per call). */
   readonly cutoffOf?: (branch: string, reportTime: Date) => Promise<Cutoff>;
+  /** `rev-list --count base..tip`; default: historyWindow (one git process per call). */
+  readonly countBetween?: (branch: string, base: string, tip: string) => Promise<number>;
   /** Numbers of the pull requests whose merge or head commits include this SHA (indexed; wins over `pulls`). */
   readonly carrying?: (sha: string) => readonly number[];
 }
@@ -147,7 +149,11 @@ export async function resolveThread(
   const branch = options.defaultBranch ?? (await defaultBranchOf(handle.gitDir));
   if (branch === null) throw new MinerError('git', `${repo}: cannot tell the default branch (mirror HEAD is detached; set default_branch in the config)`);
   const cutoff = options.cutoffOf ? await options.cutoffOf(branch, new Date(thread.createdAt)) : await computeCutoff(handle.gitDir, branch, new Date(thread.createdAt));
-  const window = cutoff.sha ? await historyWindow(handle.gitDir, gold, cutoff.sha) : null;
+  const window = cutoff.sha
+    ? options.countBetween
+      ? await options.countBetween(branch, gold, cutoff.sha)
+      : await historyWindow(handle.gitDir, gold, cutoff.sha)
+    : null;
   const versionText = goodVersionText(`${thread.title}\n${thread.posts[0]?.body ?? ''}`);
   const tag = versionText ? await matchingTag(handle.gitDir, versionText) : null;
   const tagCount = tag && cutoff.sha ? await tagWindow(handle.gitDir, tag, cutoff.sha) : null;
@@ -258,6 +264,7 @@ export const resolveStage: Stage<ResolveItem> = {
       carrying: (sha) => index.bySha.get(sha) ?? [],
       fixPulls: [...(index.fixesOf.get(number) ?? [])],
       cutoffOf: async (branch, reportTime) => (await branchHistoryOf(ctx, handle, branch)).cutoff(reportTime),
+      countBetween: async (branch, base, tip) => (await branchHistoryOf(ctx, handle, branch)).countBetween(base, tip) ?? historyWindow(handle.gitDir, base, tip),
     });
     const save = (s: Store): void =>
       new BackwardTables(s.db).replaceResolution(out.record, out.resolutions, out.screen.reasons);

@@ -2,7 +2,8 @@ import { describe, expect, it } from 'vitest';
 import { makeRepo, BASE_EPOCH } from '../../support/make-repo.js';
 import { BranchHistory } from '../../../src/git/branch-history.js';
 import { computeCutoffs, areAncestors } from '../../../src/git/cutoffs.js';
-import { computeCutoff, isAncestor } from '../../../src/git/history.js';
+import { computeCutoff, historyWindow, isAncestor } from '../../../src/git/history.js';
+import { runGit } from '../../../src/git/runner.js';
 import { structuralChecks, structuralChecksWith } from '../../../src/git/checks.js';
 import { seededRandom } from '../../../src/util/random.js';
 import { gd, openObjects } from './support.js';
@@ -81,6 +82,14 @@ describe('BranchHistory (batched cutoffs and ancestry) agrees with the per-case 
     for (const p of pairs) expected.push(await isAncestor(h.gitDir, p.a, p.b));
     expect(pairs.map((p) => history.isAncestor(p.a, p.b))).toEqual(expected);
     expect(await areAncestors(h.gitDir, 'main', pairs, history)).toEqual(expected);
+    // History windows (rev-list --count base..tip) for bases on the branch's first-parent line.
+    const mainLine = (await runGit(h.gitDir, ['rev-list', '--first-parent', 'main'])).stdout.split('\n').filter(Boolean);
+    for (let i = 0; i < 12; i++) {
+      const base = mainLine[Math.floor(random() * mainLine.length)]!;
+      const tip = targets[Math.floor(random() * targets.length)]!;
+      expect(history.countBetween(base, tip)).toBe(await historyWindow(h.gitDir, base, tip));
+    }
+    expect(history.countBetween(h.commits.find((c) => !mainLine.includes(c))!, mainLine[0]!)).toBeNull();
   }, 300_000);
 
   it('structural checks with a loaded history equal the per-case checks', async () => {
