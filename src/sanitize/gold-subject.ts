@@ -12,11 +12,16 @@ export function distinctiveSubject(subject: string | null | undefined): string |
   return s.length >= MIN_SUBJECT_LENGTH ? s : null;
 }
 
-/** Places where the gold commit's subject line is quoted (case-insensitive). */
+/**
+ * Places where the gold commit's subject line is quoted (case-insensitive), also without the
+ * pull-request number a squash merge appends ("Fix parsing (#123)" is quoted as "Fix parsing").
+ */
 export function findSubject(text: string, subject: string | null | undefined): { start: number; end: number }[] {
   const s = distinctiveSubject(subject);
   if (!s) return [];
-  return matchesOf(text, new RegExp(escapeRegExp(s), 'gi'));
+  const bare = distinctiveSubject(s.replace(/\s*\(#\d+\)\s*$/, ''));
+  const forms = [...new Set([s, ...(bare ? [bare] : [])])].sort((a, b) => b.length - a.length);
+  return matchesOf(text, new RegExp(forms.map(escapeRegExp).join('|'), 'gi'));
 }
 
 export function detectGoldSubject(text: string, subject: string | null | undefined): Span[] {

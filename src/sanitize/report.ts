@@ -21,13 +21,15 @@ export const SEGMENT_SEPARATOR = '\n\n';
 /**
  * The report an agent would read: the title and body plus the comments posted before the first
  * attribution. When the first attribution is in the body, just the title and the body; with no
- * attribution at all, the whole thread.
+ * attribution at all, the whole thread. `withFirstAttributionPost` adds the post holding the first
+ * attribution (the caller deletes its answer).
  */
-export function buildReport(thread: Thread, attributions: readonly Attribution[]): Report {
+export function buildReport(thread: Thread, attributions: readonly Attribution[], options: { withFirstAttributionPost?: boolean } = {}): Report {
   // An attribution in the title (post -1) does not cut the comments: only one in a post does.
   const inPosts = attributions.filter((a) => a.post >= 0);
   const first = inPosts.length > 0 ? Math.min(...inPosts.map((a) => a.post)) : thread.posts.length;
-  const included = thread.posts.filter((p, i) => i === 0 || i < first).map((p) => p.index);
+  const last = options.withFirstAttributionPost ? first + 1 : first;
+  const included = thread.posts.filter((p, i) => i === 0 || i < last).map((p) => p.index);
   const segments: Segment[] = [{ post: null, start: 0, length: thread.title.length }];
   let text = thread.title;
   for (const index of included) {

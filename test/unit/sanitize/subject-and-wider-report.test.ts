@@ -1,0 +1,37 @@
+import { describe, expect, it } from 'vitest';
+import { extractAttributions } from '../../../src/backward/attribute.js';
+import { findSubject } from '../../../src/sanitize/gold-subject.js';
+import { sanitizeThread, subjectFromBisectOutput } from '../../../src/stages/sanitize.js';
+import { aThread } from '../backward/build.js';
+
+const FULL = '8f14e45fceea167a5a36dedd4bea2543a1b2c3d4';
+
+describe('the culprit subject without the repository', () => {
+  it('is read from a bisect log line and from the commit block after the first-bad line', () => {
+    const log = aThread(['Loader fails on nested groups', `\`\`\`\ngit bisect log\n# first bad commit: [${FULL}] Rework group loading (#77)\n\`\`\``]);
+    expect(subjectFromBisectOutput(extractAttributions(log))).toBe('Rework group loading (#77)');
+    const block = aThread(['Loader fails on nested groups', `\`\`\`\n${FULL} is the first bad commit\ncommit ${FULL}\nAuthor: A <a@example.com>\nDate:   Mon Jan 8 10:00:00 2024 +0000\n\n    Rework group loading\n\`\`\``]);
+    expect(subjectFromBisectOutput(extractAttributions(block))).toBe('Rework group loading');
+  });
+
+  it('a squash subject is found with and without its pull-request number', () => {
+    expect(findSubject('Title: Rework group loading', 'Rework group loading (#77)')).toHaveLength(1);
+    expect(findSubject('see Rework group loading (#77) here', 'Rework group loading (#77)')).toEqual([{ start: 4, end: 30, text: 'Rework group loading (#77)' }]);
+  });
+});
+
+describe('sanitizeThread: the attribution post as a last resort for the symptom', () => {
+  it('a title that is the culprit subject is deleted, and the stack trace above the bisect log in the attribution post is kept', async () => {
+    const trace = 'at org.example.groups.Loader.read(Loader.java:42) ~[main/:?]';
+    const thread = {
+      ...aThread(['', `The nested groups in the sample file trigger it:\n\n\`\`\`\n${trace}\n\`\`\`\n\n\`\`\`\ngit bisect log\n# first bad commit: [${FULL}] Rework group loading\n\`\`\``]),
+      title: 'Rework group loading',
+    };
+    const attributions = extractAttributions(thread);
+    const out = await sanitizeThread(thread, attributions, { gold: null, goldSubject: null, prNumbers: [], knownShas: [] }, null);
+    expect(out.reasons).toEqual([]);
+    expect(out.report.text).toContain(trace);
+    expect(out.report.text).not.toContain('Rework group loading');
+    expect(out.report.text).not.toContain(FULL.slice(0, 7));
+  });
+});
