@@ -124,9 +124,9 @@ async function main(): Promise<void> {
     const answers: number[] = [];
     for (const q of queries) {
       const visible = history.visibleFrom(q.cutoff)!;
-      const top = history.messages.rank(tokenize(q.report), visible)[0];
-      answers.push(top?.doc ?? -1);
-      if (top && history.commits[top.doc]!.sha === q.sha) correct += 1;
+      const top = history.messages.top(tokenize(q.report), visible, undefined);
+      answers.push(top.doc);
+      if (top.doc >= 0 && history.commits[top.doc]!.sha === q.sha) correct += 1;
     }
     const queryMs = performance.now() - t;
     const rssIndexed = mb();

@@ -67,11 +67,10 @@ export class Bm25Index {
     return doc;
   }
 
-  /**
-   * The visible documents with a positive score for `query`, best first (ties: lower id first).
-   * `visible[doc] === 1` marks a document the query may see; null means every document.
-   */
-  rank(query: readonly string[], visible: Uint8Array | null = null): Ranked[] {
+  /** Scores of every document for `query` (0 for the invisible and the unmatched), and the matched ones. */
+  private score(query: readonly string[], visible: Uint8Array | null): { scores: Float64Array; touched: number[] } {
+    const scores = new Float64Array(this.lengths.length);
+    const touched: number[] = [];
     const seen = (doc: number): boolean => visible === null || visible[doc] === 1;
     let n = 0;
     let total = 0;
@@ -80,9 +79,8 @@ export class Bm25Index {
       n += 1;
       total += this.lengths[d]!;
     }
-    if (n === 0) return [];
+    if (n === 0) return { scores, touched };
     const avgdl = total / n || 1;
-    const scores = new Map<number, number>();
     for (const term of new Set(query)) {
       const p = this.postings.get(term);
       if (!p) continue;
@@ -94,13 +92,43 @@ export class Bm25Index {
         const d = p.docs[i]!;
         if (!seen(d)) continue;
         const tf = p.tfs[i]!;
-        const s = (idf * tf * (BM25_K1 + 1)) / (tf + BM25_K1 * (1 - BM25_B + (BM25_B * this.lengths[d]!) / avgdl));
-        scores.set(d, (scores.get(d) ?? 0) + s);
+        if (scores[d] === 0) touched.push(d);
+        scores[d] = scores[d]! + (idf * tf * (BM25_K1 + 1)) / (tf + BM25_K1 * (1 - BM25_B + (BM25_B * this.lengths[d]!) / avgdl));
       }
     }
-    return [...scores]
-      .filter(([, s]) => s > 0)
-      .map(([doc, score]) => ({ doc, score }))
+    return { scores, touched };
+  }
+
+  /**
+   * The visible documents with a positive score for `query`, best first (ties: lower id first).
+   * `visible[doc] === 1` marks a document the query may see; null means every document.
+   */
+  rank(query: readonly string[], visible: Uint8Array | null = null): Ranked[] {
+    const { scores, touched } = this.score(query, visible);
+    return touched
+      .filter((d) => scores[d]! > 0)
+      .map((doc) => ({ doc, score: scores[doc]! }))
       .sort((a, b) => b.score - a.score || a.doc - b.doc);
+  }
+
+  /**
+   * What a baseline needs without sorting: the first document of `rank` (-1 when none scores) and
+   * the 1-based rank of `target` in it (null when it does not score). Same order as `rank`.
+   */
+  top(query: readonly string[], visible: Uint8Array | null, target: number | undefined): { doc: number; targetRank: number | null } {
+    const { scores, touched } = this.score(query, visible);
+    let best = -1;
+    for (const d of touched) {
+      const s = scores[d]!;
+      if (s > 0 && (best < 0 || s > scores[best]! || (s === scores[best]! && d < best))) best = d;
+    }
+    if (target === undefined || !(scores[target]! > 0)) return { doc: best, targetRank: null };
+    const t = scores[target]!;
+    let ahead = 0;
+    for (const d of touched) {
+      const s = scores[d]!;
+      if (s > t || (s === t && d < target)) ahead += 1;
+    }
+    return { doc: best, targetRank: ahead + 1 };
   }
 }

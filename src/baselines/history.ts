@@ -48,6 +48,8 @@ export class RepoHistory {
   readonly messages = new Bm25Index();
   readonly diffs = new Bm25Index();
   private readonly bySha = new Map<string, number>();
+  /** Parent indexes of each commit (missing parents left out), resolved after each read. */
+  private parentIdx: number[][] = [];
   private readonly tips: string[] = [];
   private queue: Promise<void> = Promise.resolve();
 
@@ -73,6 +75,11 @@ export class RepoHistory {
     const parser = this.parser();
     for await (const line of gitLines(this.gitDir, historyLogArgs(revs), { timeoutMs: 30 * 60_000 })) parser.line(line);
     parser.end();
+    this.resolveParents();
+  }
+
+  private resolveParents(): void {
+    this.parentIdx = this.commits.map((c) => c.parents.map((p) => this.bySha.get(p)).filter((j): j is number => j !== undefined));
   }
 
   /** Adds one commit (what the parser produces; also used to build indexes without git). */
@@ -81,6 +88,7 @@ export class RepoHistory {
     const idx = this.commits.length;
     this.commits.push({ sha: c.sha, parents: c.parents, time: c.time, subject: c.subject, paths: c.paths });
     this.bySha.set(c.sha, idx);
+    this.parentIdx = [];
     const merge = c.parents.length > 1;
     // Merges are indexed as empty documents (never visible): a gold is never a merge commit.
     this.messages.add(merge ? [] : tokenize(c.message));
@@ -142,14 +150,14 @@ export class RepoHistory {
   visibleFrom(cutoff: string): Uint8Array | null {
     const start = this.bySha.get(cutoff);
     if (start === undefined) return null;
+    if (this.parentIdx.length !== this.commits.length) this.resolveParents();
     const seen = new Uint8Array(this.commits.length);
     const stack = [start];
     seen[start] = 2;
     while (stack.length > 0) {
       const i = stack.pop()!;
-      for (const p of this.commits[i]!.parents) {
-        const j = this.bySha.get(p);
-        if (j !== undefined && seen[j] === 0) {
+      for (const j of this.parentIdx[i]!) {
+        if (seen[j] === 0) {
           seen[j] = 2;
           stack.push(j);
         }

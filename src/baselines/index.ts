@@ -47,18 +47,27 @@ export interface ForwardBaselines {
   repo_prior: SetBaseline;
 }
 
-/** Ranks of the visible commits by recency: committer time descending, ties in index (git log) order. */
-function recencyOrder(history: RepoHistory, visible: Uint8Array): number[] {
-  const docs: number[] = [];
-  for (let i = 0; i < visible.length; i += 1) if (visible[i] === 1) docs.push(i);
-  return docs.sort((a, b) => history.commits[b]!.time - history.commits[a]!.time || a - b);
+function shaBaseline(history: RepoHistory, top: number, goldRank: number | null, gold: string, version: string): ShaBaseline {
+  const answer = top >= 0 ? history.commits[top]!.sha : null;
+  return { answer, correct: answer !== null && answer === gold, version, gold_rank: goldRank };
 }
 
-function shaBaseline(history: RepoHistory, order: readonly number[], gold: string, version: string): ShaBaseline {
-  const answer = order.length > 0 ? history.commits[order[0]!]!.sha : null;
-  const goldIdx = history.indexOf(gold);
-  const pos = goldIdx === undefined ? -1 : order.indexOf(goldIdx);
-  return { answer, correct: answer !== null && answer === gold, version, gold_rank: pos < 0 ? null : pos + 1 };
+/** Recent-1 over the visible commits: committer time descending, ties in index (git log) order. */
+function recent(history: RepoHistory, visible: Uint8Array, goldIdx: number | undefined): { doc: number; targetRank: number | null } {
+  const newer = (a: number, b: number): boolean => {
+    const ta = history.commits[a]!.time;
+    const tb = history.commits[b]!.time;
+    return ta > tb || (ta === tb && a < b);
+  };
+  let best = -1;
+  let ahead = 0;
+  const goldSeen = goldIdx !== undefined && visible[goldIdx] === 1;
+  for (let i = 0; i < visible.length; i += 1) {
+    if (visible[i] !== 1) continue;
+    if (best < 0 || newer(i, best)) best = i;
+    if (goldSeen && i !== goldIdx && newer(i, goldIdx)) ahead += 1;
+  }
+  return { doc: best, targetRank: goldSeen ? ahead + 1 : null };
 }
 
 /**
@@ -69,12 +78,14 @@ export function backwardBaselines(history: RepoHistory, input: { cutoff: string;
   const visible = history.visibleFrom(input.cutoff);
   if (!visible) return null;
   const query = tokenize(input.report);
-  const byMessage = history.messages.rank(query, visible).map((r) => r.doc);
-  const byDiff = history.diffs.rank(query, visible).map((r) => r.doc);
+  const goldIdx = history.indexOf(input.gold);
+  const r = recent(history, visible, goldIdx);
+  const m = history.messages.top(query, visible, goldIdx);
+  const d = history.diffs.top(query, visible, goldIdx);
   return {
-    recent_1: shaBaseline(history, recencyOrder(history, visible), input.gold, BASELINE_VERSIONS.recent_1),
-    bm25_messages: shaBaseline(history, byMessage, input.gold, BASELINE_VERSIONS.bm25_messages),
-    bm25_diffs: shaBaseline(history, byDiff, input.gold, BASELINE_VERSIONS.bm25_diffs),
+    recent_1: shaBaseline(history, r.doc, r.targetRank, input.gold, BASELINE_VERSIONS.recent_1),
+    bm25_messages: shaBaseline(history, m.doc, m.targetRank, input.gold, BASELINE_VERSIONS.bm25_messages),
+    bm25_diffs: shaBaseline(history, d.doc, d.targetRank, input.gold, BASELINE_VERSIONS.bm25_diffs),
   };
 }
 

@@ -53,5 +53,20 @@ describe('Bm25Index', () => {
     idx.add(tokenize('fix crash'));
     expect(idx.rank(tokenize('crash')).map((r) => r.doc)).toEqual([0, 2]);
     expect(idx.rank(tokenize('nothing here'))).toEqual([]);
+    expect(idx.top(tokenize('crash'), null, 2)).toEqual({ doc: 0, targetRank: 2 });
+    expect(idx.top(tokenize('nothing'), null, 1)).toEqual({ doc: -1, targetRank: null });
+  });
+
+  it('top gives the first document of rank and the rank of a target without sorting', () => {
+    const idx = new Bm25Index();
+    for (const d of docs) idx.add(d);
+    const visible = Uint8Array.from([1, 1, 1, 1, 0]);
+    for (const q of ['layout width', 'TypeError', 'docs layout engine parser', 'bump']) {
+      const ranked = idx.rank(tokenize(q), visible);
+      for (let target = 0; target < 5; target += 1) {
+        const pos = ranked.findIndex((r) => r.doc === target);
+        expect(idx.top(tokenize(q), visible, target)).toEqual({ doc: ranked[0]?.doc ?? -1, targetRank: pos < 0 ? null : pos + 1 });
+      }
+    }
   });
 });
