@@ -15,6 +15,8 @@ import { importDecisions } from '../review/import.js';
 import type { ReviewTask } from '../review/keys.js';
 import { candidateJson, checkAnswer, runScreener, screenerReason } from '../review/screener.js';
 import { ReviewLedger } from '../store/tables/review.js';
+import { LabelOverrides } from '../store/tables/label-overrides.js';
+import { LABEL_VALUES } from '../labels/rules.js';
 import { readJsonl, type JsonlLine } from '../util/jsonl.js';
 import { reposInScope } from './core.js';
 import { groupCommand, printJson, type GlobalOptions, type Io, type RegisterCommand } from './types.js';
@@ -155,6 +157,34 @@ export const registerReview: RegisterCommand = (program: Command, ctx) => {
         const entries = ledger.entries(l.caseKey).map((e) => entryView(e, ''));
         printJson(io, { case_key: l.caseKey, case_id: l.caseId, reviewable: false, why: l.kind === 'rejected' ? `rejected: ${l.codes.join(', ')}` : l.why, decisions: entries });
       });
+    });
+
+  review
+    .command('label')
+    .description("override a rule-proposed difficulty label of a case, bound to the case's current inputs (takes effect at the next admit run)")
+    .argument('<case>', 'case key (owner/name#N or owner/name#I<-P) or case id')
+    .argument('<label>', 'backward: locality or staging; forward: staging')
+    .argument('<value>', 'locality: local or cross; staging: direct or staged')
+    .requiredOption('--reviewer <name>', 'who decides')
+    .requiredOption('--reason <text>', 'why (kept as the label evidence)')
+    .action((ref: string, label: string, value: string, opts: { reviewer: string; reason: string }, cmd: Command) => {
+      withApp(cmd, io, (app) => {
+        const index = indexCases(app.store.db);
+        const l = index.byKey.get(ref) ?? index.byId.get(ref);
+        if (!l) throw new UsageError(`${ref}: unknown case (expected a case key or case id)`);
+        if (l.kind !== 'reviewable') throw new UsageError(`${ref}: no labels to override: ${l.kind === 'rejected' ? `rejected (${l.codes.join(', ')})` : l.why}`);
+        const c = l.case;
+        const allowed = LABEL_VALUES[c.task] as Record<string, readonly string[]>;
+        if (!(label in allowed)) throw new UsageError(`${ref}: ${c.task} cases have no label ${JSON.stringify(label)} (labels: ${Object.keys(allowed).join(', ')})`);
+        if (!allowed[label]!.includes(value)) throw new UsageError(`${ref}: label ${label} takes ${allowed[label]!.join(' or ')}, not ${JSON.stringify(value)}`);
+        const reviewer = opts.reviewer.trim();
+        if (reviewer.length === 0 || /[\r\n]/.test(reviewer)) throw new UsageError('--reviewer: must be one non-empty line');
+        new LabelOverrides(app.store.db).append({
+          caseKey: c.caseKey, task: c.task, label, value, reviewer, reason: opts.reason, inputDigest: c.inputDigest, recordedAt: new Date().toISOString(),
+        });
+        printJson(io, { case_key: c.caseKey, case_id: c.caseId, label, value, reviewer, input_digest: c.inputDigest });
+        io.stderr.write('r2v: recorded; run `r2v run --stage admit` to apply it to the record\n');
+      }, 'review label');
     });
 
   review

@@ -22,6 +22,7 @@ import { pairKey } from '../forward/link-rules.js';
 import { backwardDigestOfRows, forwardDigestOfCase } from '../review/digest.js';
 import { backwardCaseKey, forwardCaseKey } from '../review/keys.js';
 import { ReviewLedger } from '../store/tables/review.js';
+import { LabelOverrides } from '../store/tables/label-overrides.js';
 import { AdmissionTables, type AdmissionRow } from '../store/tables/admission.js';
 import { BackwardTables } from '../store/tables/backward.js';
 import { ForwardTables } from '../store/tables/forward.js';
@@ -31,9 +32,17 @@ import { canonicalJson, digestOf } from '../util/canonical.js';
 import { gitReposOf } from './git-service.js';
 import type { ItemOutcome, PlannedItem, Stage, StageContext } from './types.js';
 
+/** Review overrides of a case's labels on its current inputs: [label, {value, reviewer, reason}], sorted. */
+export type OverrideList = [string, { value: string; reviewer: string; reason: string }][];
+
 export type AdmitItem =
-  | { readonly task: 'backward'; readonly inputs: BackwardInputs; readonly selection: Selection }
-  | { readonly task: 'forward'; readonly inputs: ForwardInputs; readonly selection: Selection };
+  | { readonly task: 'backward'; readonly inputs: BackwardInputs; readonly selection: Selection; readonly overrides: OverrideList }
+  | { readonly task: 'forward'; readonly inputs: ForwardInputs; readonly selection: Selection; readonly overrides: OverrideList };
+
+/** The label overrides that count for a case (none before it has a review digest). */
+function overridesOf(store: StageContext['store'], caseKey: string, digest: string | null): OverrideList {
+  return digest ? new LabelOverrides(store.db).current(caseKey, digest) : [];
+}
 
 /** The selection a run admits under: `r2v run --require-review --require-isolation`. */
 export function selectionOf(ctx: Pick<StageContext, 'options'>): Selection {
@@ -147,20 +156,23 @@ export const admitStage: Stage<AdmitItem> = {
     const items: PlannedItem<AdmitItem>[] = [];
     for (const repo of repos) {
       for (const inputs of gatherBackward(ctx.store, repo)) {
+        const digest = backwardDigestOfRows({ report: inputs.report, record: inputs.record, attributions: inputs.attributions });
+        const overrides = overridesOf(ctx.store, backwardCaseKey(repo, inputs.number), digest);
         items.push({
           key: `backward:${repo}#${inputs.number}`,
           repo,
-          inputDigest: digestOf({ inputs, selection, derived: DERIVED_VERSIONS }),
-          input: { task: 'backward', inputs, selection },
+          inputDigest: digestOf({ inputs, selection, overrides, derived: DERIVED_VERSIONS }),
+          input: { task: 'backward', inputs, selection, overrides },
         });
       }
       for (const inputs of gatherForward(ctx.store, repo)) {
         const c = inputs.case;
+        const overrides = overridesOf(ctx.store, forwardCaseKey(repo, c.issue, c.pull), forwardDigestOfCase(c));
         items.push({
           key: `forward:${pairKey(repo, c.issue, c.pull)}`,
           repo,
-          inputDigest: digestOf({ inputs, selection, derived: DERIVED_VERSIONS }),
-          input: { task: 'forward', inputs, selection },
+          inputDigest: digestOf({ inputs, selection, overrides, derived: DERIVED_VERSIONS }),
+          input: { task: 'forward', inputs, selection, overrides },
         });
       }
     }
@@ -179,7 +191,7 @@ export const admitStage: Stage<AdmitItem> = {
         if (tree === null) blockers.push(treeMissing('cutoff', cutoff));
       }
       const derived = admissible(blockers) ? await deriveBackward(ctx, inputs) : NO_DERIVED;
-      const record = backwardRecord(inputs, tree, derived);
+      const record = backwardRecord(inputs, tree, derived, new Map(it.overrides));
       return outcome({
         task: 'backward',
         itemKey: item.key,
@@ -207,7 +219,7 @@ export const admitStage: Stage<AdmitItem> = {
       repo: c.repo,
       number: c.issue,
       pull: c.pull,
-      record: canonicalJson(forwardRecord(inputs, tree)),
+      record: canonicalJson(forwardRecord(inputs, tree, new Map(it.overrides))),
       blockers,
     }, it.selection);
   },

@@ -8,6 +8,7 @@ import { migration0007 } from './0007-admission.js';
 import { migration0008 } from './0008-github.js';
 import { migration0009 } from './0009-review.js';
 import { migration0010 } from './0010-shards.js';
+import { migration0015 } from './0015-label-overrides.js';
 import { migration0017 } from './0017-probe-derived.js';
 
 /** Ordered list of migrations. Add a file and one line; never edit a shipped migration. */
@@ -21,5 +22,6 @@ export const migrations: readonly Migration[] = [
   migration0008,
   migration0009,
   migration0010,
+  migration0015,
   migration0017,
 ].sort((a, b) => a.id - b.id);

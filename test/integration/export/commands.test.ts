@@ -230,3 +230,35 @@ describe('r2v score / preflight', () => {
     expect(empty.stderr).toContain('no cases to check the scorer on');
   });
 });
+
+describe('r2v review label', () => {
+  it('overrides a rule-proposed label, bound to the case digest; the record says review and re-exports byte-identically', async () => {
+    const bad = [
+      [['review', 'label', 'acme/widget#1', 'mood', 'local', '--reviewer', 'alice', '--reason', 'x'], 'r2v: acme/widget#1: backward cases have no label "mood" (labels: locality, staging)'],
+      [['review', 'label', 'acme/widget#1', 'staging', 'maybe', '--reviewer', 'alice', '--reason', 'x'], 'r2v: acme/widget#1: label staging takes direct or staged, not "maybe"'],
+      [['review', 'label', 'acme/widget#40<-50', 'locality', 'local', '--reviewer', 'alice', '--reason', 'x'], 'r2v: acme/widget#40<-50: forward cases have no label "locality" (labels: staging)'],
+      [['review', 'label', 'acme/widget#999', 'staging', 'direct', '--reviewer', 'alice', '--reason', 'x'], 'r2v: acme/widget#999: unknown case (expected a case key or case id)'],
+    ] as const;
+    for (const [args, line] of bad) {
+      const r = await r2v([...args]);
+      expect(r.code, args.join(' ')).toBe(2);
+      expect(r.stderr.trim()).toBe(line);
+    }
+    const before = records(join(dir, 'manifests/backward.jsonl'))[0]!;
+    const rule = (before.labels as { staging: { value: string; proposed_by: string; evidence: string } }).staging;
+    expect(rule.proposed_by).toBe('rule');
+    const flipped = rule.value === 'direct' ? 'staged' : 'direct';
+    const ok = await r2v(['review', 'label', 'acme/widget#1', 'staging', flipped, '--reviewer', 'alice', '--reason', 'two partial fixes landed first']);
+    expect(ok.code).toBe(0);
+    expect((await r2v(['--quiet', 'run', '--stage', 'admit'])).code).toBe(0);
+    expect((await r2v(['export', '--out', 'labeled'])).code).toBe(0);
+    const after = records(join(dir, 'labeled/backward.jsonl'))[0]!;
+    expect((after.labels as Record<string, unknown>).staging).toEqual({
+      value: flipped, proposed_by: 'review', evidence: `alice: two partial fixes landed first; the rule proposed ${rule.value}: ${rule.evidence}`,
+    });
+    expect((after.labels as Record<string, unknown>).locality).toEqual((before.labels as Record<string, unknown>).locality);
+    const bytes = readFileSync(join(dir, 'labeled/backward.jsonl'), 'utf8');
+    expect((await r2v(['export', '--out', 'labeled'])).code).toBe(0);
+    expect(readFileSync(join(dir, 'labeled/backward.jsonl'), 'utf8')).toBe(bytes);
+  });
+});
