@@ -10,7 +10,9 @@ import { EXIT, UsageError } from '../errors.js';
 import { auditPackages } from '../export/audit.js';
 import { exportManifests } from '../export/manifest.js';
 import { checkFreezeName, FROZEN_FILE, writeFrozen } from '../export/freeze.js';
-import { manifestBaselineLines } from '../baselines/summary.js';
+import { formatAccuracy, manifestBaselineLines } from '../baselines/summary.js';
+import { recomputeBaselines } from '../baselines/recompute.js';
+import { canonicalJson } from '../util/canonical.js';
 import { configuredMirrors, singleMirror, type MirrorOf } from '../export/mirrors.js';
 import { GRADING_DIR } from '../export/package.js';
 import { packageVariant, VARIANTS, type Variant } from '../export/variants.js';
@@ -116,6 +118,21 @@ export const registerExport: RegisterCommand = (program: Command, ctx: CliContex
       } finally {
         app.close();
       }
+    });
+
+  program
+    .command('baselines')
+    .description("recompute every case's baselines from git; print them as JSONL, each baseline's accuracy, and differences from the manifest")
+    .requiredOption('--manifest <file>', 'manifest JSONL (backward.jsonl or forward.jsonl)')
+    .option('--git-dir <dir>', 'git directory holding the objects (default: the configured mirrors)')
+    .action(async (opts: { manifest: string; gitDir?: string }, cmd: Command) => {
+      const path = resolve(io.cwd, opts.manifest);
+      checkManifestPath(path);
+      const report = await recomputeBaselines(path, await mirrorsFor(opts, cmd, io));
+      for (const c of report.cases) io.stdout.write(`${canonicalJson({ case_id: c.caseId, baselines: c.baselines, same_as_manifest: c.same })}\n`);
+      for (const l of formatAccuracy(report.accuracy)) io.stderr.write(`r2v: ${l}\n`);
+      io.stderr.write(`r2v: recomputed ${report.cases.length} cases: ${report.differences} differ from the manifest\n`);
+      if (report.differences > 0) ctx.setExitCode(EXIT.itemsFailed);
     });
 
   program

@@ -84,6 +84,29 @@ describe('r2v export / verify', () => {
     expect(bad.stderr).toContain('--freeze "../up": a release name is');
   });
 
+  it('baselines recomputes every recorded baseline from git, and reports a tampered one', async () => {
+    for (const [name, n] of [['backward', 1], ['forward', 3]] as const) {
+      const r = await r2v(['baselines', '--manifest', `manifests/${name}.jsonl`]);
+      expect(r.code).toBe(0);
+      const rows = r.stdout.trim().split('\n').map((l) => JSON.parse(l) as { case_id: string; baselines: unknown; same_as_manifest: boolean });
+      expect(rows.map((x) => x.same_as_manifest)).toEqual(Array(n).fill(true));
+      const recorded = records(join(dir, `manifests/${name}.jsonl`));
+      expect(rows.map((x) => x.baselines)).toEqual(recorded.map((x) => x.baselines));
+      expect(r.stderr).toContain(`r2v: recomputed ${n} cases: 0 differ from the manifest`);
+    }
+    const fwd = records(join(dir, 'manifests/forward.jsonl'));
+    (fwd[0]!.baselines as { repo_prior: { correct: boolean } }).repo_prior.correct = !(fwd[0]!.baselines as { repo_prior: { correct: boolean } }).repo_prior.correct;
+    mkdirSync(join(dir, 'tampered-baselines'), { recursive: true });
+    writeLines(join(dir, 'tampered-baselines/forward.jsonl'), fwd);
+    const t = await r2v(['baselines', '--manifest', 'tampered-baselines/forward.jsonl']);
+    expect(t.code).toBe(3);
+    expect(t.stderr).toContain('r2v: recomputed 3 cases: 1 differ from the manifest');
+    expect(t.stderr).toMatch(/^r2v: repo_prior\t1\/3\t33\.3%$/m);
+    const missing = await r2v(['baselines', '--manifest', 'nope.jsonl']);
+    expect(missing.code).toBe(2);
+    expect(missing.stderr.trim()).toBe(`r2v: --manifest ${join(dir, 'nope.jsonl')}: no such file`);
+  });
+
   it('verify recomputes every gold and check of both manifests with no difference', async () => {
     for (const name of ['backward', 'forward']) {
       const r = await r2v(['verify', '--manifest', `manifests/${name}.jsonl`]);
