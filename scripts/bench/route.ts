@@ -1,12 +1,18 @@
 /**
- * Benchmark of the routing evaluator on the "repository prior" workload: every path of a
- * generated 100,000-file tree is routed as its own one-path change against 50 workflows.
- * Compiled evaluator (patterns compiled once to anchored regexes) vs a naive evaluator that
- * calls minimatch(path, pattern, { dot: true }) for every pattern and path.
+ * Benchmark of the routing evaluator in changed paths per CPU second, on three workloads: every
+ * path of a generated 100,000-file tree as its own one-path change in sorted order, the same in
+ * shuffled order, and multi-path change sets (the paths of each non-merge commit of a real
+ * repository's history with --git-dir, routed against its own workflows and the generated ones;
+ * generated clustered sets otherwise). Compiled evaluator (patterns compiled once) vs a naive
+ * evaluator calling minimatch(path, pattern, { dot: true }) for every pattern and path (minimatch
+ * pinned in package.json; its version is printed). Agreement is checked on the naive sample.
  *
- *   node --import tsx scripts/bench/route.ts
+ *   node --import tsx scripts/bench/route.ts [--git-dir PATH] [--prs N]
  */
+import { readFileSync } from 'node:fs';
+import { resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
+import { parseArgs } from 'node:util';
 import { Minimatch, minimatch } from 'minimatch';
 import { seededRandom } from '../../src/util/random.js';
 import { compileWorkflows, DEFAULT_TYPES, parseWorkflow, type RouteContext, type TriggerSpec, type WorkflowFile } from '../../src/routing/index.js';
@@ -119,72 +125,127 @@ function cpuSeconds(start: NodeJS.CpuUsage): number {
   return (d.user + d.system) / 1e6;
 }
 
-function main(): void {
+/** Fisher-Yates with the seeded generator. */
+function shuffled<T>(xs: readonly T[], seed: number): T[] {
+  const rand = seededRandom(seed);
+  const out = [...xs];
+  for (let i = out.length - 1; i > 0; i--) {
+    const j = Math.floor(rand() * (i + 1));
+    [out[i], out[j]] = [out[j]!, out[i]!];
+  }
+  return out;
+}
+
+/**
+ * Change sets of a repository's history: the paths each non-merge commit touched (as a pull
+ * request's change set), newest first, `count` of them with at least one path.
+ */
+async function historyChanges(gitDir: string, count: number): Promise<string[][]> {
+  const { runGit } = await import('../../src/git/runner.js');
+  const r = await runGit(gitDir, ['log', '--no-merges', '--no-renames', '--name-only', '--format=%x00', `-n${count * 2}`, 'HEAD', '--']);
+  return r.stdout.split('\0').map((block) => block.split('\n').filter((l) => l.length > 0)).filter((paths) => paths.length > 0).slice(0, count);
+}
+
+/** The workflow files of a repository at HEAD. */
+async function workflowsAtHead(gitDir: string): Promise<WorkflowFile[]> {
+  const { runGit } = await import('../../src/git/runner.js');
+  const names = (await runGit(gitDir, ['ls-tree', '--name-only', 'HEAD', '.github/workflows/'])).stdout.split('\n').filter((n) => /\.ya?ml$/.test(n));
+  const files: WorkflowFile[] = [];
+  for (const name of names) files.push({ path: name, text: (await runGit(gitDir, ['cat-file', 'blob', `HEAD:${name}`])).stdout });
+  return files;
+}
+
+/** Multi-path change sets from the generated tree: 1-40 paths clustered in a few directories, like a pull request. */
+function generatedChanges(tree: readonly string[], count: number): string[][] {
+  const rand = seededRandom(7);
+  const out: string[][] = [];
+  for (let i = 0; i < count; i++) {
+    const n = 1 + Math.floor(rand() * rand() * 40);
+    const start = Math.floor(rand() * tree.length);
+    const set = new Set<string>();
+    while (set.size < n) set.add(tree[(start + Math.floor(rand() * 200) + (rand() < 0.2 ? Math.floor(rand() * tree.length) : 0)) % tree.length]!);
+    out.push([...set]);
+  }
+  return out;
+}
+
+interface Measured {
+  compiledPathsPerSec: number;
+  naivePathsPerSec: number;
+  agree: number;
+  sampled: number;
+}
+
+/** Routes every change set with the compiled evaluator and a sample with the naive one; CPU-time rates in paths/s. */
+function measure(
+  compiled: ReturnType<typeof compileWorkflows>,
+  parsed: readonly { path: string; triggers: readonly TriggerSpec[] }[],
+  changes: readonly (readonly string[])[],
+  naiveEvery: number,
+): Measured {
+  const paths = changes.reduce((n, c) => n + c.length, 0);
+  for (let i = 0; i < Math.min(changes.length, 20_000); i++) compiled.activatedFor(changes[i]!, CTX); // warm-up
+  let compiledCpu = Infinity;
+  for (let round = 0; round < ROUNDS; round++) {
+    const c = process.cpuUsage();
+    for (const change of changes) compiled.activatedFor(change, CTX);
+    compiledCpu = Math.min(compiledCpu, cpuSeconds(c));
+  }
+  const sample = changes.filter((_, i) => i % naiveEvery === 0);
+  const samplePaths = sample.reduce((n, c) => n + c.length, 0);
+  for (let i = 0; i < Math.min(sample.length, 500); i++) naiveActivated(parsed, sample[i]!, CTX); // warm-up
+  let naiveCpu = Infinity;
+  let naiveResults: string[][] = [];
+  for (let round = 0; round < ROUNDS; round++) {
+    const c = process.cpuUsage();
+    naiveResults = sample.map((change) => naiveActivated(parsed, change, CTX));
+    naiveCpu = Math.min(naiveCpu, cpuSeconds(c));
+  }
+  let agree = 0;
+  for (let i = 0; i < sample.length; i++) if (JSON.stringify(naiveResults[i]) === JSON.stringify(compiled.activatedFor(sample[i]!, CTX))) agree++;
+  return { compiledPathsPerSec: paths / compiledCpu, naivePathsPerSec: samplePaths / naiveCpu, agree, sampled: sample.length };
+}
+
+async function main(): Promise<void> {
+  const { values } = parseArgs({ options: { 'git-dir': { type: 'string' }, prs: { type: 'string', default: '5000' } } });
+  const minimatchVersion = (JSON.parse(readFileSync(new URL('../../node_modules/minimatch/package.json', import.meta.url), 'utf8')) as { version: string }).version;
   const t0 = process.hrtime.bigint();
   const tree = generateTree(TREE_SIZE);
   const files = generateWorkflows();
-  const parsed = files.map((f) => {
-    const p = parseWorkflow(f.text);
-    if (!p.ok) throw new Error(`${f.path}: ${p.reason}`);
-    return { path: f.path, triggers: p.triggers };
-  });
-  const perPath = pathPatternCount(parsed.map((p) => p.triggers));
-  console.log(`route bench: ${tree.length} paths, ${files.length} workflows, ${perPath} path patterns; checks = paths x path patterns, rates per CPU second (setup ${seconds(t0).toFixed(2)} s)`);
-
+  const parse = (fs: readonly WorkflowFile[]) =>
+    fs.flatMap((f) => {
+      const p = parseWorkflow(f.text);
+      return p.ok ? [{ path: f.path, triggers: p.triggers }] : [];
+    });
+  const parsed = parse(files);
+  console.log(`route bench: ${fmtInt(tree.length)} generated paths, ${files.length} workflows, ${pathPatternCount(parsed.map((p) => p.triggers))} path patterns; naive side: minimatch ${minimatchVersion} per pattern and path (dot: true); rates are changed paths per CPU second, best of ${ROUNDS} (setup ${seconds(t0).toFixed(2)} s)`);
   const compiled = compileWorkflows(files);
-  for (let i = 0; i < 30_000; i++) compiled.activatedFor([tree[i]!], CTX); // warm-up
-  let activations = 0;
-  // Best of ROUNDS: CPU time on a shared machine varies from run to run.
-  let compiledCpu = Infinity;
-  let compiledWall = Infinity;
-  for (let round = 0; round < ROUNDS; round++) {
-    activations = 0;
-    const t1 = process.hrtime.bigint();
-    const c1 = process.cpuUsage();
-    for (const path of tree) activations += compiled.activatedFor([path], CTX).length;
-    compiledCpu = Math.min(compiledCpu, cpuSeconds(c1));
-    compiledWall = Math.min(compiledWall, seconds(t1));
-  }
-  const compiledRate = (tree.length * perPath) / compiledCpu;
-  console.log(`compiled: ${tree.length} one-path changes in ${compiledCpu.toFixed(3)} s CPU (${compiledWall.toFixed(3)} s wall), ${(compiledRate / 1e6).toFixed(1)} M checks/s, ${activations} activations (best of ${ROUNDS})`);
+  const report = (name: string, m: Measured): void => {
+    console.log(`${name}: compiled ${fmtInt(m.compiledPathsPerSec)} paths/s, naive ${fmtInt(m.naivePathsPerSec)} paths/s, ratio ${(m.compiledPathsPerSec / m.naivePathsPerSec).toFixed(1)}x (goal >= 50x); agreement ${m.agree}/${m.sampled} sampled changes`);
+  };
+  report('sorted one-path changes', measure(compiled, parsed, tree.map((p) => [p]), NAIVE_SAMPLE_EVERY));
+  report('shuffled one-path changes', measure(compiled, parsed, shuffled(tree, 3).map((p) => [p]), NAIVE_SAMPLE_EVERY));
 
-  const sample = tree.filter((_, i) => i % NAIVE_SAMPLE_EVERY === 0);
-  for (let i = 1; i < 20_000; i += 20) naiveActivated(parsed, [tree[i]!], CTX); // warm-up
-  let agree = 0;
-  let naiveCpu = Infinity;
-  let naiveWall = Infinity;
-  let naiveResults: string[][] = [];
-  for (let round = 0; round < ROUNDS; round++) {
-    const t2 = process.hrtime.bigint();
-    const c2 = process.cpuUsage();
-    naiveResults = sample.map((p) => naiveActivated(parsed, [p], CTX));
-    naiveCpu = Math.min(naiveCpu, cpuSeconds(c2));
-    naiveWall = Math.min(naiveWall, seconds(t2));
+  const prs = Number(values.prs);
+  if (values['git-dir']) {
+    const gitDir = resolve(values['git-dir']);
+    const changes = await historyChanges(gitDir, prs);
+    const own = await workflowsAtHead(gitDir);
+    const ownParsed = parse(own);
+    const paths = changes.reduce((n, c) => n + c.length, 0);
+    console.log(`history of ${gitDir}: ${fmtInt(changes.length)} change sets (non-merge commits at HEAD), ${fmtInt(paths)} paths, ${(paths / changes.length).toFixed(1)} per change; its own ${own.length} workflows at HEAD (${ownParsed.length} parsed)`);
+    report('multi-path changes from the repository history, its own workflows', measure(compileWorkflows(own), ownParsed, changes, 10));
+    report('multi-path changes from the repository history, the 50 generated workflows', measure(compiled, parsed, changes, 10));
+  } else {
+    const changes = generatedChanges(tree, prs);
+    console.log(`multi-path changes: ${fmtInt(changes.length)} generated (pass --git-dir PATH to sample a real repository's history)`);
+    report('multi-path changes (generated)', measure(compiled, parsed, changes, 10));
   }
-  for (let i = 0; i < sample.length; i++) {
-    if (JSON.stringify(naiveResults[i]) === JSON.stringify(compiled.activatedFor([sample[i]!], CTX))) agree++;
-  }
-  const naiveRate = (sample.length * perPath) / naiveCpu;
-  console.log(`naive minimatch: sampled ${sample.length} of ${tree.length} paths (every ${NAIVE_SAMPLE_EVERY}th) in ${naiveCpu.toFixed(3)} s CPU (${naiveWall.toFixed(3)} s wall), ${(naiveRate / 1e6).toFixed(3)} M checks/s (best of ${ROUNDS}); extrapolated to all paths: ${(naiveCpu * NAIVE_SAMPLE_EVERY).toFixed(1)} s CPU`);
-  console.log(`agreement on the sample: ${agree}/${sample.length} paths route to the same workflows`);
-  console.log(`ratio compiled/naive: ${(compiledRate / naiveRate).toFixed(0)}x (targets: >= 50x and >= 10 M checks/s)`);
+}
 
-  // minimatch() keeps the last 256 compiled patterns internally, so the naive run above does not
-  // recompile per check. For reference: compiling every check (new Minimatch per call).
-  const small = tree.filter((_, i) => i % 500 === 0);
-  const c3 = process.cpuUsage();
-  for (const path of small) {
-    for (const w of parsed) {
-      for (const t of w.triggers) {
-        for (const p of [...(t.filters.paths ?? []), ...(t.filters['paths-ignore'] ?? [])]) {
-          new Minimatch(p.startsWith('!') ? p.slice(1) : p, { dot: true }).match(path);
-        }
-      }
-    }
-  }
-  const uncachedRate = (small.length * perPath) / cpuSeconds(c3);
-  console.log(`for reference, minimatch compiled per check (no cache), ${small.length} paths: ${(uncachedRate / 1e6).toFixed(3)} M checks/s; compiled is ${(compiledRate / uncachedRate).toFixed(0)}x that`);
+function fmtInt(n: number): string {
+  return Math.round(n).toLocaleString('en-US');
 }
 
 // Run when executed directly; importing the module (for its generators) runs nothing.
-if (process.argv[1] !== undefined && import.meta.url === pathToFileURL(process.argv[1]).href) main();
+if (process.argv[1] !== undefined && import.meta.url === pathToFileURL(process.argv[1]).href) await main();
