@@ -2,6 +2,7 @@
  * Frozen manifests and what is done with them: `r2v export`, `r2v verify`, `r2v package`,
  * `r2v package audit`, `r2v score` and `r2v preflight`.
  */
+import { mkdirSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { Command, InvalidArgumentError, Option } from 'commander';
 import { openApp, type App } from '../app.js';
@@ -15,6 +16,7 @@ import { recomputeBaselines } from '../baselines/recompute.js';
 import { canonicalJson } from '../util/canonical.js';
 import { configuredMirrors, singleMirror, type MirrorOf } from '../export/mirrors.js';
 import { GRADING_DIR } from '../export/package.js';
+import { markPackageIndex, readPackageIndex } from '../export/package-index.js';
 import { packageVariant, VARIANTS, type Variant } from '../export/variants.js';
 import { loadManifest, readManifest, ManifestRecord, checkManifestPath } from '../export/read-manifest.js';
 import { REQUIRE_PROBE_NOTE, tierOf, type Blocker } from '../export/records.js';
@@ -174,6 +176,10 @@ export const registerExport: RegisterCommand = (program: Command, ctx: CliContex
       const oracles: OracleRow[] = [];
       let n = 0;
       let matched = 0;
+      mkdirSync(out, { recursive: true });
+      // Incomplete until the loop ends: a killed packaging leaves a set the audit calls half-written.
+      const before = readPackageIndex(out);
+      markPackageIndex(out, false);
       try {
         for await (const r of source) {
           if (opts.case && r.case_id !== opts.case) continue;
@@ -187,11 +193,15 @@ export const registerExport: RegisterCommand = (program: Command, ctx: CliContex
           io.stdout.write(`${id}\n`);
           n += 1;
         }
-        if (opts.case && matched === 0) throw new UsageError(`--case ${opts.case}: no such admitted case${opts.manifest ? ` in ${opts.manifest}` : ''}`);
+        if (opts.case && matched === 0) {
+          markPackageIndex(out, before === null || before === 'invalid' ? true : before.complete);
+          throw new UsageError(`--case ${opts.case}: no such admitted case${opts.manifest ? ` in ${opts.manifest}` : ''}`);
+        }
         // Coupled pairs have no package of their own; their scaffolds come with a whole-database packaging.
         if (opts.variant === 'full' && opts.all && !opts.manifest && rubrics.db) {
           for (const task of coupledPairTasks(rubrics.db, rubrics.ctx)) oracles.push(await emitRubric(task, mirrors(task.repo), out));
         }
+        markPackageIndex(out, true);
       } finally {
         rubrics.close();
       }

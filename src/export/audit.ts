@@ -2,11 +2,12 @@
  * `r2v package audit DIR`: checks every package against its grading data instead of trusting
  * how it was built. Each finding is one line naming the package and the problem.
  */
-import { existsSync, lstatSync, readdirSync, readFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { existsSync, lstatSync, readdirSync, readFileSync, readlinkSync } from 'node:fs';
+import { dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
 import { runGit } from '../git/runner.js';
-import { UsageError } from '../errors.js';
+import { describeError, UsageError } from '../errors.js';
 import { auditRubrics } from './audit-rubrics.js';
+import { PACKAGE_INDEX, readPackageIndex } from './package-index.js';
 import { GRADING_DIR, type BackwardGrading, type ForwardGrading, type Grading } from './package.js';
 import { directoryTree, findNamed } from './tree.js';
 import { auditVariant, expectedEntries, readVariantGrading, type Variant } from './variants.js';
@@ -70,6 +71,109 @@ async function objectSet(gitDir: string, args: string[]): Promise<Set<string> | 
   return new Set(r.stdout.split('\n').map((l) => l.split(' ')[0]!).filter((s) => /^[0-9a-f]{40}$/.test(s)));
 }
 
+
+/** Files every package's .git may hold; anything else there is a finding. */
+const GIT_ALLOWED: readonly RegExp[] = [
+  /^HEAD$/,
+  /^config$/,
+  /^index$/,
+  /^packed-refs$/,
+  /^objects\/pack\/pack-[0-9a-f]{40}\.(?:pack|idx|rev)$/,
+  /^objects\/[0-9a-f]{2}\/[0-9a-f]{38}$/,
+  /^objects\/info\/packs$/,
+];
+/** Reported by their own checks (refs by for-each-ref, these by name), so not repeated as unexpected files. */
+const GIT_REPORTED: readonly RegExp[] = [
+  /^refs\//,
+  /^logs\//,
+  /^(?:shallow|FETCH_HEAD|ORIG_HEAD|MERGE_HEAD|CHERRY_PICK_HEAD|REVERT_HEAD|info\/grafts|objects\/info\/alternates)$/,
+];
+/** Settings `git init --template=` and packaging write; any other key in a package's config is a finding. */
+const CONFIG_ALLOWED = new Set([
+  'core.repositoryformatversion',
+  'core.filemode',
+  'core.bare',
+  'core.logallrefupdates',
+  'core.symlinks',
+  'core.ignorecase',
+  'core.precomposeunicode',
+  'gc.auto',
+]);
+
+/** Problems of a packed-refs file (git itself stops at the first malformed line). */
+export function packedRefsProblems(text: string): string[] {
+  const out: string[] = [];
+  for (const [i, line] of text.split('\n').entries()) {
+    if (line === '' || line.startsWith('# pack-refs with:')) continue;
+    if (/^[0-9a-f]{40} refs\/\S+$/.test(line) || /^\^[0-9a-f]{40}$/.test(line)) continue;
+    out.push(`line ${i + 1}`);
+  }
+  return out;
+}
+
+/** Text with every %XX escape decoded (invalid escapes left as they are). */
+function decodedUrlText(text: string): string {
+  return text.replace(/(?:%[0-9A-Fa-f]{2})+/g, (run) => {
+    try {
+      return decodeURIComponent(run);
+    } catch {
+      return run;
+    }
+  });
+}
+
+/** A package's own files are plain files and directories, never symlinks (which could point at grading data). */
+function topLevelSymlinks(pkgDir: string, add: (what: string) => void): void {
+  for (const e of readdirSync(pkgDir)) {
+    const p = join(pkgDir, e);
+    if (lstatSync(p).isSymbolicLink()) add(`${e} is a symlink (to ${readlinkSync(p)})`);
+  }
+}
+
+/** Every symlink under `root` (not descending into `skip` names) whose target leaves `pkgDir`. */
+function escapingSymlinks(root: string, pkgDir: string, skip: ReadonlySet<string> = new Set()): string[] {
+  const out: string[] = [];
+  const base = resolve(pkgDir);
+  const walk = (abs: string): void => {
+    for (const e of readdirSync(abs)) {
+      if (skip.has(e)) continue;
+      const p = join(abs, e);
+      const st = lstatSync(p);
+      if (st.isDirectory()) walk(p);
+      else if (st.isSymbolicLink()) {
+        const target = readlinkSync(p);
+        const to = resolve(dirname(p), target);
+        if (isAbsolute(target) || (to !== base && !to.startsWith(`${base}${sep}`))) out.push(`${relative(base, p)} -> ${target}`);
+      }
+    }
+  };
+  if (existsSync(root)) walk(root);
+  return out.sort();
+}
+
+/** Findings about everything under repo/.git that is not git's own bookkeeping, byte for byte. */
+function auditGitFiles(gitDir: string, add: (what: string) => void, g: BackwardGrading): void {
+  const files = filesUnder(gitDir);
+  const unexpected = files.filter((p) => !GIT_ALLOWED.some((r) => r.test(p)) && !GIT_REPORTED.some((r) => r.test(p)));
+  if (unexpected.length > 0) add(`unexpected files in repo/.git: ${listed(unexpected)}`);
+  const links = files.filter((p) => lstatSync(join(gitDir, p)).isSymbolicLink());
+  if (links.length > 0) add(`symlinks in repo/.git: ${listed(links)}`);
+  // Every non-object file (objects are checked by reachability; the index by git status).
+  for (const p of files) {
+    if (p.startsWith('objects/') || p === 'index' || GIT_REPORTED.some((r) => r.test(p))) continue;
+    if (lstatSync(join(gitDir, p)).isSymbolicLink()) continue;
+    const text = readFileSync(join(gitDir, p)).toString('latin1');
+    const gold = shaPrefixesIn(text, g.gold);
+    if (gold.length > 0) add(`.git/${p} contains a prefix of the gold: ${listed(gold)}`);
+    if (g.after_cutoff && shaPrefixesIn(text, g.after_cutoff).length > 0) add(`.git/${p} names the commit ${g.after_cutoff} from after the cutoff`);
+  }
+  const packed = join(gitDir, 'packed-refs');
+  if (existsSync(packed) && lstatSync(packed).isFile()) {
+    const bad = packedRefsProblems(readFileSync(packed, 'latin1'));
+    if (bad.length > 0) add(`packed-refs is malformed: ${listed(bad)}`);
+  }
+}
+
 export async function auditBackward(pkgDir: string, name: string, g: BackwardGrading, variant: Variant = 'full'): Promise<string[]> {
   const f: string[] = [];
   const add = (what: string): void => void f.push(`${name}: ${what}`);
@@ -97,16 +201,27 @@ export async function auditBackward(pkgDir: string, name: string, g: BackwardGra
     return f;
   }
   if (existsSync(join(gitDir, 'shallow'))) add('repository is shallow (.git/shallow exists)');
+  topLevelSymlinks(pkgDir, add);
+  const escaping = escapingSymlinks(join(pkgDir, 'repo'), pkgDir, new Set(['.git']));
+  if (escaping.length > 0) add(`symlinks pointing outside the package: ${listed(escaping)}`);
   const logs = filesUnder(join(gitDir, 'logs'));
   if (logs.length > 0) add(`reflogs present: ${listed(logs.map((l) => `logs/${l}`))}`);
   for (const file of ['FETCH_HEAD', 'ORIG_HEAD', 'MERGE_HEAD', 'CHERRY_PICK_HEAD', 'REVERT_HEAD', 'info/grafts', 'objects/info/alternates']) {
     if (existsSync(join(gitDir, file))) add(`${file} present in repo/.git`);
   }
-  const remotes = await runGit(gitDir, ['config', '--get-regexp', '^remote\\.'], { allowExit: [1] });
-  if (remotes.stdout.trim()) add(`remote configured: ${listed(remotes.stdout.trim().split('\n'))}`);
+  auditGitFiles(gitDir, add, g);
+  const configured = await runGit(gitDir, ['config', '--file', join(gitDir, 'config'), '--list'], { allowExit: [1, 128] });
+  if (configured.exitCode !== 0) add('config cannot be read');
+  const settings = configured.stdout.split('\n').filter((l) => l.length > 0).map((l) => l.split('=')[0]!.toLowerCase());
+  const remotes = settings.filter((k) => k.startsWith('remote.'));
+  if (remotes.length > 0) add(`remote configured: ${listed(configured.stdout.trim().split('\n').filter((l) => l.toLowerCase().startsWith('remote.')).map((l) => l.replace('=', ' ')))}`);
+  const odd = settings.filter((k) => !k.startsWith('remote.') && !CONFIG_ALLOWED.has(k));
+  if (odd.length > 0) add(`config has unexpected settings: ${listed([...new Set(odd)])}`);
   const head = await runGit(gitDir, ['symbolic-ref', '-q', 'HEAD'], { allowExit: [1, 128] });
   if (head.stdout.trim() !== 'refs/heads/main') add(`HEAD is ${head.stdout.trim() || 'detached'}, not refs/heads/main`);
-  const refs = (await runGit(gitDir, ['for-each-ref', '--format=%(refname) %(objectname)'])).stdout.split('\n').filter((l) => l.length > 0);
+  const listedRefs = await runGit(gitDir, ['for-each-ref', '--format=%(refname) %(objectname)'], { allowExit: [128] });
+  if (listedRefs.exitCode !== 0) add('git cannot list the refs (a malformed ref or packed-refs)');
+  const refs = listedRefs.stdout.split('\n').filter((l) => l.length > 0);
   const main = refs.find((l) => l.startsWith('refs/heads/main '))?.split(' ')[1] ?? null;
   const extra = refs.filter((l) => !l.startsWith('refs/heads/main ')).map((l) => l.split(' ')[0]!);
   if (extra.length > 0) add(`unexpected refs: ${listed(extra)}`);
@@ -174,6 +289,9 @@ export function auditForward(pkgDir: string, name: string, g: ForwardGrading, va
   }
   const dotGit = findNamed(treeDir, '.git');
   if (dotGit.length > 0) add(`.git in the tree: ${listed(dotGit.map((p) => `tree/${p}`))}`);
+  topLevelSymlinks(pkgDir, add);
+  const escaping = escapingSymlinks(treeDir, pkgDir);
+  if (escaping.length > 0) add(`symlinks pointing outside the package: ${listed(escaping)}`);
   const { tree, files } = directoryTree(treeDir);
   if (tree !== g.base_tree) add(`tree digest ${tree} differs from the recorded base tree ${g.base_tree}`);
   const changed: string[] = [];
@@ -193,47 +311,89 @@ export function auditForward(pkgDir: string, name: string, g: ForwardGrading, va
       add(`${file} is missing`);
       continue;
     }
-    const text = readFileSync(p, 'utf8');
+    if (lstatSync(p).isSymbolicLink()) continue; // reported above
+    const raw = readFileSync(p, 'utf8');
+    // URL-encoded links are read decoded too (%2Fpull%2F7 is /pull/7).
+    const text = `${raw}\n${decodedUrlText(raw)}`;
     if (g.pr_url && text.includes(g.pr_url)) add(`${file} links the fixing pull request`);
-    if (new RegExp(`/pull/${g.pull}(?![0-9])`).test(text)) add(`${file} links pull/${g.pull}`);
+    if (new RegExp(`/pulls?/${g.pull}(?![0-9])`).test(text)) add(`${file} links pull/${g.pull}`);
+    if (file !== 'context.json' && new RegExp(`(?<![\\w&/#])#${g.pull}(?![0-9])`).test(text)) add(`${file} names the fixing pull request #${g.pull}`);
     if (g.head && shaPrefixesIn(text, g.head).length > 0) add(`${file} contains a prefix of the fix's head commit`);
+    if (file !== 'changed_paths.json' && g.gold.length > 0 && g.gold.every((w) => text.includes(w))) add(`${file} lists the gold workflows`);
   }
   return f;
 }
 
-/** Audits every package under `dir` (each directory except grading/); throws UsageError when `dir` holds none. */
+/** Audits one package against its grading data. */
+async function auditOne(dir: string, name: string): Promise<string[]> {
+  const findings: string[] = [];
+  const pkgDir = join(dir, name);
+  const gradingPath = join(dir, GRADING_DIR, `${name}.json`);
+  if (existsSync(join(pkgDir, GRADING_DIR))) findings.push(`${name}: grading data inside the package`);
+  if (!existsSync(gradingPath)) {
+    findings.push(`${name}: no grading data at ${GRADING_DIR}/${name}.json`);
+    return findings;
+  }
+  let g: Grading;
+  try {
+    g = JSON.parse(readFileSync(gradingPath, 'utf8')) as Grading;
+  } catch {
+    findings.push(`${name}: ${GRADING_DIR}/${name}.json is not valid JSON`);
+    return findings;
+  }
+  if (g.case_id !== name) findings.push(`${name}: grading data is for case ${g.case_id}`);
+  const v = readVariantGrading(join(dir, GRADING_DIR), name);
+  if (v === 'invalid') {
+    findings.push(`${name}: ${GRADING_DIR}/${name}.variant.json is not valid variant data`);
+    return findings;
+  }
+  const variant: Variant = v?.variant ?? 'full';
+  if (v) findings.push(...auditVariant(pkgDir, name, v));
+  else if (declaredVariant(pkgDir) !== 'full') findings.push(`${name}: task.json names variant ${declaredVariant(pkgDir)} but there is no ${GRADING_DIR}/${name}.variant.json`);
+  if (g.task === 'backward') findings.push(...(await auditBackward(pkgDir, name, g, variant)));
+  else if (g.task === 'forward') findings.push(...auditForward(pkgDir, name, g, variant));
+  else findings.push(`${name}: grading data has an unknown task`);
+  return findings;
+}
+
+/**
+ * Audits every package under `dir` (each directory except grading/) and the set as a whole: the
+ * index names every package and says the set is complete, and every grading file has its
+ * package. A package that cannot be read is a finding, never the end of the audit. Throws
+ * UsageError when `dir` holds no packages and no index.
+ */
 export async function auditPackages(dir: string): Promise<AuditReport> {
   if (!existsSync(dir) || !lstatSync(dir).isDirectory()) throw new UsageError(`${dir}: not a directory`);
   const findings: string[] = [];
   const names = readdirSync(dir).filter((e) => e !== GRADING_DIR && !e.startsWith('.') && lstatSync(join(dir, e)).isDirectory()).sort();
-  if (names.length === 0) throw new UsageError(`${dir}: no packages to audit`);
+  const index = readPackageIndex(dir);
+  if (names.length === 0 && (index === null || index === 'invalid')) throw new UsageError(`${dir}: no packages to audit`);
+  if (index === null) findings.push(`${PACKAGE_INDEX} is missing: the set cannot be checked for completeness`);
+  else if (index === 'invalid') findings.push(`${PACKAGE_INDEX} is not a package index`);
+  else {
+    if (!index.complete) findings.push(`${PACKAGE_INDEX}: the package set is half-written (packaging did not finish)`);
+    const present = new Set(names);
+    const missing = index.cases.filter((c) => !present.has(c));
+    if (missing.length > 0) findings.push(`${PACKAGE_INDEX} lists ${missing.length} packages that are missing: ${listed(missing)}`);
+    const inIndex = new Set(index.cases);
+    const unlisted = names.filter((n) => !inIndex.has(n));
+    if (unlisted.length > 0) findings.push(`packages not listed in ${PACKAGE_INDEX}: ${listed(unlisted)}`);
+  }
+  const gradingDir = join(dir, GRADING_DIR);
+  if (existsSync(gradingDir)) {
+    const orphans = readdirSync(gradingDir)
+      .filter((e) => e.endsWith('.json') && !e.endsWith('.variant.json'))
+      .map((e) => e.slice(0, -'.json'.length))
+      .filter((id) => !names.includes(id))
+      .sort();
+    if (orphans.length > 0) findings.push(`grading data without its package: ${listed(orphans.map((id) => `${GRADING_DIR}/${id}.json`))}`);
+  }
   for (const name of names) {
-    const pkgDir = join(dir, name);
-    const gradingPath = join(dir, GRADING_DIR, `${name}.json`);
-    if (existsSync(join(pkgDir, GRADING_DIR))) findings.push(`${name}: grading data inside the package`);
-    if (!existsSync(gradingPath)) {
-      findings.push(`${name}: no grading data at ${GRADING_DIR}/${name}.json`);
-      continue;
-    }
-    let g: Grading;
     try {
-      g = JSON.parse(readFileSync(gradingPath, 'utf8')) as Grading;
-    } catch {
-      findings.push(`${name}: ${GRADING_DIR}/${name}.json is not valid JSON`);
-      continue;
+      findings.push(...(await auditOne(dir, name)));
+    } catch (error) {
+      findings.push(`${name}: the audit could not read the package: ${describeError(error)}`);
     }
-    if (g.case_id !== name) findings.push(`${name}: grading data is for case ${g.case_id}`);
-    const v = readVariantGrading(join(dir, GRADING_DIR), name);
-    if (v === 'invalid') {
-      findings.push(`${name}: ${GRADING_DIR}/${name}.variant.json is not valid variant data`);
-      continue;
-    }
-    const variant: Variant = v?.variant ?? 'full';
-    if (v) findings.push(...auditVariant(pkgDir, name, v));
-    else if (declaredVariant(pkgDir) !== 'full') findings.push(`${name}: task.json names variant ${declaredVariant(pkgDir)} but there is no ${GRADING_DIR}/${name}.variant.json`);
-    if (g.task === 'backward') findings.push(...(await auditBackward(pkgDir, name, g, variant)));
-    else if (g.task === 'forward') findings.push(...auditForward(pkgDir, name, g, variant));
-    else findings.push(`${name}: grading data has an unknown task`);
   }
   findings.push(...auditRubrics(dir, names));
   return { packages: names.length, findings };

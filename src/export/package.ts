@@ -9,6 +9,7 @@ import { ValidationError } from '../errors.js';
 import { runGit, runGitBuffer } from '../git/runner.js';
 import { parseLsTree } from '../git/workflows.js';
 import { writeFileAtomic } from '../util/atomic-file.js';
+import { addToPackageIndex } from './package-index.js';
 import { canonicalJson } from '../util/canonical.js';
 import type { BackwardManifestRecord, ForwardManifestRecord, ManifestRecord } from './read-manifest.js';
 
@@ -100,6 +101,7 @@ function finish(out: string, caseId: string, tmp: string, grading: Grading): voi
   rmSync(dest, { recursive: true, force: true });
   renameSync(tmp, dest);
   writeFileAtomic(join(out, GRADING_DIR, `${caseId}.json`), pretty(grading));
+  addToPackageIndex(out, caseId);
 }
 
 /** Backward: repo/ (history up to the cutoff only), history_metadata.jsonl, report.md, task.json. */

@@ -22,6 +22,7 @@ import { ablateSymptoms } from '../sanitize/ablate.js';
 import { writeFileAtomic } from '../util/atomic-file.js';
 import { canonicalJson } from '../util/canonical.js';
 import type { ForwardPairRecord } from './forward-pairs.js';
+import { addToPackageIndex } from './package-index.js';
 import { firstAfter, GRADING_DIR, packageBackward, packageCase, packageForward, type BackwardGrading } from './package.js';
 import type { BackwardManifestRecord, ForwardManifestRecord, ManifestRecord } from './read-manifest.js';
 
@@ -143,6 +144,7 @@ export async function packageVariant(
     renameSync(join(scratch, id), join(out, id));
     renameSync(join(scratch, GRADING_DIR, `${id}.json`), join(out, GRADING_DIR, `${id}.json`));
     writeFileAtomic(join(out, GRADING_DIR, `${id}.variant.json`), pretty(extra));
+    addToPackageIndex(out, id);
     return id;
   } finally {
     rmSync(scratch, { recursive: true, force: true });

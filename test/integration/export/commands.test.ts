@@ -165,7 +165,7 @@ describe('r2v package / package audit', () => {
     expect(r.code).toBe(0);
     const ids = [...records(join(dir, 'manifests/backward.jsonl')), ...records(join(dir, 'manifests/forward.jsonl'))].map((x) => x.case_id as string);
     expect(r.stdout.trim().split('\n').sort()).toEqual([...ids].sort());
-    expect(readdirSync(join(dir, 'packages')).sort()).toEqual([...ids, 'grading'].sort());
+    expect(readdirSync(join(dir, 'packages')).sort()).toEqual([...ids, 'grading', 'index.json'].sort());
 
     const b = records(join(dir, 'manifests/backward.jsonl'))[0]!;
     const pkg = join(dir, 'packages', b.case_id as string);
@@ -203,7 +203,7 @@ describe('r2v package / package audit', () => {
     const f = records(join(dir, 'manifests/forward.jsonl'))[0]!;
     const one = await r2v(['package', '--case', f.case_id as string, '--manifest', 'manifests/forward.jsonl', '--out', 'one']);
     expect(one.code).toBe(0);
-    expect(readdirSync(join(dir, 'one')).sort()).toEqual([f.case_id as string, 'grading'].sort());
+    expect(readdirSync(join(dir, 'one')).sort()).toEqual([f.case_id as string, 'grading', 'index.json'].sort());
     const unknown = await r2v(['package', '--case', 'acme_widget__9__00000000', '--out', 'one']);
     expect(unknown.code).toBe(2);
     expect(unknown.stderr).toContain('--case acme_widget__9__00000000: no such admitted case');
