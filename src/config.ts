@@ -48,6 +48,10 @@ export const RepoConfig = z
     release_branches: z.array(z.string().min(1)).optional(),
     /** Former owner/name spellings (renamed or transferred repository): their URLs are this repository's. */
     aliases: z.array(RepoName).optional(),
+    /** Component map for the Backward locality label: name → path prefixes (default: top-level directories). */
+    components: z
+      .record(z.string().min(1), z.array(z.string().min(1).refine((p) => !p.startsWith('/') && !p.split('/').includes('..'), 'must be a path inside the repository')).min(1))
+      .optional(),
   })
   .strict();
 export type RepoConfig = z.infer<typeof RepoConfig>;
@@ -179,6 +183,7 @@ repos: []
 #    test_globs: ["test/**", "**/*.test.ts"]      # which changed files are tests
 #    test_setup: ["npm ci --offline"]             # transplanted probes: run in each checkout before the tests
 #    test_setup_cache: [node_modules]             # kept per (repository, lockfile digest): N cases install once
+#    components: {parser: [src/parse, src/lex]}   # locality label: path prefixes per component (default: top-level dirs)
 
 # Optional external screener (e.g. a script that asks a language model): it reads one candidate
 # as JSON on stdin and answers {"decision", "reasons", "quotes"}. Its answers are proposals recorded

@@ -2,11 +2,12 @@
  * The Backward labels that read the visible history (the baselines' index of the repository).
  */
 import type { RepoHistory } from '../baselines/history.js';
-import { backwardLocality, backwardStaging, type Label, type Locality, type Staging } from './rules.js';
+import { backwardLocality, backwardStaging, type ComponentMap, type Label, type Locality, type Staging } from './rules.js';
 
 export function backwardLabels(
   history: RepoHistory,
   input: { cutoff: string; gold: string; report: string },
+  components?: ComponentMap,
 ): { locality: Label<Locality> | null; staging: Label<Staging> | null } {
   const goldIdx = history.indexOf(input.gold);
   const visible = history.visibleFrom(input.cutoff);
@@ -22,7 +23,7 @@ export function backwardLabels(
     if (beforeGold[i] !== 1) between.push(c);
   }
   return {
-    locality: backwardLocality({ report: input.report, knownPaths: [...known].sort(), goldPaths }),
+    locality: backwardLocality({ report: input.report, knownPaths: [...known].sort(), goldPaths, components }),
     staging: backwardStaging({ goldPaths, between }),
   };
 }

@@ -3,7 +3,8 @@
  * override one (`r2v review label`); the label then says `proposed_by: review`. Pure.
  *
  * - Backward locality: `local` when the report names a file of a component the gold commit
- *   touches (component = top-level directory; files at the root form the component "/"),
+ *   touches (component = the configured `repos[].components` entry, else the top-level
+ *   directory; files at the root form the component "/"),
  *   `cross` otherwise (the report names other components, or none).
  * - Backward staging: `staged` when the visible history between gold and cutoff holds earlier
  *   fix-like commits (subject says fix or revert) touching the gold's files, `direct` otherwise.
@@ -30,8 +31,24 @@ export const LABEL_VALUES = {
   forward: { staging: ['direct', 'staged'] },
 } as const;
 
-/** The component of a path: its top-level directory, "/" for a file at the root. */
-export function componentOf(path: string): string {
+/** A configured component map: component name → path prefixes (`repos[].components`). */
+export type ComponentMap = Readonly<Record<string, readonly string[]>>;
+
+/**
+ * The component of a path: the configured component with the longest prefix matching it (the
+ * path itself or a directory above it), else its top-level directory ("/" for a root file).
+ */
+export function componentOf(path: string, map?: ComponentMap): string {
+  if (map) {
+    let best: { name: string; len: number } | null = null;
+    for (const name of Object.keys(map).sort()) {
+      for (const raw of map[name]!) {
+        const prefix = raw.replace(/\/+$/, '');
+        if ((path === prefix || path.startsWith(`${prefix}/`)) && (!best || prefix.length > best.len)) best = { name, len: prefix.length };
+      }
+    }
+    if (best) return best.name;
+  }
   const i = path.indexOf('/');
   return i < 0 ? '/' : path.slice(0, i);
 }
@@ -57,11 +74,12 @@ function resolveMention(m: string, known: readonly string[]): string[] {
   return known.filter((p) => p === m || p.endsWith(`/${m}`) || p.startsWith(`${m}/`) || (!hasSlash && basename(p) === m));
 }
 
-export function backwardLocality(input: { report: string; knownPaths: readonly string[]; goldPaths: readonly string[] }): Label<Locality> {
-  const goldComponents = [...new Set(input.goldPaths.map(componentOf))].sort();
+export function backwardLocality(input: { report: string; knownPaths: readonly string[]; goldPaths: readonly string[]; components?: ComponentMap }): Label<Locality> {
+  const of = (p: string): string => componentOf(p, input.components);
+  const goldComponents = [...new Set(input.goldPaths.map(of))].sort();
   const named = new Map<string, string>();
   for (const m of pathMentions(input.report)) {
-    for (const p of resolveMention(m, input.knownPaths)) if (!named.has(componentOf(p))) named.set(componentOf(p), m);
+    for (const p of resolveMention(m, input.knownPaths)) if (!named.has(of(p))) named.set(of(p), m);
   }
   const shared = goldComponents.filter((c) => named.has(c));
   if (shared.length > 0) {

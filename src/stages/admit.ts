@@ -30,6 +30,7 @@ import { ProbeTables } from '../store/tables/probes.js';
 import { Sources } from '../store/tables/sources.js';
 import { canonicalJson, digestOf } from '../util/canonical.js';
 import { gitReposOf } from './git-service.js';
+import { repoConfig } from '../config.js';
 import type { ItemOutcome, PlannedItem, Stage, StageContext } from './types.js';
 
 /** Review overrides of a case's labels on its current inputs: [label, {value, reviewer, reason}], sorted. */
@@ -136,7 +137,7 @@ async function deriveBackward(ctx: StageContext, inputs: BackwardInputs): Promis
   const history = historyOf(ctx, inputs.repo, handle.gitDir);
   await history.ensure(r.cutoff);
   const input = { cutoff: r.cutoff, gold: r.gold, report: inputs.report.text };
-  return { baselines: backwardBaselines(history, input), ...backwardLabels(history, input) };
+  return { baselines: backwardBaselines(history, input), ...backwardLabels(history, input, repoConfig(ctx.config, inputs.repo)?.components) };
 }
 
 /**
@@ -155,13 +156,14 @@ export const admitStage: Stage<AdmitItem> = {
     const selection = selectionOf(ctx);
     const items: PlannedItem<AdmitItem>[] = [];
     for (const repo of repos) {
+      const components = repoConfig(ctx.config, repo)?.components ?? null;
       for (const inputs of gatherBackward(ctx.store, repo)) {
         const digest = backwardDigestOfRows({ report: inputs.report, record: inputs.record, attributions: inputs.attributions });
         const overrides = overridesOf(ctx.store, backwardCaseKey(repo, inputs.number), digest);
         items.push({
           key: `backward:${repo}#${inputs.number}`,
           repo,
-          inputDigest: digestOf({ inputs, selection, overrides, derived: DERIVED_VERSIONS }),
+          inputDigest: digestOf({ inputs, selection, overrides, components, derived: DERIVED_VERSIONS }),
           input: { task: 'backward', inputs, selection, overrides },
         });
       }

@@ -19,6 +19,16 @@ describe('Backward locality', () => {
     expect(none).toEqual({ value: 'cross', proposed_by: 'rule', evidence: 'the report names no file of the repository; the gold touches /' });
   });
 
+  it('uses the configured component map when there is one (longest prefix wins)', () => {
+    const components = { render: ['src/layout'], core: ['src', 'lib/'] };
+    expect([componentOf('src/layout/box.js', components), componentOf('src/parse.js', components), componentOf('lib/x.c', components), componentOf('docs/a.md', components)])
+      .toEqual(['render', 'core', 'core', 'docs']);
+    // src/layout and src/parse.js share the top-level directory, but not the configured component.
+    const l = backwardLocality({ report: 'parse.js throws', knownPaths: KNOWN, goldPaths: ['src/layout/box.js'], components });
+    expect(l).toEqual({ value: 'cross', proposed_by: 'rule', evidence: 'the report names core; the gold touches render' });
+    expect(backwardLocality({ report: 'parse.js throws', knownPaths: KNOWN, goldPaths: ['src/layout/box.js'] }).value).toBe('local');
+  });
+
   it('finds path-like words and components', () => {
     expect(pathMentions('see ./src/a.js, lib/ and README.md. v1.2 x/y')).toEqual(['README.md', 'lib', 'src/a.js', 'x/y']);
     expect([componentOf('src/a/b.js'), componentOf('Makefile')]).toEqual(['src', '/']);
@@ -72,5 +82,16 @@ describe('review overrides', () => {
     const o = withOverride('staging', rule, new Map([['staging', { value: 'direct', reviewer: 'alice', reason: 'the title names the module' }]]));
     expect(o).toEqual({ value: 'direct', proposed_by: 'review', evidence: `alice: the title names the module; the rule proposed staged: ${rule.evidence}` });
     expect(withOverride('staging', rule, new Map())).toBe(rule);
+  });
+});
+
+describe('repos[].components in the config', () => {
+  it('accepts name → path prefixes and refuses a path outside the repository', async () => {
+    const { Config } = await import('../../../src/config.js');
+    expect(Config.parse({ repos: [{ name: 'a/b', components: { core: ['src'] } }] }).repos[0]!.components).toEqual({ core: ['src'] });
+    const bad = Config.safeParse({ repos: [{ name: 'a/b', components: { core: ['../x'] } }] });
+    expect(bad.success).toBe(false);
+    expect(bad.error!.issues[0]!.message).toBe('must be a path inside the repository');
+    expect(Config.safeParse({ repos: [{ name: 'a/b', components: { core: [] } }] }).success).toBe(false);
   });
 });
