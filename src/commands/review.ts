@@ -15,6 +15,7 @@ import { importDecisions } from '../review/import.js';
 import type { ReviewTask } from '../review/keys.js';
 import { candidateJson, checkAnswer, runScreener, screenerReason } from '../review/screener.js';
 import { ReviewLedger } from '../store/tables/review.js';
+import { reviewStanding } from '../review/status.js';
 import { LabelOverrides } from '../store/tables/label-overrides.js';
 import { LABEL_VALUES } from '../labels/rules.js';
 import { readJsonl, type JsonlLine } from '../util/jsonl.js';
@@ -214,7 +215,7 @@ export const registerReview: RegisterCommand = (program: Command, ctx) => {
         };
         for (const c of reviewCases(app.store.db, { task, repos, includeCandidates: opts.includeCandidates === true })) {
           if (ctx.signal.aborted) break;
-          if (ledger.status(c.caseKey, c.inputDigest).status !== 'pending') continue;
+          if (reviewStanding(ledger.entries(c.caseKey), c.inputDigest).status !== 'pending') continue;
           const asked = ledger.entries(c.caseKey).some((e) => e.reviewer === reviewer && e.inputDigest === c.inputDigest);
           if (asked && !opts.again) {
             report(c.caseKey, 'skipped', { detail: `${reviewer} already answered on these inputs` });

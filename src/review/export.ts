@@ -7,6 +7,7 @@ import type { Database } from 'better-sqlite3';
 import { ReviewLedger, type ReviewEntry, type ReviewStatus } from '../store/tables/review.js';
 import { canonicalJson } from '../util/canonical.js';
 import { reviewCases, type CaseScope, type ReviewCase } from './cases.js';
+import { reviewStanding } from './status.js';
 
 export type StatusFilter = ReviewStatus | 'all';
 export const STATUS_FILTERS: readonly StatusFilter[] = ['pending', 'needs-adjudication', 'accepted', 'rejected', 'all'];
@@ -33,7 +34,7 @@ export function entryView(e: ReviewEntry, currentDigest: string): Record<string,
 /** The exported record of one case: its view, its ledger status and every entry recorded for it. */
 export function reviewRecord(c: ReviewCase, ledger: ReviewLedger): { status: ReviewStatus; record: Record<string, unknown> } {
   const entries = ledger.entries(c.caseKey);
-  const { status } = ledger.status(c.caseKey, c.inputDigest);
+  const { status } = reviewStanding(ledger.entries(c.caseKey), c.inputDigest);
   return { status, record: { ...c.view, status, decisions: entries.map((e) => entryView(e, c.inputDigest)) } };
 }
 

@@ -22,6 +22,7 @@ import { pairKey } from '../forward/link-rules.js';
 import { backwardDigestOfRows, forwardDigestOfCase } from '../review/digest.js';
 import { backwardCaseKey, forwardCaseKey } from '../review/keys.js';
 import { ReviewLedger } from '../store/tables/review.js';
+import { reviewStanding } from '../review/status.js';
 import { LabelOverrides } from '../store/tables/label-overrides.js';
 import { AdmissionTables, type AdmissionRow } from '../store/tables/admission.js';
 import { BackwardTables } from '../store/tables/backward.js';
@@ -84,7 +85,7 @@ export function gatherBackward(store: StageContext['store'], repo: string): Back
       report,
       screen: tables.screen(repo, number) ?? null,
       probe: record?.caseId ? probes.verdictFor(record.caseId) : null,
-      review: reviewState(digest ? ledger.status(backwardCaseKey(repo, number), digest).status : 'pending'),
+      review: reviewState(digest ? reviewStanding(ledger.entries(backwardCaseKey(repo, number)), digest).status : 'pending'),
     });
   }
   return out;
@@ -98,7 +99,7 @@ export function gatherForward(store: StageContext['store'], repo: string): Forwa
   for (const c of forward.iterateCases([repo])) {
     const gold = c.gold !== null ? forward.gold(c.repo, c.issue, c.pull) : undefined;
     const digest = forwardDigestOfCase(c);
-    const review = reviewState(digest ? ledger.status(forwardCaseKey(c.repo, c.issue, c.pull), digest).status : 'pending');
+    const review = reviewState(digest ? reviewStanding(ledger.entries(forwardCaseKey(c.repo, c.issue, c.pull)), digest).status : 'pending');
     out.push({ case: c, goldDigests: gold ? { ...gold.inputDigests } : null, review });
   }
   return out;

@@ -1,6 +1,5 @@
 import type { Database, Statement } from 'better-sqlite3';
 import { ValidationError } from '../../errors.js';
-import { reviewStanding } from '../../review/status.js';
 
 /** The review ledger (migration 0009): append-only decisions about cases, bound to input digests. */
 export type ReviewDecision = 'accept' | 'reject' | 'uncertain';
@@ -45,14 +44,6 @@ export class ReviewLedger {
   /** Every entry of a case, oldest first. */
   entries(caseKey: string): ReviewEntry[] {
     return (this.s.ofCase!.all(caseKey) as Record<string, unknown>[]).map(toEntry);
-  }
-
-  /**
-   * Human decisions bound to the CURRENT input digest decide; screener entries never do. Two
-   * humans disagreeing → needs-adjudication; none → pending (see src/review/status.ts).
-   */
-  status(caseKey: string, currentDigest: string): { status: ReviewStatus; decisions: ReviewEntry[] } {
-    return reviewStanding(this.entries(caseKey), currentDigest);
   }
 
   /** The id of an entry with the same case, reviewer, decision, reason, digest and source, if any. */

@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { ForwardTables } from '../../../src/store/tables/forward.js';
 import { ReviewLedger } from '../../../src/store/tables/review.js';
+import { reviewStanding } from '../../../src/review/status.js';
 import { storeThread } from '../backward/pipeline-fixture.js';
 import { jsonLines } from '../../support/cli.js';
 import { buildWorld, ledgerRows, reviewThreadComment, runPipeline, SYMPTOM, type World } from './world.js';
@@ -155,8 +156,8 @@ describe('r2v review export and import on cases built by the real stages', () =>
 
     const s = world.open();
     try {
-      expect(new ReviewLedger(s.db).status('acme/widget#2', changed.input_digest).status).toBe('pending');
-      expect(new ReviewLedger(s.db).status('acme/widget#2', b2.input_digest).status).toBe('accepted');
+      expect(reviewStanding(new ReviewLedger(s.db).entries('acme/widget#2'), changed.input_digest).status).toBe('pending');
+      expect(reviewStanding(new ReviewLedger(s.db).entries('acme/widget#2'), b2.input_digest).status).toBe('accepted');
     } finally {
       s.close();
     }

@@ -3,6 +3,9 @@ import { describe, expect, it } from 'vitest';
 import { ValidationError } from '../../../src/errors.js';
 import { openStore, type Store } from '../../../src/store/db.js';
 import { ReviewLedger, type ReviewEntry } from '../../../src/store/tables/review.js';
+import { reviewStanding } from '../../../src/review/status.js';
+
+const standing = (l: ReviewLedger, key: string, digest: string) => reviewStanding(l.entries(key), digest);
 import { backwardDigestOfRows, backwardReviewDigest, forwardDigestOfCase, forwardReviewDigest } from '../../../src/review/digest.js';
 
 const KEY = 'acme/widget#7';
@@ -34,27 +37,27 @@ function withLedger(fn: (ledger: ReviewLedger, store: Store) => void): void {
 
 describe('review ledger status', () => {
   it('is pending with no entries', () => {
-    withLedger((l) => expect(l.status(KEY, D1)).toEqual({ status: 'pending', decisions: [] }));
+    withLedger((l) => expect(standing(l, KEY, D1)).toEqual({ status: 'pending', decisions: [] }));
   });
 
   it('is accepted by a human accept bound to the current digest', () => {
     withLedger((l) => {
       const id = l.append(entry());
-      expect(l.status(KEY, D1)).toEqual({ status: 'accepted', decisions: [{ ...entry(), id }] });
+      expect(standing(l, KEY, D1)).toEqual({ status: 'accepted', decisions: [{ ...entry(), id }] });
     });
   });
 
   it('is rejected by a human reject bound to the current digest', () => {
     withLedger((l) => {
       l.append(entry({ decision: 'reject', reason: 'wrong symptom' }));
-      expect(l.status(KEY, D1).status).toBe('rejected');
+      expect(standing(l, KEY, D1).status).toBe('rejected');
     });
   });
 
   it('drops back to pending when the digest changes: old decisions stay but no longer decide', () => {
     withLedger((l) => {
       l.append(entry());
-      expect(l.status(KEY, D2)).toEqual({ status: 'pending', decisions: [] });
+      expect(standing(l, KEY, D2)).toEqual({ status: 'pending', decisions: [] });
       expect(l.entries(KEY)).toHaveLength(1);
     });
   });
@@ -63,7 +66,7 @@ describe('review ledger status', () => {
     withLedger((l) => {
       l.append(entry());
       l.append(entry({ reviewer: 'bob', decision: 'reject', reason: 'hedged' }));
-      const s = l.status(KEY, D1);
+      const s = standing(l, KEY, D1);
       expect(s.status).toBe('needs-adjudication');
       expect(s.decisions.map((d) => [d.reviewer, d.decision])).toEqual([['alice', 'accept'], ['bob', 'reject']]);
     });
@@ -74,7 +77,7 @@ describe('review ledger status', () => {
       l.append(entry());
       l.append(entry({ reviewer: 'bob', decision: 'reject', reason: 'hedged' }));
       l.append(entry({ reviewer: 'bob', decision: 'accept', reason: 'on reflection, fine' }));
-      expect(l.status(KEY, D1).status).toBe('accepted');
+      expect(standing(l, KEY, D1).status).toBe('accepted');
       expect(l.entries(KEY)).toHaveLength(3);
     });
   });
@@ -82,26 +85,26 @@ describe('review ledger status', () => {
   it('never lets a screener decide', () => {
     withLedger((l) => {
       l.append(entry({ reviewer: 'screener:llm', source: 'screener' }));
-      expect(l.status(KEY, D1).status).toBe('pending');
+      expect(standing(l, KEY, D1).status).toBe('pending');
       l.append(entry({ reviewer: 'screener:llm', source: 'screener', decision: 'reject' }));
       l.append(entry());
-      expect(l.status(KEY, D1).status).toBe('accepted');
+      expect(standing(l, KEY, D1).status).toBe('accepted');
     });
   });
 
   it('treats uncertain alone as pending and uncertain beside a decision as needing adjudication', () => {
     withLedger((l) => {
       l.append(entry({ decision: 'uncertain', reason: 'cannot tell' }));
-      expect(l.status(KEY, D1).status).toBe('pending');
+      expect(standing(l, KEY, D1).status).toBe('pending');
       l.append(entry({ reviewer: 'bob' }));
-      expect(l.status(KEY, D1).status).toBe('needs-adjudication');
+      expect(standing(l, KEY, D1).status).toBe('needs-adjudication');
     });
   });
 
   it('keeps cases apart', () => {
     withLedger((l) => {
       l.append(entry());
-      expect(l.status('acme/widget#8', D1).status).toBe('pending');
+      expect(standing(l, 'acme/widget#8', D1).status).toBe('pending');
       expect(l.entries('acme/widget#8')).toEqual([]);
     });
   });
