@@ -129,6 +129,7 @@ export const sanitizeStage: Stage<SanitizeItem> = {
     const tables = new BackwardTables(ctx.store.db);
     const items: PlannedItem<SanitizeItem>[] = [];
     for (const repo of repos) {
+      const aliases = repoConfig(ctx.config, repo)?.aliases ?? [];
       for (const number of tables.screenedThreads(repo)) {
         const thread = sources.thread(repo, number);
         if (!thread) continue;
@@ -139,6 +140,8 @@ export const sanitizeStage: Stage<SanitizeItem> = {
           attributions: tables.attributions(repo, number),
           case: record,
           resolutions: tables.resolutions(repo, number).map((r) => r.sha),
+          // Former names change which URLs are deleted; absent when there are none (digests of earlier runs stay valid).
+          ...(aliases.length > 0 ? { aliases } : {}),
         });
         items.push({ key: `${repo}#${number}`, repo, inputDigest: digest, input: { repo, number } });
       }
