@@ -8,6 +8,7 @@ import { join, relative, resolve } from 'node:path';
 import { Writable } from 'node:stream';
 import YAML from 'yaml';
 import { generateWorld } from './world/index.js';
+import type { SampleWorld } from './world/types.js';
 import { toFakeWorld } from './world/fake-world.js';
 import { startFakeGitHub } from '../src/github/fake-server.js';
 import { pathToFileURL } from 'node:url';
@@ -24,6 +25,50 @@ async function compiledCli(): Promise<typeof import('../src/cli.js')> {
   return (await import(pathToFileURL(join(ROOT, 'dist/cli.js')).href)) as typeof import('../src/cli.js');
 }
 const TOKEN_ENV = 'R2V_DEMO_TOKEN';
+
+/** The demo's token: a variable name and a value that is not a secret (the fake GitHub takes any). */
+export const DEMO_ENV: Readonly<Record<string, string>> = { [TOKEN_ENV]: 'demo-token-not-a-secret-0000' };
+
+/** The config of a run over the sample world served at `apiUrl`; data_dir is the config's directory. */
+export function demoConfigText(world: SampleWorld, apiUrl: string): string {
+  const config = {
+    github: { api_url: apiUrl, token_env: TOKEN_ENV, discover_mode: 'sync', max_retries: 2 },
+    data_dir: '.',
+    concurrency: 2,
+    repos: world.repos.map((r) => ({
+      name: r.name,
+      git_url: r.gitDir,
+      ...(r.testCommand ? { test_command: r.testCommand } : {}),
+      ...(r.testGlobs ? { test_globs: r.testGlobs } : {}),
+    })),
+    pairs: { window_days: 3, base: 'newer', repeats: 2 },
+  };
+  return `# Written by npm run demo: the sample world served by a local fake GitHub.\n${YAML.stringify(config)}`;
+}
+
+/**
+ * Writes the world's probe specs for the cases the database at `dbPath` has resolved into
+ * `<dataDir>/probes/<case-id>.yaml` (what a researcher does between the two halves of a run).
+ * Returns how many were written.
+ */
+export function installDemoProbes(world: SampleWorld, dbPath: string, dataDir: string): number {
+  const store = openStore(dbPath);
+  try {
+    const cases = new BackwardTables(store.db).resolvedCases();
+    mkdirSync(join(dataDir, 'probes'), { recursive: true });
+    let n = 0;
+    for (const p of world.probes) {
+      const c = cases.find((x) => x.repo === p.repo && x.number === p.number);
+      if (c) {
+        writeFileSync(join(dataDir, 'probes', `${c.caseId}.yaml`), YAML.stringify(p.spec));
+        n += 1;
+      }
+    }
+    return n;
+  } finally {
+    store.close();
+  }
+}
 
 export interface DemoOptions {
   readonly root?: string;
@@ -57,22 +102,9 @@ export async function runDemo(options: DemoOptions = {}): Promise<DemoResult> {
 
   const server = await startFakeGitHub(toFakeWorld(world));
   say(`fake GitHub listening on ${server.url}`);
-  const token = 'demo-token-not-a-secret-0000';
   const configPath = join(workspace, 'r2v.config.yaml');
-  const config = {
-    github: { api_url: server.url, token_env: TOKEN_ENV, discover_mode: 'sync', max_retries: 2 },
-    data_dir: '.',
-    concurrency: 2,
-    repos: world.repos.map((r) => ({
-      name: r.name,
-      git_url: r.gitDir,
-      ...(r.testCommand ? { test_command: r.testCommand } : {}),
-      ...(r.testGlobs ? { test_globs: r.testGlobs } : {}),
-    })),
-    pairs: { window_days: 3, base: 'newer', repeats: 2 },
-  };
-  writeFileSync(configPath, `# Written by npm run demo: the sample world served by a local fake GitHub.\n${YAML.stringify(config)}`);
-  const env = { ...process.env, [TOKEN_ENV]: token };
+  writeFileSync(configPath, demoConfigText(world, server.url));
+  const env = { ...process.env, ...DEMO_ENV };
   const cli = async (args: string[], opts: { stdout?: Writable } = {}): Promise<number> => {
     const code = await runCli(['--config', configPath, ...(options.quiet ? ['--quiet'] : []), ...args], {
       io: { env, cwd: workspace, stdout: opts.stdout ?? process.stderr, stderr: process.stderr, isTTY: false },
@@ -85,17 +117,7 @@ export async function runDemo(options: DemoOptions = {}): Promise<DemoResult> {
     say('running every stage up to screening');
     await cli(['run', '--until', 'screen']);
     // A researcher writes probes for the cases they want replayed: install the world's probes.
-    const store = openStore(join(workspace, 'r2v.db'));
-    try {
-      const cases = new BackwardTables(store.db).resolvedCases();
-      mkdirSync(join(workspace, 'probes'), { recursive: true });
-      for (const p of world.probes) {
-        const c = cases.find((x) => x.repo === p.repo && x.number === p.number);
-        if (c) writeFileSync(join(workspace, 'probes', `${c.caseId}.yaml`), YAML.stringify(p.spec));
-      }
-    } finally {
-      store.close();
-    }
+    installDemoProbes(world, join(workspace, 'r2v.db'), workspace);
     say('running the remaining stages (probes, pairs, admission)');
     await cli(['run', '--from', 'forward-screen']);
   } finally {

@@ -36,6 +36,7 @@ export const RepoConfig = z
   .object({
     name: RepoName,
     git_url: z.string().min(1).optional(),
+    git_dir: z.string().min(1).optional(),
     default_branch: z.string().min(1).optional(),
     test_command: z.string().min(1).optional(),
     test_globs: z.array(z.string().min(1)).optional(),

@@ -36,8 +36,12 @@ export async function mirrorsFor(opts: { gitDir?: string }, cmd: Command, io: Io
   if (opts.gitDir) return singleMirror(await gitDirFromUser('--git-dir', opts.gitDir, io.cwd));
   const app = openApp(cmd.optsWithGlobals<GlobalOptions>(), io);
   const dataDir = app.dataDir;
+  const { config, baseDir } = app.loaded;
   app.close();
-  return configuredMirrors(dataDir);
+  return configuredMirrors(dataDir, (repo) => {
+    const dir = repoConfig(config, repo)?.git_dir;
+    return dir === undefined ? undefined : resolve(baseDir, dir);
+  });
 }
 
 /** A commander parser of an integer >= min. */

@@ -13,10 +13,13 @@ export function singleMirror(gitDir: string): MirrorOf {
   return () => gitDir;
 }
 
-/** The mirror of each repository under `dataDir`; a missing one is a usage error naming it. */
-export function configuredMirrors(dataDir: string): MirrorOf {
+/**
+ * The mirror of each repository under `dataDir` (or its configured `git_dir`, used in place);
+ * a missing one is a usage error naming it.
+ */
+export function configuredMirrors(dataDir: string, gitDirFor: (repo: string) => string | undefined = () => undefined): MirrorOf {
   return (repo) => {
-    const dir = mirrorDir(dataDir, repo);
+    const dir = gitDirFor(repo) ?? mirrorDir(dataDir, repo);
     if (!existsSync(dir)) throw new UsageError(`${repo}: no mirror at ${dir} (run the pipeline first, or pass --git-dir DIR)`);
     return dir;
   };

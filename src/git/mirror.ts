@@ -5,6 +5,7 @@ import pRetry, { AbortError } from 'p-retry';
 import { repoNameProblem } from '../config.js';
 import { isTransient, MinerError } from '../errors.js';
 import { redactUrls } from './errors.js';
+import { forgetPartial, isPartialRepo, missingObjectIn } from './partial.js';
 import { runGit } from './runner.js';
 
 /** Refs a mirror keeps: branches, tags, and the head of every pull request the remote exposes. */
@@ -84,7 +85,12 @@ export interface MirrorRetry {
 
 const DEFAULT_RETRY: MirrorRetry = { retries: 3, minTimeoutMs: 1000 };
 
-export async function ensureMirror(opts: { repo: string; url: string; dir: string; signal?: AbortSignal; retry?: MirrorRetry }): Promise<void> {
+/**
+ * A new mirror is a blobless partial clone (`--filter=blob:none`) unless `partial` is false:
+ * commits and trees are fetched, file contents on demand (src/git/partial.ts). A remote that
+ * does not support filters sends everything, as for a full clone.
+ */
+export async function ensureMirror(opts: { repo: string; url: string; dir: string; signal?: AbortSignal; retry?: MirrorRetry; partial?: boolean }): Promise<void> {
   const retry = opts.retry ?? DEFAULT_RETRY;
   const remote = remoteOf(opts.url);
   const shown = redactUrl(opts.url);
@@ -94,7 +100,8 @@ export async function ensureMirror(opts: { repo: string; url: string; dir: strin
     }
     await runGit(opts.dir, ['config', 'remote.origin.url', remote]);
     await configureFsck(opts.dir);
-    await fetchWithRetry(opts.dir, opts.repo, shown, retry, opts.signal);
+    forgetPartial(opts.dir);
+    await fetchWithRetry(opts.dir, opts.repo, shown, retry, opts.signal, await isPartialRepo(opts.dir));
     await updateHead(opts.dir, opts.signal);
     return;
   }
@@ -109,21 +116,34 @@ export async function ensureMirror(opts: { repo: string; url: string; dir: strin
     await runGit(tmp, ['config', 'fetch.writeCommitGraph', 'true']);
     await configureFsck(tmp);
     for (const spec of MIRROR_REFSPECS) await runGit(tmp, ['config', '--add', 'remote.origin.fetch', spec]);
-    await fetchWithRetry(tmp, opts.repo, shown, retry, opts.signal);
+    const partial = opts.partial ?? true;
+    if (partial) for (const [k, v] of PARTIAL_CONFIG) await runGit(tmp, ['config', k, v]);
+    await fetchWithRetry(tmp, opts.repo, shown, retry, opts.signal, partial);
     await updateHead(tmp, opts.signal);
     await rename(tmp, opts.dir);
+    forgetPartial(opts.dir);
   } catch (error) {
     await rm(tmp, { recursive: true, force: true });
     throw error;
   }
 }
 
-async function fetchWithRetry(dir: string, repo: string, shownUrl: string, retry: MirrorRetry, signal?: AbortSignal): Promise<void> {
+/** What `git clone --filter=blob:none` configures: origin is a promisor remote of a blobless clone. */
+export const PARTIAL_CONFIG: readonly (readonly [string, string])[] = [
+  ['core.repositoryformatversion', '1'],
+  ['extensions.partialClone', 'origin'],
+  ['remote.origin.promisor', 'true'],
+  ['remote.origin.partialclonefilter', 'blob:none'],
+];
+
+async function fetchWithRetry(dir: string, repo: string, shownUrl: string, retry: MirrorRetry, signal?: AbortSignal, partial = false): Promise<void> {
   await pRetry(
     async () => {
       try {
-        await runGit(dir, ['fetch', '--prune', '--no-write-fetch-head', '--quiet', 'origin'], { timeoutMs: FETCH_TIMEOUT_MS, signal });
+        await runGit(dir, ['fetch', '--prune', '--no-write-fetch-head', '--quiet', ...(partial ? ['--filter=blob:none'] : []), 'origin'], { timeoutMs: FETCH_TIMEOUT_MS, signal });
       } catch (error) {
+        const oid = missingObjectIn((error as Error).message);
+        if (oid) throw new AbortError(new MinerError('git', `${repo}: the remote ${shownUrl} lacks object ${oid}`, { cause: error }));
         const message = `${repo}: fetch from ${shownUrl} failed: ${(error as Error).message}`;
         const wrapped = new MinerError(isTransient(error) ? 'transient' : 'git', message, { cause: error });
         if (!isTransient(error)) throw new AbortError(wrapped);

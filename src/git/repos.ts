@@ -41,21 +41,27 @@ export interface GitRepos {
 export function openGitRepos(opts: {
   dataDir: string;
   urlFor: (repo: string) => string;
+  /** A repository already on disk (`repos[].git_dir`): used in place, never fetched into. */
+  gitDirFor?: (repo: string) => string | undefined;
   fetch?: boolean;
   mode?: MirrorFetchMode;
   /** 'when-needed': fetch an existing mirror on first use anyway (e.g. discover saw new data). */
   refreshFirst?: (repo: string) => boolean;
   signal?: AbortSignal;
 }): GitRepos {
-  const mode: MirrorFetchMode = opts.fetch === false ? 'never' : (opts.mode ?? 'when-needed');
+  const defaultMode: MirrorFetchMode = opts.fetch === false ? 'never' : (opts.mode ?? 'when-needed');
   const handles = new Map<string, Promise<MirrorHandle>>();
   const opened: BatchObjects[] = [];
   let closed = false;
   const open = async (repo: string): Promise<MirrorHandle> => {
-    const gitDir = mirrorDir(opts.dataDir, repo);
+    const inPlace = opts.gitDirFor?.(repo);
+    const gitDir = inPlace ?? mirrorDir(opts.dataDir, repo);
+    const mode: MirrorFetchMode = inPlace !== undefined ? 'never' : defaultMode;
     let fetched: Promise<void> | null = null;
     const fetchOnce = (): Promise<void> => (fetched ??= ensureMirror({ repo, url: opts.urlFor(repo), dir: gitDir, signal: opts.signal }));
-    if (!existsSync(gitDir)) {
+    if (inPlace !== undefined) {
+      if (!existsSync(inPlace)) throw new MinerError('config', `${repo}: repos[].git_dir ${inPlace} does not exist`);
+    } else if (!existsSync(gitDir)) {
       if (mode === 'never') throw new MinerError('not-found', `${repo}: no mirror at ${gitDir} (run once with fetching enabled)`);
       await fetchOnce();
     } else if (mode === 'always' || (mode === 'when-needed' && opts.refreshFirst?.(repo) === true)) {

@@ -1,3 +1,4 @@
+import { ensureBlobsUnder } from './partial.js';
 import { runGit, runGitBuffer } from './runner.js';
 
 export const WORKFLOWS_DIR = '.github/workflows/';
@@ -29,6 +30,8 @@ export async function readWorkflowFiles(gitDir: string, rev: string): Promise<{ 
     (e) => e.type === 'blob' && e.mode !== '120000' && e.path.startsWith(WORKFLOWS_DIR),
   );
   if (blobs.length === 0) return [];
+  // A partial mirror has the trees but not the workflow texts: fetch them in one batch.
+  await ensureBlobsUnder(gitDir, rev, '.github/workflows');
   const input = blobs.map((b) => `${b.oid}\n`).join('');
   const r = await runGitBuffer(gitDir, ['cat-file', '--batch'], { input });
   const texts = parseBatchOutput(r.stdout, blobs.length);

@@ -19,6 +19,10 @@ export function gitReposOf(ctx: StageContext): GitRepos {
     const repos = openGitRepos({
       dataDir,
       urlFor: (repo) => resolveGitUrl(repoConfig(ctx.config, repo)?.git_url, ctx.options.configDir) ?? defaultGitUrl(repo),
+      gitDirFor: (repo) => {
+        const dir = repoConfig(ctx.config, repo)?.git_dir;
+        return dir === undefined ? undefined : resolveGitUrl(dir, ctx.options.configDir);
+      },
       fetch: ctx.options.fetch === false ? false : undefined,
       mode: ctx.options.refreshMirrors === true ? 'always' : undefined,
       refreshFirst: (repo) => discoveredInThisRun(ctx).has(repo.toLowerCase()),
