@@ -176,7 +176,8 @@ concurrency: 2
 # The repositories to mine. Add them with: r2v repo add owner/name [--git-url URL]
 repos: []
 #  - name: owner/name
-#    git_url: https://github.com/owner/name.git   # or a local path / file:// URL
+#    git_url: https://github.com/owner/name.git   # or a local path / file:// URL (mirrored blobless)
+#    git_dir: /archive/owner/name.git             # or use a repository on disk in place (never fetched into)
 #    default_branch: main                         # overrides the API's answer
 #    aliases: [oldowner/oldname]                  # former names: their commit URLs count as this repository's
 #    test_command: "npm test -- {tests}"          # coupled pairs and transplanted probes: {tests} is replaced
