@@ -3,6 +3,7 @@
  * repository's mirror. Gold and grading data go to <out>/grading/<case-id>.json, never inside a
  * package. Each package is built under a temporary name and renamed when complete.
  */
+import { ensureBlobsUnder } from '../git/partial.js';
 import { closeSync, constants, mkdirSync, openSync, realpathSync, renameSync, rmSync, symlinkSync, writeFileSync, writeSync } from 'node:fs';
 import { dirname, join, sep } from 'node:path';
 import { ValidationError } from '../errors.js';
@@ -218,6 +219,7 @@ export async function writeTree(mirror: string, rev: string, dir: string): Promi
   }
   const files: Record<string, string> = {};
   const blobs = entries.filter((e) => e.type === 'blob');
+  await ensureBlobsUnder(mirror, rev, ''); // a partial mirror: the tree's blobs in one fetch, not one per object
   for (let i = 0; i < blobs.length; i += 500) {
     const chunk = blobs.slice(i, i + 500);
     const r = await runGitBuffer(mirror, ['cat-file', '--batch'], { input: chunk.map((b) => `${b.oid}\n`).join('') });

@@ -81,9 +81,9 @@ export async function fetchObjects(gitDir: string, repo: string, oids: readonly 
   return oids.length;
 }
 
-/** Makes sure the blobs under `dir` at `rev` are present (one batch fetch in a partial mirror). */
+/** Makes sure the blobs under `dir` ('' = the whole tree) at `rev` are present (one batch fetch in a partial mirror). */
 export async function ensureBlobsUnder(gitDir: string, rev: string, dir: string, repo = gitDir): Promise<number> {
   if (!(await isPartialRepo(gitDir))) return 0;
-  const missing = await missingObjects(gitDir, `${rev}^{tree}:${dir}`);
+  const missing = await missingObjects(gitDir, dir === '' ? `${rev}^{tree}` : `${rev}^{tree}:${dir}`);
   return fetchObjects(gitDir, repo, missing);
 }

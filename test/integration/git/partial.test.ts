@@ -6,6 +6,7 @@ import { openGitRepos } from '../../../src/git/repos.js';
 import { blobsFetched, fetchObjects, isPartialRepo, missingObjectIn, missingObjects } from '../../../src/git/partial.js';
 import { readWorkflowFiles } from '../../../src/git/workflows.js';
 import { runGit } from '../../../src/git/runner.js';
+import { writeTree } from '../../../src/export/package.js';
 
 const WORKFLOW = 'on:\n  pull_request:\n    paths: [src/**]\njobs:\n  t:\n    runs-on: ubuntu-latest\n    steps:\n      - run: echo\n';
 
@@ -44,11 +45,18 @@ describe('partial (blobless) mirrors', () => {
     await readWorkflowFiles(dir, second);
     expect(blobsFetched(dir)).toBe(2);
 
+    // Writing a whole tree (a package) fetches the rest of its blobs in one batch.
+    const out = await tempDir();
+    const written = await writeTree(dir, second, out);
+    expect(Object.keys(written).sort()).toEqual(['.github/workflows/ci.yml', '.github/workflows/lint.yml', 'data/big.bin', 'src/a.txt']);
+    expect(blobsFetched(dir)).toBe(4);
+    expect(await missingObjects(dir, `${second}^{tree}`)).toEqual([]);
+
     // An incremental update keeps the mirror partial.
     const third = await repo.commit('third', { files: { 'data/big.bin': 'y'.repeat(200_000) } });
     await ensureMirror({ repo: 'acme/partial', url: pathToFileURL(repo.dir).href, dir });
     expect((await runGit(dir, ['rev-parse', 'main'])).stdout.trim()).toBe(third);
-    expect(await missingObjects(dir, `${third}^{tree}`)).toHaveLength(2);
+    expect(await missingObjects(dir, `${third}^{tree}`)).toHaveLength(1); // only the new large blob
   });
 
   it('a full mirror when asked (partial: false); a remote that lacks an object fails with one line naming the repository and the object', async () => {
