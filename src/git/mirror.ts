@@ -5,7 +5,7 @@ import pRetry, { AbortError } from 'p-retry';
 import { repoNameProblem } from '../config.js';
 import { isTransient, MinerError } from '../errors.js';
 import { redactUrls } from './errors.js';
-import { forgetPartial, isPartialRepo, missingObjectIn } from './partial.js';
+import { forgetPartial, isPartialRepo, missingObjectIn, missingObjects } from './partial.js';
 import { runGit } from './runner.js';
 
 /** Refs a mirror keeps: branches, tags, and the head of every pull request the remote exposes. */
@@ -120,6 +120,12 @@ export async function ensureMirror(opts: { repo: string; url: string; dir: strin
     if (partial) for (const [k, v] of PARTIAL_CONFIG) await runGit(tmp, ['config', k, v]);
     await fetchWithRetry(tmp, opts.repo, shown, retry, opts.signal, partial);
     await updateHead(tmp, opts.signal);
+    if (partial && !(await filterHonoured(tmp))) {
+      // The remote ignored the filter (no uploadpack.allowFilter, a plain local path): the mirror
+      // is complete, so it must not be a promisor clone, whose readers would fetch from the
+      // remote whenever an object is missing.
+      for (const [k] of PARTIAL_CONFIG) if (k !== 'core.repositoryformatversion') await runGit(tmp, ['config', '--unset', k]);
+    }
     await rename(tmp, opts.dir);
     forgetPartial(opts.dir);
   } catch (error) {
@@ -135,6 +141,20 @@ export const PARTIAL_CONFIG: readonly (readonly [string, string])[] = [
   ['remote.origin.promisor', 'true'],
   ['remote.origin.partialclonefilter', 'blob:none'],
 ];
+
+/**
+ * True when the remote applied the blob filter: the tip tree's blobs are absent (decided on the
+ * tip when it has files, else on the whole history, which is then small or has no files at all).
+ */
+async function filterHonoured(dir: string): Promise<boolean> {
+  const tip = await runGit(dir, ['rev-parse', '--verify', '--quiet', 'HEAD^{tree}'], { allowExit: [0, 1, 128] });
+  if (tip.exitCode === 0) {
+    const ls = await runGit(dir, ['ls-tree', '-r', '--format=%(objecttype)', tip.stdout.trim()]);
+    if (ls.stdout.split('\n').some((t) => t === 'blob')) return (await missingObjects(dir, tip.stdout.trim())).length > 0;
+  }
+  const all = await runGit(dir, ['rev-list', '--objects', '--missing=print', '--all']);
+  return all.stdout.split('\n').some((l) => l.startsWith('?'));
+}
 
 async function fetchWithRetry(dir: string, repo: string, shownUrl: string, retry: MirrorRetry, signal?: AbortSignal, partial = false): Promise<void> {
   await pRetry(

@@ -77,6 +77,17 @@ describe('partial (blobless) mirrors', () => {
     expect(missingObjectIn('fatal: something else')).toBeNull();
   });
 
+  it('a remote that ignores the filter gives a complete mirror that is not a promisor clone (its readers never fetch)', async () => {
+    const { repo, second } = await source();
+    await repo.git(['config', 'uploadpack.allowFilter', 'false']);
+    const data = await tempDir();
+    const dir = mirrorDir(data, 'acme/nofilter');
+    await ensureMirror({ repo: 'acme/nofilter', url: pathToFileURL(repo.dir).href, dir });
+    expect(await isPartialRepo(dir)).toBe(false);
+    expect(await missingObjects(dir, `${second}^{tree}`)).toEqual([]);
+    expect((await runGit(dir, ['config', '--get', 'remote.origin.promisor'], { allowExit: [0, 1] })).exitCode).toBe(1);
+  });
+
   it('repos[].git_dir is used in place and never fetched into', async () => {
     const { repo, second } = await source();
     const data = await tempDir();
