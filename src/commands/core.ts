@@ -1,3 +1,4 @@
+import { cleanLeftovers } from '../run/leftovers.js';
 import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { Command, InvalidArgumentError, Option } from 'commander';
@@ -96,6 +97,11 @@ export async function executeRun(
     env: ctx.io.env,
     options: { ...options, configDir: app.loaded.baseDir, tokenEnv },
   });
+  // This run holds the lock: whatever an earlier, killed run left is cleaned now.
+  const left = await cleanLeftovers({ db: app.store.db, dataDir: app.dataDir });
+  if (left.interruptedRuns + left.partialLogs + left.pairScratch + left.probeWorktrees > 0) {
+    log.info(`cleaned after an interrupted run: ${left.interruptedRuns} runs marked interrupted, ${left.partialLogs} partial logs, ${left.pairScratch} pairs scratch directories, ${left.probeWorktrees} probe worktrees`);
+  }
   const runs = new Runs(app.store.db);
   const runId = runs.start(['run', ...Object.entries(sel).map(([k, v]) => `${k}=${JSON.stringify(v)}`)], new Date());
   let outcome = 'error';
@@ -278,6 +284,12 @@ export const registerCore: RegisterCommand = (program: Command, ctx: CliContext)
           io.stdout.write('top rejection reasons:\n');
           for (const r of report.rejections.slice(0, 10)) io.stdout.write(`  ${r.stage} ${r.reason} ${r.count}\n`);
         }
+        const interrupted = report.unfinished_runs.filter((r) => r.state === 'interrupted');
+        if (interrupted.length > 0) {
+          io.stdout.write(`interrupted runs: ${interrupted.length} (${interrupted.slice(-3).map((r) => `#${r.id} started ${r.started_at}`).join(', ')}); the next run cleans up after them\n`);
+        }
+        const running = report.unfinished_runs.find((r) => r.state === 'running');
+        if (running) io.stdout.write(`running: #${running.id} started ${running.started_at}\n`);
         for (const b of report.budget) {
           io.stdout.write(`budget ${b.stage} ${b.repo}: ${b.requests} requests, ${b.notModified} not modified, ${b.retries} retries, ${b.waitedMs} ms waited${b.tokenEnv ? ` (token ${b.tokenEnv})` : ''}\n`);
         }

@@ -4,7 +4,9 @@ import { createStageContext } from '../run/context.js';
 import { pendingReason } from '../run/runner.js';
 import type { Stage } from '../stages/types.js';
 import { budgetSummary, type BudgetEntry } from '../store/tables/github.js';
+import { Runs } from '../store/tables/runs.js';
 import { WorkItems } from '../store/tables/work-items.js';
+import { liveLockHolder } from '../util/workspace-lock.js';
 import type { CliContext } from './types.js';
 
 export interface StatusReport {
@@ -14,6 +16,8 @@ export interface StatusReport {
   failures: { stage: string; key: string; repo: string; kind: string; message: string; attempts: number }[];
   rejections: { stage: string; reason: string; count: number }[];
   budget: BudgetEntry[];
+  /** Runs that never finished: `running` while a live process holds the database's lock, else `interrupted`. */
+  unfinished_runs: { id: number; started_at: string; argv: string[]; state: 'running' | 'interrupted' }[];
 }
 
 /** Counts per stage over the repositories in scope. Pending = planned items whose ledger row is missing, failed or stale. */
@@ -28,7 +32,7 @@ export async function statusReport(app: App, stages: readonly Stage<any>[], repo
     env: cli.io.env,
   });
   const scope = new Set(repos);
-  const report: StatusReport = { db: app.store.path, repos: [...repos], stages: [], failures: [], rejections: [], budget: [] };
+  const report: StatusReport = { db: app.store.path, repos: [...repos], stages: [], failures: [], rejections: [], budget: [], unfinished_runs: [] };
   const rejections = new Map<string, { stage: string; reason: string; count: number }>();
   try {
     for (const stage of stages) {
@@ -77,5 +81,14 @@ export async function statusReport(app: App, stages: readonly Stage<any>[], repo
   report.failures.sort((a, b) => a.stage.localeCompare(b.stage) || a.key.localeCompare(b.key));
   report.rejections = [...rejections.values()].sort((a, b) => b.count - a.count || a.stage.localeCompare(b.stage) || a.reason.localeCompare(b.reason));
   report.budget = budgetSummary(app.store.db).filter((b) => scope.has(b.repo));
+  const unfinished = new Runs(app.store.db).unfinished();
+  const holder = liveLockHolder(app.store.path);
+  report.unfinished_runs = unfinished.map((r, i) => ({
+    id: r.id,
+    started_at: r.startedAt,
+    argv: JSON.parse(r.argv) as string[],
+    // Only the newest unfinished run can be the live holder's.
+    state: holder && i === unfinished.length - 1 ? ('running' as const) : ('interrupted' as const),
+  }));
   return report;
 }

@@ -33,6 +33,9 @@ export type MergeResult = { readonly clean: true; readonly tree: string } | { re
 
 const literal = (p: string): string => `:(literal)${p}`;
 
+/** Scratch directories in the system temp dir: `r2v-pairs-<pid>-XXXXXX` (cleaned at the next run once the pid is gone). */
+export const PAIRS_SCRATCH_PREFIX = 'r2v-pairs-';
+
 export class PairGit {
   private indexCount = 0;
   private constructor(
@@ -43,7 +46,7 @@ export class PairGit {
 
   /** Opens a scratch area over a bare (or non-bare `.git`) repository. Call close() when done. */
   static async open(gitDir: string, options: { timeoutMs?: number } = {}): Promise<PairGit> {
-    const scratch = await mkdtemp(join(tmpdir(), 'r2v-pairs-'));
+    const scratch = await mkdtemp(join(tmpdir(), `${PAIRS_SCRATCH_PREFIX}${process.pid}-`));
     await mkdir(join(scratch, 'objects', 'pack'), { recursive: true });
     return new PairGit(resolve(gitDir), scratch, options.timeoutMs ?? 120_000);
   }

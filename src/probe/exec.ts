@@ -120,6 +120,9 @@ export function isolatedEnv(home: string, extra: Record<string, string> = {}, pa
   return { PATH: path, HOME: home, LANG: 'C', LC_ALL: 'C', TZ: 'UTC', ...extra };
 }
 
+/** Log files being written: `.partial-<pid>-<hex>.log` (cleaned at the next run once the pid is gone). */
+export const PARTIAL_LOG_PREFIX = '.partial-';
+
 /** Streams one output: digest, bounded head, tail, optional full log file. */
 class StreamSink {
   private readonly hash = createHash('sha256');
@@ -138,7 +141,7 @@ class StreamSink {
     logDir: string | undefined,
   ) {
     if (logDir) {
-      this.tmpPath = join(logDir, `.partial-${randomBytes(8).toString('hex')}.log`);
+      this.tmpPath = join(logDir, `${PARTIAL_LOG_PREFIX}${process.pid}-${randomBytes(8).toString('hex')}.log`);
       this.file = createWriteStream(this.tmpPath);
     }
   }

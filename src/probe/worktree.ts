@@ -3,6 +3,7 @@
  * `r2v-probe-wt-<pid>-<random>` under the work root, so a later start can recognise the ones a
  * killed process left behind (their pid is gone) and remove them.
  */
+import { isProcessAlive } from '../util/pid.js';
 import { execa } from 'execa';
 import { randomBytes } from 'node:crypto';
 import { mkdir, readdir, rm } from 'node:fs/promises';
@@ -34,14 +35,7 @@ export async function firstParent(gitDir: string, sha: string): Promise<string |
   return line.split(' ')[1] ?? null;
 }
 
-function isAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === 'EPERM';
-  }
-}
+const isAlive = isProcessAlive;
 
 /** Adds a detached worktree at `sha` under `workRoot`; returns its directory. */
 export async function addWorktree(gitDir: string, workRoot: string, sha: string): Promise<string> {

@@ -9,6 +9,7 @@ import { linkSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } 
 import { hostname } from 'node:os';
 import { dirname } from 'node:path';
 import { MinerError } from '../errors.js';
+import { isProcessAlive } from './pid.js';
 
 export interface LockHolder {
   readonly pid: number;
@@ -33,13 +34,10 @@ export class WorkspaceBusyError extends MinerError {
 
 export const lockPathOf = (dbPath: string): string => `${dbPath}.lock`;
 
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === 'EPERM';
-  }
+/** The holder of the lock of `dbPath` when a live process holds it, else null. */
+export function liveLockHolder(dbPath: string): LockHolder | null {
+  const holder = readHolder(lockPathOf(dbPath));
+  return holder && holder.host === hostname() && isProcessAlive(holder.pid) ? holder : null;
 }
 
 function readHolder(path: string): LockHolder | null {
@@ -69,7 +67,7 @@ export function acquireWorkspaceLock(dbPath: string, command: string, now: Date 
       }
       const holder = readHolder(path);
       // A lock of another machine (shared file system) is never taken over.
-      if (holder && (holder.host !== mine.host || alive(holder.pid))) throw new WorkspaceBusyError(dbPath, holder);
+      if (holder && (holder.host !== mine.host || isProcessAlive(holder.pid))) throw new WorkspaceBusyError(dbPath, holder);
       // Dead holder (or unreadable lock): move it aside; only one contender's rename succeeds.
       try {
         renameSync(path, `${tmp}.stale`);
