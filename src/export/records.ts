@@ -13,7 +13,7 @@ import { sha256 } from '../util/canonical.js';
 import { caseId } from '../util/case-id.js';
 
 /** Version of the record layout written to manifests. Bump on any field change. */
-export const SCHEMA_VERSION = 3;
+export const SCHEMA_VERSION = 4;
 
 export type Task = 'backward' | 'forward';
 
