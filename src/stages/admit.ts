@@ -150,7 +150,7 @@ async function deriveBackward(ctx: StageContext, inputs: BackwardInputs): Promis
  */
 export const admitStage: Stage<AdmitItem> = {
   name: 'admit',
-  version: 2,
+  version: 3,
   needs: ['screen', 'forward-screen', 'probe'],
   description: 'final admission gate per case; freezes the manifest record with every blocking reason',
   plan(ctx, repos) {
