@@ -6,8 +6,9 @@
 import { ensureBlobsUnder } from '../git/partial.js';
 import { closeSync, constants, mkdirSync, openSync, realpathSync, renameSync, rmSync, symlinkSync, writeFileSync, writeSync } from 'node:fs';
 import { dirname, join, sep } from 'node:path';
+import { StringDecoder } from 'node:string_decoder';
 import { ValidationError } from '../errors.js';
-import { runGit, runGitBuffer } from '../git/runner.js';
+import { runGit, runGitBuffer, streamGit } from '../git/runner.js';
 import { parseLsTree } from '../git/workflows.js';
 import { writeFileAtomic } from '../util/atomic-file.js';
 import { addToPackageIndex } from './package-index.js';
@@ -58,25 +59,51 @@ export type Grading = BackwardGrading | ForwardGrading;
 
 const pretty = (v: unknown): string => `${JSON.stringify(JSON.parse(canonicalJson(v)), null, 2)}\n`;
 
+const HISTORY_LOG_ARGS = ['log', '--format=%H%x00%P%x00%ct%x00%an <%ae>%x00%B%x1e'];
+
+/** The history_metadata.jsonl line of one `git log` record, or null for the empty tail. */
+function historyLine(rec: string): string | null {
+  const t = rec.replace(/^\n/, '');
+  if (t.length === 0) return null;
+  const [sha, parents, ct, author, message] = t.split('\0');
+  return canonicalJson({
+    sha,
+    parents: parents ? parents.split(' ').filter((p) => p.length > 0) : [],
+    timestamp: new Date(Number(ct) * 1000).toISOString().replace('.000Z', 'Z'),
+    author,
+    message: message ?? '',
+  });
+}
+
 /** One line per commit reachable from `rev`: sha, parents, timestamp (committer, ISO), author, message. */
 export async function historyMetadata(gitDir: string, rev: string): Promise<string[]> {
-  const r = await runGit(gitDir, ['log', '--format=%H%x00%P%x00%ct%x00%an <%ae>%x00%B%x1e', rev, '--']);
-  const out: string[] = [];
-  for (const rec of r.stdout.split('\x1e')) {
-    const t = rec.replace(/^\n/, '');
-    if (t.length === 0) continue;
-    const [sha, parents, ct, author, message] = t.split('\0');
-    out.push(
-      canonicalJson({
-        sha,
-        parents: parents ? parents.split(' ').filter((p) => p.length > 0) : [],
-        timestamp: new Date(Number(ct) * 1000).toISOString().replace('.000Z', 'Z'),
-        author,
-        message: message ?? '',
-      }),
-    );
+  const r = await runGit(gitDir, [...HISTORY_LOG_ARGS, rev, '--']);
+  return r.stdout.split('\x1e').map(historyLine).filter((l): l is string => l !== null);
+}
+
+/**
+ * historyMetadata written straight to `path` as JSON Lines (the same bytes), streamed from git:
+ * memory stays bounded by one chunk however long the history.
+ */
+export async function writeHistoryMetadata(gitDir: string, rev: string, path: string): Promise<number> {
+  const fd = openSync(path, 'w');
+  const decoder = new StringDecoder('utf8');
+  let rest = '';
+  let written = 0;
+  const flush = (text: string, final: boolean): void => {
+    const records = text.split('\x1e');
+    rest = final ? '' : records.pop()!;
+    const lines = records.map(historyLine).filter((l): l is string => l !== null);
+    if (lines.length > 0) writeSync(fd, `${lines.join('\n')}\n`);
+    written += lines.length;
+  };
+  try {
+    await streamGit(gitDir, [...HISTORY_LOG_ARGS, rev, '--'], (chunk) => flush(rest + decoder.write(chunk), false));
+    flush(rest + decoder.end(), true);
+  } finally {
+    closeSync(fd);
   }
-  return out;
+  return written;
 }
 
 export async function firstAfter(mirror: string, cutoff: string, branch: string | null): Promise<string | null> {
@@ -121,8 +148,7 @@ export async function packageBackward(r: BackwardManifestRecord, mirror: string,
     await runGit(gitDir, [`--work-tree=${repoDir}`, 'read-tree', '-u', '--reset', 'HEAD']);
     rmSync(join(gitDir, 'logs'), { recursive: true, force: true });
     const tree = (await runGit(gitDir, ['rev-parse', 'HEAD^{tree}'])).stdout.trim();
-    const history = await historyMetadata(gitDir, 'HEAD');
-    writeFileSync(join(tmp, 'history_metadata.jsonl'), history.map((l) => `${l}\n`).join(''));
+    const commits = await writeHistoryMetadata(gitDir, 'HEAD', join(tmp, 'history_metadata.jsonl'));
     writeFileSync(join(tmp, 'report.md'), r.report.endsWith('\n') ? r.report : `${r.report}\n`);
     writeFileSync(
       join(tmp, 'task.json'),
@@ -143,7 +169,7 @@ export async function packageBackward(r: BackwardManifestRecord, mirror: string,
       cutoff: r.cutoff,
       cutoff_tree: r.digests.cutoff_tree ?? tree,
       after_cutoff: await firstAfter(mirror, r.cutoff, r.default_branch),
-      commits: history.length,
+      commits,
     });
   } catch (error) {
     rmSync(tmp, { recursive: true, force: true });

@@ -127,3 +127,43 @@ export async function* gitLines(gitDir: string, args: readonly string[], opts: O
   }
   if ((r.exitCode ?? 0) !== 0) throw new GitError(args, r.exitCode ?? null, stderr);
 }
+
+/**
+ * Runs git like runGit but hands stdout to `onData` chunk by chunk as it arrives (awaited, so a
+ * slow consumer holds git back): for output too large to hold in memory (`git log` of a whole history).
+ */
+export async function streamGit(
+  gitDir: string,
+  args: readonly string[],
+  onData: (chunk: Buffer) => void | Promise<void>,
+  opts: Omit<RunGitOptions, 'input' | 'allowExit'> = {},
+): Promise<void> {
+  const argv = gitDir ? [`--git-dir=${gitDir}`, ...args] : [...args];
+  for (const observe of observers) observe(gitDir, args);
+  const child = execa('git', argv, {
+    env: GIT_ENV,
+    extendEnv: true,
+    stdin: 'ignore',
+    buffer: false,
+    encoding: 'buffer',
+    reject: false,
+    timeout: opts.timeoutMs ?? DEFAULT_GIT_TIMEOUT_MS,
+    cancelSignal: opts.signal,
+  });
+  let stderr = '';
+  child.stderr!.on('data', (chunk: Buffer) => {
+    stderr = (stderr + chunk.toString('utf8')).slice(-4000);
+  });
+  try {
+    for await (const chunk of child.stdout!) await onData(chunk as Buffer);
+  } catch (error) {
+    child.kill();
+    await child;
+    throw error;
+  }
+  const r = await child;
+  if (r.timedOut) throw new GitError(args, null, stderr, { timedOut: true });
+  if (r.isCanceled) throw new GitError(args, null, stderr, { message: 'canceled' });
+  if (r.failed && r.exitCode === undefined) throw new GitError(args, null, stderr, { cause: r.cause, message: `could not run git: ${(r.cause as Error | undefined)?.message ?? r.shortMessage}` });
+  if ((r.exitCode ?? 0) !== 0) throw new GitError(args, r.exitCode ?? null, stderr);
+}
