@@ -1,9 +1,10 @@
 /**
  * `r2v merge OUT.db SHARD.db...`: combines shard databases into one.
  *
- * Every table is keyed by natural keys (repository, number, stage, key, digest…) except three
- * with surrogate row ids — `runs`, `raw_responses`, `review_entries` — whose ids are assigned
- * afresh in the output (shards in the order given, rows in id order), so ids never collide.
+ * Every table is keyed by natural keys (repository, number, stage, key, digest…) except those
+ * with an INTEGER PRIMARY KEY row id — `runs`, `raw_responses`, `review_entries`,
+ * `review_labels`, found from the schema — whose ids are assigned afresh in the output (shards in
+ * the order given, rows in id order), so ids never collide.
  * A natural key present in two shards with the same content is kept once (content-addressed
  * patch blobs); with different content it is a refusal naming the table, the key and both
  * files. `budget` rows of one (stage, repository) are summed, and `http_cache` keeps the newest
