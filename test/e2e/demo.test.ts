@@ -3,6 +3,7 @@ import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { execa } from 'execa';
 import { runDemo } from '../../scripts/demo.js';
+import { PACKAGE_INDEX } from '../../src/export/package-index.js';
 import { sha256 } from '../../src/util/canonical.js';
 import { tempDir } from '../support/make-repo.js';
 
@@ -40,7 +41,7 @@ describe('npm run demo (the offline sample world, end to end)', () => {
     const instances = readdirSync(join(m, 'pairs', 'instances'));
     expect(instances.length).toBeGreaterThan(0);
     expect(instances.some((f) => lines(join(m, 'pairs', 'instances', f)).length > 0)).toBe(true);
-    const packages = readdirSync(join(m, 'packages')).filter((d) => d !== 'grading');
+    const packages = readdirSync(join(m, 'packages')).filter((d) => d !== 'grading' && d !== PACKAGE_INDEX);
     expect(packages.length).toBe(backward.length + forward.length);
 
     // Rubric scaffolds: one oracle row per admitted Forward case and per coupled pair, a rubric for
