@@ -106,7 +106,7 @@ export async function writeHistoryMetadata(gitDir: string, rev: string, path: st
   return written;
 }
 
-export async function firstAfter(mirror: string, cutoff: string, branch: string | null): Promise<string | null> {
+async function firstAfter(mirror: string, cutoff: string, branch: string | null): Promise<string | null> {
   if (!branch) return null;
   const r = await runGit(mirror, ['rev-list', '--first-parent', '--ancestry-path', '--reverse', `${cutoff}..refs/heads/${branch}`, '--'], {
     allowExit: [128],
@@ -132,6 +132,32 @@ function finish(out: string, caseId: string, tmp: string, grading: Grading): voi
   addToPackageIndex(out, caseId);
 }
 
+/** task.json of a Backward package: the instructions and the inputs it holds. */
+export function backwardTaskJson(r: BackwardManifestRecord, instructions: string, inputs: Record<string, string>): string {
+  return pretty({
+    case_id: r.case_id,
+    task: 'backward',
+    repo: r.repo,
+    instructions,
+    inputs,
+    answer_format: { lines: 1, pattern: '^[0-9a-f]{40}$', description: 'the full 40-character lowercase hex SHA of the first bad commit' },
+  });
+}
+
+/** The grading data of a Backward package whose history lists `commits` commits. */
+export async function backwardGrading(r: BackwardManifestRecord, mirror: string, cutoffTree: string, commits: number): Promise<BackwardGrading> {
+  return {
+    case_id: r.case_id,
+    task: 'backward',
+    repo: r.repo,
+    gold: r.gold,
+    cutoff: r.cutoff,
+    cutoff_tree: r.digests.cutoff_tree ?? cutoffTree,
+    after_cutoff: await firstAfter(mirror, r.cutoff, r.default_branch),
+    commits,
+  };
+}
+
 /** Backward: repo/ (history up to the cutoff only), history_metadata.jsonl, report.md, task.json. */
 export async function packageBackward(r: BackwardManifestRecord, mirror: string, out: string): Promise<void> {
   const tmp = start(out, r.case_id);
@@ -150,27 +176,8 @@ export async function packageBackward(r: BackwardManifestRecord, mirror: string,
     const tree = (await runGit(gitDir, ['rev-parse', 'HEAD^{tree}'])).stdout.trim();
     const commits = await writeHistoryMetadata(gitDir, 'HEAD', join(tmp, 'history_metadata.jsonl'));
     writeFileSync(join(tmp, 'report.md'), r.report.endsWith('\n') ? r.report : `${r.report}\n`);
-    writeFileSync(
-      join(tmp, 'task.json'),
-      pretty({
-        case_id: r.case_id,
-        task: 'backward',
-        repo: r.repo,
-        instructions: BACKWARD_INSTRUCTIONS,
-        inputs: { repository: 'repo', history: 'history_metadata.jsonl', report: 'report.md' },
-        answer_format: { lines: 1, pattern: '^[0-9a-f]{40}$', description: 'the full 40-character lowercase hex SHA of the first bad commit' },
-      }),
-    );
-    finish(out, r.case_id, tmp, {
-      case_id: r.case_id,
-      task: 'backward',
-      repo: r.repo,
-      gold: r.gold,
-      cutoff: r.cutoff,
-      cutoff_tree: r.digests.cutoff_tree ?? tree,
-      after_cutoff: await firstAfter(mirror, r.cutoff, r.default_branch),
-      commits,
-    });
+    writeFileSync(join(tmp, 'task.json'), backwardTaskJson(r, BACKWARD_INSTRUCTIONS, { repository: 'repo', history: 'history_metadata.jsonl', report: 'report.md' }));
+    finish(out, r.case_id, tmp, await backwardGrading(r, mirror, tree, commits));
   } catch (error) {
     rmSync(tmp, { recursive: true, force: true });
     throw error;

@@ -23,7 +23,7 @@ import { writeFileAtomic } from '../util/atomic-file.js';
 import { canonicalJson } from '../util/canonical.js';
 import type { ForwardPairRecord } from './forward-pairs.js';
 import { addToPackageIndex } from './package-index.js';
-import { firstAfter, GRADING_DIR, packageBackward, packageCase, packageForward, type BackwardGrading } from './package.js';
+import { backwardGrading, backwardTaskJson, GRADING_DIR, packageBackward, packageCase, packageForward } from './package.js';
 import type { BackwardManifestRecord, ForwardManifestRecord, ManifestRecord } from './read-manifest.js';
 
 export const VARIANTS = ['full', 'metadata-only', 'symptom-ablated', 'no-issue', 'oracle-scope', 'paired-state'] as const;
@@ -180,28 +180,9 @@ async function metadataOnly(r: BackwardManifestRecord, mirror: string, scratch: 
   const lines = await commitMetadata(mirror, r.cutoff);
   writeFileSync(join(dir, 'history_metadata.jsonl'), lines.map((l) => `${l}\n`).join(''));
   writeFileSync(join(dir, 'report.md'), r.report.endsWith('\n') ? r.report : `${r.report}\n`);
-  writeFileSync(
-    join(dir, 'task.json'),
-    pretty({
-      case_id: r.case_id,
-      task: 'backward',
-      repo: r.repo,
-      instructions: METADATA_INSTRUCTIONS,
-      inputs: { history: 'history_metadata.jsonl', report: 'report.md' },
-      answer_format: { lines: 1, pattern: '^[0-9a-f]{40}$', description: 'the full 40-character lowercase hex SHA of the first bad commit' },
-    }),
-  );
+  writeFileSync(join(dir, 'task.json'), backwardTaskJson(r, METADATA_INSTRUCTIONS, { history: 'history_metadata.jsonl', report: 'report.md' }));
   const tree = (await runGit(mirror, ['rev-parse', `${r.cutoff}^{tree}`])).stdout.trim();
-  const grading: BackwardGrading = {
-    case_id: r.case_id,
-    task: 'backward',
-    repo: r.repo,
-    gold: r.gold,
-    cutoff: r.cutoff,
-    cutoff_tree: r.digests.cutoff_tree ?? tree,
-    after_cutoff: await firstAfter(mirror, r.cutoff, r.default_branch),
-    commits: lines.length,
-  };
+  const grading = await backwardGrading(r, mirror, tree, lines.length);
   mkdirSync(join(scratch, GRADING_DIR), { recursive: true });
   writeFileSync(join(scratch, GRADING_DIR, `${r.case_id}.json`), pretty(grading));
   return { case_id: r.case_id, variant: 'metadata-only' };
