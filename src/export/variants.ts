@@ -13,11 +13,12 @@
  * task.json names the variant; what the audit needs to check it goes to
  * grading/<case-id>.variant.json, never into the package.
  */
-import { mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { closeSync, mkdirSync, openSync, readFileSync, renameSync, rmSync, writeFileSync, writeSync } from 'node:fs';
+import { StringDecoder } from 'node:string_decoder';
 import { join } from 'node:path';
 import { UsageError } from '../errors.js';
 import { pairedCaseId } from '../forward/paired-states.js';
-import { runGit } from '../git/runner.js';
+import { runGit, streamGit } from '../git/runner.js';
 import { ablateSymptoms } from '../sanitize/ablate.js';
 import { writeFileAtomic } from '../util/atomic-file.js';
 import { canonicalJson } from '../util/canonical.js';
@@ -151,38 +152,53 @@ export async function packageVariant(
   }
 }
 
-/** One metadata line per commit reachable from `rev` (changed paths of a merge: against its first parent). */
-export async function commitMetadata(gitDir: string, rev: string): Promise<string[]> {
-  const r = await runGit(gitDir, [
-    '-c', 'core.quotePath=false',
-    'log', '--format=%x1e%H%x1f%P%x1f%aI%x1f%s%x1f', '--name-only', '--no-renames', '--diff-merges=first-parent', rev, '--',
-  ]);
-  const out: string[] = [];
-  for (const rec of r.stdout.split('\x1e')) {
-    if (rec.length === 0) continue;
-    const [sha, parents, date, subject, rest] = rec.split('\x1f');
-    out.push(
-      canonicalJson({
-        sha,
-        parents: parents ? parents.split(' ').filter((p) => p.length > 0) : [],
-        author_date: date,
-        subject: subject ?? '',
-        changed_paths: (rest ?? '').split('\n').filter((l) => l.length > 0),
-      }),
-    );
+/** The metadata line of one `git log` record of commitMetadata's format, or null for an empty one. */
+function metadataLine(rec: string): string | null {
+  if (rec.length === 0) return null;
+  const [sha, parents, date, subject, rest] = rec.split('\x1f');
+  return canonicalJson({
+    sha,
+    parents: parents ? parents.split(' ').filter((p) => p.length > 0) : [],
+    author_date: date,
+    subject: subject ?? '',
+    changed_paths: (rest ?? '').split('\n').filter((l) => l.length > 0),
+  });
+}
+
+/**
+ * Writes one metadata line per commit reachable from `rev` to `path` (changed paths of a merge:
+ * against its first parent), streamed from git so memory stays bounded; returns the count.
+ */
+export async function writeCommitMetadata(gitDir: string, rev: string, path: string): Promise<number> {
+  const fd = openSync(path, 'w');
+  const decoder = new StringDecoder('utf8');
+  let rest = '';
+  let written = 0;
+  const flush = (text: string, final: boolean): void => {
+    const records = text.split('\x1e');
+    rest = final ? '' : records.pop()!;
+    const lines = records.map(metadataLine).filter((l): l is string => l !== null);
+    if (lines.length > 0) writeSync(fd, `${lines.join('\n')}\n`);
+    written += lines.length;
+  };
+  try {
+    const args = ['-c', 'core.quotePath=false', 'log', '--format=%x1e%H%x1f%P%x1f%aI%x1f%s%x1f', '--name-only', '--no-renames', '--diff-merges=first-parent', rev, '--'];
+    await streamGit(gitDir, args, (chunk) => flush(rest + decoder.write(chunk), false));
+    flush(rest + decoder.end(), true);
+  } finally {
+    closeSync(fd);
   }
-  return out;
+  return written;
 }
 
 async function metadataOnly(r: BackwardManifestRecord, mirror: string, scratch: string): Promise<VariantGrading> {
   const dir = join(scratch, r.case_id);
   mkdirSync(dir, { recursive: true });
-  const lines = await commitMetadata(mirror, r.cutoff);
-  writeFileSync(join(dir, 'history_metadata.jsonl'), lines.map((l) => `${l}\n`).join(''));
+  const commits = await writeCommitMetadata(mirror, r.cutoff, join(dir, 'history_metadata.jsonl'));
   writeFileSync(join(dir, 'report.md'), r.report.endsWith('\n') ? r.report : `${r.report}\n`);
   writeFileSync(join(dir, 'task.json'), backwardTaskJson(r, METADATA_INSTRUCTIONS, { history: 'history_metadata.jsonl', report: 'report.md' }));
   const tree = (await runGit(mirror, ['rev-parse', `${r.cutoff}^{tree}`])).stdout.trim();
-  const grading = await backwardGrading(r, mirror, tree, lines.length);
+  const grading = await backwardGrading(r, mirror, tree, commits);
   mkdirSync(join(scratch, GRADING_DIR), { recursive: true });
   writeFileSync(join(scratch, GRADING_DIR, `${r.case_id}.json`), pretty(grading));
   return { case_id: r.case_id, variant: 'metadata-only' };

@@ -31,7 +31,7 @@ describe('threadFromImport', () => {
 
   it.each([
     ['a missing repo', { issue: line.issue, comments: [] }, 'thread import: repo: '],
-    ['a bad repo name', { ...line, repo: 'widget' }, 'thread import: repo: expected owner/name'],
+    ['a bad repo name', { ...line, repo: 'widget' }, 'thread import: repo: must be owner/name'],
     ['a missing issue number', { ...line, issue: { ...line.issue, number: undefined } }, 'thread import: issue.number: '],
     ['a bad timestamp', { ...line, issue: { ...line.issue, created_at: 'yesterday' } }, 'thread import: issue.created_at: not a timestamp'],
     ['a comment without id', { ...line, comments: [{ created_at: '2024-05-02T10:00:00Z', body: 'x' }] }, 'thread import: comments.0.id: '],
