@@ -2,7 +2,7 @@ import { Command, CommanderError, Help } from 'commander';
 import { readFileSync } from 'node:fs';
 import { commandModules, type CommandModule } from './commands/index.js';
 import type { CliContext, Io } from './commands/types.js';
-import { EXIT, MinerError } from './errors.js';
+import { describeError, errorKind, EXIT, MinerError } from './errors.js';
 import { redact, secretsInEnv } from './log.js';
 import type { Stage } from './stages/types.js';
 
@@ -181,8 +181,16 @@ export async function runCli(
     }
     if (error instanceof MinerError) {
       io.stderr.write(`r2v: ${redact(error.message.split('\n')[0]!, secretsInEnv(io.env))}\n`);
-      if (error.kind === 'busy') return EXIT.itemsFailed;
-      return USER_KINDS.has(error.kind) ? EXIT.usage : EXIT.internal;
+      if (error.kind === 'busy') return EXIT.environment;
+      if (error.kind === 'internal') return EXIT.internal;
+      return USER_KINDS.has(error.kind) ? EXIT.usage : EXIT.environment;
+    }
+    if (errorKind(error) === 'disk') {
+      // Disk full, read-only file system, no permission: the environment, not a bug.
+      const code = (error as { code?: string }).code;
+      const line = redact(describeError(error), secretsInEnv(io.env));
+      io.stderr.write(`r2v: ${line}${code && !line.includes(code) ? ` (${code})` : ''}\n`);
+      return EXIT.environment;
     }
     io.stderr.write(`r2v: internal error (this is a bug): ${redact((error as Error)?.stack ?? String(error), secretsInEnv(io.env))}\n`);
     return EXIT.internal;

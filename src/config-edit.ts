@@ -50,3 +50,17 @@ export function removeRepo(path: string, name: string): void {
   if (seq.items.length === before) throw new UsageError(`${name}: not in ${path}`);
   save(path, doc);
 }
+
+/**
+ * Sets `github.mode` when the file does not set it yet (keeping the file's comments); returns
+ * whether it wrote.
+ */
+export function setGitHubModeIfUnset(path: string, mode: 'online' | 'offline'): boolean {
+  const doc = load(path);
+  const current = doc.getIn(['github', 'mode']);
+  if (current !== undefined && current !== null) return false;
+  if (doc.get('github') === undefined || doc.get('github') === null) doc.set('github', doc.createNode({}));
+  doc.setIn(['github', 'mode'], mode);
+  save(path, doc);
+  return true;
+}

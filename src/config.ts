@@ -1,4 +1,4 @@
-import { readFileSync, existsSync } from 'node:fs';
+import { readFileSync, existsSync, statSync } from 'node:fs';
 import { dirname, isAbsolute, resolve } from 'node:path';
 import YAML from 'yaml';
 import { z } from 'zod';
@@ -68,9 +68,10 @@ export const Config = z
           .default('GITHUB_TOKEN'),
         discover_mode: z.enum(['search', 'sync']).default('sync'),
         max_retries: z.number().int().min(0).max(10).default(3),
+        mode: z.enum(['online', 'offline']).default('online'),
       })
       .strict()
-      .default({ api_url: 'https://api.github.com', token_env: 'GITHUB_TOKEN', discover_mode: 'sync', max_retries: 3 }),
+      .default({ api_url: 'https://api.github.com', token_env: 'GITHUB_TOKEN', discover_mode: 'sync', max_retries: 3, mode: 'online' }),
     data_dir: z.string().min(1).default('data'),
     concurrency: z.number().int().min(1).max(64).default(2),
     repos: z.array(RepoConfig).default([]),
@@ -111,7 +112,26 @@ export function loadConfig(explicit: string | undefined, cwd: string): LoadedCon
     if (explicit) throw new ConfigError(`${explicit}: config file not found`);
     return { config: Config.parse({}), path: null, baseDir: cwd };
   }
-  return { config: parseConfigText(readFileSync(path, 'utf8'), path), path, baseDir: dirname(path) };
+  return { config: parseConfigText(readConfigFile(path), path), path, baseDir: dirname(path) };
+}
+
+/** The config, or one line saying there is none (for commands that cannot work without one). */
+export function requireConfig(explicit: string | undefined, cwd: string): LoadedConfig {
+  const loaded = loadConfig(explicit, cwd);
+  if (loaded.path === null) {
+    throw new ConfigError(`no ${CONFIG_FILE} in ${cwd} (create one with: r2v init, or pass --config FILE or --db FILE)`);
+  }
+  return loaded;
+}
+
+function readConfigFile(path: string): string {
+  try {
+    if (statSync(path).isDirectory()) throw new ConfigError(`${path}: is a directory, not a config file`);
+    return readFileSync(path, 'utf8');
+  } catch (error) {
+    if (error instanceof ConfigError) throw error;
+    throw new ConfigError(`${path}: cannot read config: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`, { cause: error });
+  }
 }
 
 export function parseConfigText(text: string, path: string): Config {
@@ -166,6 +186,7 @@ github:
   token_env: GITHUB_TOKEN               # or a list [TOKEN_A, TOKEN_B]: shard K uses the (K mod M)-th
   discover_mode: sync                   # sync: every issue and comment, incrementally; search: bisect vocabulary only
   max_retries: 3
+  mode: online                          # offline: imported data only (r2v import); discover is skipped
 
 # Where the database (r2v.db) and the git mirrors live, relative to this file.
 data_dir: data

@@ -50,12 +50,13 @@ export class ValidationError extends MinerError {
 
 const FATAL: ReadonlySet<ErrorKind> = new Set(['config', 'usage', 'auth', 'disk', 'busy', 'internal']);
 
+/** File-system and SQLite codes of an environment problem (disk full, read-only, no permission, I/O). */
+const DISK_CODES = /^(ENOSPC|EROFS|EACCES|EPERM|EDQUOT|EIO|EMFILE|ENFILE|SQLITE_FULL|SQLITE_READONLY.*|SQLITE_IOERR.*|SQLITE_CANTOPEN.*|SQLITE_PERM)$/;
+
 export function errorKind(error: unknown): ErrorKind {
   if (error instanceof MinerError) return error.kind;
   const code = (error as { code?: unknown } | null)?.code;
-  if (code === 'ENOSPC' || code === 'EROFS' || code === 'EACCES' || code === 'SQLITE_FULL' || code === 'SQLITE_READONLY') {
-    return 'disk';
-  }
+  if (typeof code === 'string' && DISK_CODES.test(code)) return 'disk';
   return 'internal';
 }
 
@@ -78,4 +79,4 @@ export function describeError(error: unknown): string {
 }
 
 /** Exit codes of the CLI. */
-export const EXIT = { ok: 0, internal: 1, usage: 2, itemsFailed: 3, interrupted: 130 } as const;
+export const EXIT = { ok: 0, internal: 1, usage: 2, itemsFailed: 3, environment: 3, interrupted: 130 } as const;

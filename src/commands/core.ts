@@ -1,9 +1,9 @@
 import { cleanLeftovers } from '../run/leftovers.js';
-import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
+import { existsSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { Command, InvalidArgumentError, Option } from 'commander';
 import { openApp, dbPath, type App } from '../app.js';
-import { CONFIG_FILE, loadConfig, resolveDataDir, STARTER_CONFIG, tokenEnvs } from '../config.js';
+import { CONFIG_FILE, loadConfig, requireConfig, resolveDataDir, STARTER_CONFIG, tokenEnvs } from '../config.js';
 import { addRepo, removeRepo } from '../config-edit.js';
 import { UsageError, EXIT } from '../errors.js';
 import { REQUIRE_PROBE_NOTE } from '../export/records.js';
@@ -21,6 +21,8 @@ import type { Stage } from '../stages/types.js';
 import { Runs } from '../store/tables/runs.js';
 import { openStore } from '../store/db.js';
 import { mergeShards } from '../store/merge.js';
+import { Workspace } from '../store/tables/workspace.js';
+import { ensureDir } from '../util/ensure-dir.js';
 import type { CliContext, GlobalOptions, Io, RegisterCommand } from './types.js';
 import { printJson } from './types.js';
 import { statusReport } from './status.js';
@@ -157,8 +159,15 @@ export const registerCore: RegisterCommand = (program: Command, ctx: CliContext)
       }
       const loaded = loadConfig(path, io.cwd);
       const db = dbPath(globals, loaded, io);
-      mkdirSync(resolveDataDir(loaded), { recursive: true });
-      openStore(db).close();
+      ensureDir(resolveDataDir(loaded), 'data directory');
+      const store = openStore(db);
+      try {
+        const workspace = new Workspace(store.db);
+        workspace.set('data_dir', resolveDataDir(loaded));
+        workspace.set('config_path', path);
+      } finally {
+        store.close();
+      }
       io.stderr.write(`r2v: database ready at ${db}\n`);
     });
 
@@ -180,7 +189,7 @@ export const registerCore: RegisterCommand = (program: Command, ctx: CliContext)
     .description('list configured repositories (JSON lines)')
     .action((_opts: unknown, cmd: Command) => {
       const globals = cmd.optsWithGlobals<GlobalOptions>();
-      const loaded = loadConfig(globals.config, io.cwd);
+      const loaded = requireConfig(globals.config, io.cwd);
       for (const r of loaded.config.repos) printJson(io, r);
     });
   repo
@@ -262,7 +271,7 @@ export const registerCore: RegisterCommand = (program: Command, ctx: CliContext)
     .option('--failed', 'list every failed item with its error')
     .action(async (opts: { repo?: string; json?: boolean; failed?: boolean }, cmd: Command) => {
       const globals = cmd.optsWithGlobals<GlobalOptions>();
-      const app = openApp(globals, io);
+      const app = openApp(globals, io, { mode: 'read' });
       try {
         const report = await statusReport(app, allStages(ctx), reposInScope(app, opts.repo), ctx);
         if (opts.json) {

@@ -34,7 +34,7 @@ import { printJson, type CliContext, type GlobalOptions, type Io, type RegisterC
 
 export async function mirrorsFor(opts: { gitDir?: string }, cmd: Command, io: Io): Promise<MirrorOf> {
   if (opts.gitDir) return singleMirror(await gitDirFromUser('--git-dir', opts.gitDir, io.cwd));
-  const app = openApp(cmd.optsWithGlobals<GlobalOptions>(), io);
+  const app = openApp(cmd.optsWithGlobals<GlobalOptions>(), io, { mode: 'read' });
   const dataDir = app.dataDir;
   const { config, baseDir } = app.loaded;
   app.close();
@@ -58,7 +58,7 @@ function goldsOf(records: readonly ManifestRecord[]): GoldEntry[] {
 
 /** The admitted records of the database (no review or probe requirement), validated. */
 function* admittedFromDb(cmd: Command, io: Io): Generator<ManifestRecord> {
-  const app = openApp(cmd.optsWithGlobals<GlobalOptions>(), io);
+  const app = openApp(cmd.optsWithGlobals<GlobalOptions>(), io, { mode: 'read' });
   try {
     for (const row of new AdmissionTables(app.store.db).stream()) {
       if (tierOf(JSON.parse(row.blockers) as Blocker[], { requireReview: false }) !== 'admitted') continue;
@@ -72,7 +72,7 @@ function* admittedFromDb(cmd: Command, io: Io): Generator<ManifestRecord> {
 /** Test globs and comment evidence from the configuration and database; nothing of either with --git-dir. */
 function rubricContext(opts: { gitDir?: string }, cmd: Command, io: Io): { ctx: TaskContext; db: App['store']['db'] | null; close: () => void } {
   if (opts.gitDir) return { ctx: { testGlobs: () => undefined, evidence: () => [] }, db: null, close: () => undefined };
-  const app = openApp(cmd.optsWithGlobals<GlobalOptions>(), io);
+  const app = openApp(cmd.optsWithGlobals<GlobalOptions>(), io, { mode: 'read' });
   const config = app.loaded.config;
   return {
     ctx: { testGlobs: (repo) => repoConfig(config, repo)?.test_globs, evidence: commentEvidence(app.store.db) },
@@ -94,12 +94,13 @@ export const registerExport: RegisterCommand = (program: Command, ctx: CliContex
     .option('--require-isolation', 'admit a Backward case only when its probe ran without network (the others are candidates)')
     .option('--summary', "print each baseline's accuracy over the written manifests")
     .option('--freeze <name>', 'write a frozen release into <out>/<name>/ with FROZEN.json (sha256 of every file, versions); never overwritten')
+    .option('--force', 'replace manifests that hold records even when this export has none')
     .addOption(new Option('--require-probe', 'kept for old scripts: a verified probe is always required').hideHelp())
-    .action(async (opts: { out: string; task?: 'backward' | 'forward'; requireReview?: boolean; requireIsolation?: boolean; includeCandidates?: boolean; requireProbe?: boolean; summary?: boolean; freeze?: string }, cmd: Command) => {
+    .action(async (opts: { out: string; task?: 'backward' | 'forward'; requireReview?: boolean; requireIsolation?: boolean; includeCandidates?: boolean; requireProbe?: boolean; summary?: boolean; freeze?: string; force?: boolean }, cmd: Command) => {
       if (opts.requireProbe) io.stderr.write(REQUIRE_PROBE_NOTE);
       if (opts.freeze !== undefined) checkFreezeName(opts.freeze);
       const out = opts.freeze !== undefined ? join(resolve(io.cwd, opts.out), opts.freeze) : resolve(io.cwd, opts.out);
-      const app = openApp(cmd.optsWithGlobals<GlobalOptions>(), io);
+      const app = openApp(cmd.optsWithGlobals<GlobalOptions>(), io, { mode: 'read' });
       try {
         const summary = exportManifests(app.store.db, {
           out,
@@ -107,7 +108,9 @@ export const registerExport: RegisterCommand = (program: Command, ctx: CliContex
           requireReview: opts.requireReview ?? false,
           requireIsolation: opts.requireIsolation ?? false,
           includeCandidates: opts.includeCandidates ?? false,
+          force: opts.force ?? false,
         });
+        for (const path of summary.removed) io.stderr.write(`r2v: removed ${path} (left by an earlier export; --task ${opts.task} rewrote rejections.jsonl)\n`);
         if (opts.requireReview) {
           io.stderr.write('r2v: --require-review admits the cases with a human accept as of the last admit run (after r2v review import, run: r2v run --stage admit)\n');
         }

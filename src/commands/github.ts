@@ -1,6 +1,8 @@
 import { resolve } from 'node:path';
 import type { Command } from 'commander';
 import { openApp } from '../app.js';
+import { repoConfig, tokenEnvs } from '../config.js';
+import { setGitHubModeIfUnset } from '../config-edit.js';
 import { UsageError } from '../errors.js';
 import {
   parsePullLine,
@@ -43,14 +45,22 @@ export const registerGitHub: RegisterCommand = (program: Command, ctx: CliContex
       if (!opts.threads && !opts.pulls) throw new UsageError('import needs --threads FILE or --pulls FILE');
       const app = openApp(cmd.optsWithGlobals<GlobalOptions>(), ctx.io, { lock: 'import' });
       try {
+        const { config, path } = app.loaded;
+        // With a config, every line's repository must be one of its repos.
+        const known = path === null ? undefined : (repo: string) => repoConfig(config, repo) !== undefined;
         let bad = 0;
         for (const [kind, file] of [['threads', opts.threads], ['pulls', opts.pulls]] as const) {
           if (!file) continue;
-          const summary = await importFile(app.store, ctx.io, kind, file, new Date());
+          const summary = await importFile(app.store, ctx.io, kind, file, new Date(), known);
           printJson(ctx.io, summary);
           bad += summary.bad;
         }
         if (bad > 0) ctx.setExitCode(3);
+        const names = tokenEnvs(config);
+        const noToken = names.every((n) => (ctx.io.env[n] ?? '').trim() === '');
+        if (path !== null && noToken && setGitHubModeIfUnset(path, 'offline')) {
+          ctx.io.stderr.write(`r2v: ${names.join(', ')} is not set: wrote github.mode: offline to ${path} (discover is skipped; set mode: online to discover live)\n`);
+        }
       } finally {
         app.close();
       }
@@ -62,7 +72,7 @@ export const registerGitHub: RegisterCommand = (program: Command, ctx: CliContex
     .option('--repo <owner/name>', 'only this repository')
     .option('--out <file>', 'write to this file instead of stdout')
     .action((opts: { repo?: string; out?: string }, cmd: Command) => {
-      const app = openApp(cmd.optsWithGlobals<GlobalOptions>(), ctx.io);
+      const app = openApp(cmd.optsWithGlobals<GlobalOptions>(), ctx.io, { mode: 'read' });
       try {
         const text = exportThreads(app.store, opts.repo);
         if (opts.out) {
@@ -81,7 +91,14 @@ export const registerGitHub: RegisterCommand = (program: Command, ctx: CliContex
  * Reads a JSONL file; a bad line is reported on stderr as `FILE:LINE: reason` and skipped; all
  * valid lines are saved in one transaction.
  */
-export async function importFile(store: Store, io: Io, kind: 'threads' | 'pulls', file: string, now: Date): Promise<ImportSummary> {
+export async function importFile(
+  store: Store,
+  io: Io,
+  kind: 'threads' | 'pulls',
+  file: string,
+  now: Date,
+  known?: (repo: string) => boolean,
+): Promise<ImportSummary> {
   const path = resolve(io.cwd, file);
   const parse = (v: unknown): Parsed<ImportRows> => {
     if (kind === 'threads') {
@@ -92,6 +109,20 @@ export async function importFile(store: Store, io: Io, kind: 'threads' | 'pulls'
     return r.ok ? { ok: true, value: pullLineRows(r.value) } : r;
   };
   const rows: ImportRows[] = [];
+  // A comment id belongs to one thread: the same id under two threads would overwrite one of them.
+  const seen = new Map<string, { number: number; line: number }>();
+  const stored = store.db.prepare('SELECT number FROM comments WHERE repo = ? AND comment_id = ?');
+  const commentClash = (r: ImportRows, lineNumber: number): string | null => {
+    for (const c of r.comments) {
+      const key = `${r.repo.toLowerCase()}\u0000${c.commentId}`;
+      const other = seen.get(key);
+      if (other !== undefined && other.number !== c.number) return `comment ${c.commentId} also appears under ${r.repo}#${other.number} (line ${other.line})`;
+      const row = stored.get(r.repo, c.commentId) as { number: number } | undefined;
+      if (other === undefined && row !== undefined && row.number !== c.number) return `comment ${c.commentId} is already stored under ${r.repo}#${row.number}`;
+    }
+    for (const c of r.comments) seen.set(`${r.repo.toLowerCase()}\u0000${c.commentId}`, { number: c.number, line: lineNumber });
+    return null;
+  };
   const summary: ImportSummary = { file, lines: 0, imported: 0, bad: 0, skipped: 0, threads: 0, comments: 0, pulls: 0, links: 0 };
   for await (const line of readJsonl(path)) {
     summary.lines += 1;
@@ -99,6 +130,17 @@ export async function importFile(store: Store, io: Io, kind: 'threads' | 'pulls'
     if (!parsed.ok) {
       summary.bad += 1;
       io.stderr.write(`${file}:${line.lineNumber}: ${parsed.reason}\n`);
+      continue;
+    }
+    if (known && !known(parsed.value.repo)) {
+      summary.bad += 1;
+      io.stderr.write(`${file}:${line.lineNumber}: repository ${parsed.value.repo} is not in the config (add it with: r2v repo add ${parsed.value.repo})\n`);
+      continue;
+    }
+    const clash = commentClash(parsed.value, line.lineNumber);
+    if (clash !== null) {
+      summary.bad += 1;
+      io.stderr.write(`${file}:${line.lineNumber}: ${clash}; line skipped\n`);
       continue;
     }
     if (parsed.value.thread === null && parsed.value.pull === null) {

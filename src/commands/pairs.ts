@@ -32,7 +32,7 @@ export const registerPairs: RegisterCommand = (program: Command, ctx: CliContext
     .option('--out <dir>', 'output directory', 'manifests/pairs')
     .option('--repo <owner/name>', 'only this repository (repeatable)', collect)
     .action(async (opts: { out: string; repo?: string[] }, cmd: Command) => {
-      const app = openApp(cmd.optsWithGlobals<GlobalOptions>(), ctx.io);
+      const app = openApp(cmd.optsWithGlobals<GlobalOptions>(), ctx.io, { mode: 'read' });
       try {
         const repos = checkRepos(opts.repo ?? [], (r) => repoConfig(app.loaded.config, r) !== undefined);
         const out = resolve(ctx.io.cwd, opts.out);
@@ -50,7 +50,7 @@ export const registerPairs: RegisterCommand = (program: Command, ctx: CliContext
     .option('--repo <owner/name>', 'only this repository (repeatable)', collect)
     .option('--json', 'one JSON object per line')
     .action((opts: { repo?: string[]; json?: boolean }, cmd: Command) => {
-      const app = openApp(cmd.optsWithGlobals<GlobalOptions>(), ctx.io);
+      const app = openApp(cmd.optsWithGlobals<GlobalOptions>(), ctx.io, { mode: 'read' });
       try {
         const repos = checkRepos(opts.repo ?? [], (r) => repoConfig(app.loaded.config, r) !== undefined);
         for (const r of new PairTables(app.store.db).results(repos)) {
@@ -68,7 +68,7 @@ export const registerPairs: RegisterCommand = (program: Command, ctx: CliContext
     .description('everything stored for one pair (JSON): result, evidence, members, test runs')
     .argument('<key>', 'pair key, e.g. owner/name#12+15')
     .action((key: string, _opts: unknown, cmd: Command) => {
-      const app = openApp(cmd.optsWithGlobals<GlobalOptions>(), ctx.io);
+      const app = openApp(cmd.optsWithGlobals<GlobalOptions>(), ctx.io, { mode: 'read' });
       try {
         const tables = new PairTables(app.store.db);
         const result = tables.result(key);

@@ -84,7 +84,7 @@ function writeLines(stream: NodeJS.WritableStream, lines: readonly string[]): vo
 }
 
 function showCase(io: Io, globals: GlobalOptions, caseId: string, json: boolean): void {
-  const app = openApp(globals, io);
+  const app = openApp(globals, io, { mode: 'read' });
   try {
     const tables = new ProbeTables(app.store.db);
     const v: ProbeVerdictRow | undefined = tables.verdict(caseId);

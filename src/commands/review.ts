@@ -37,7 +37,8 @@ function parseStatus(value: string | undefined): StatusFilter {
 }
 
 function withApp<T>(cmd: Command, io: Io, fn: (app: App) => T, lock?: string): T {
-  const app = openApp(cmd.optsWithGlobals() as GlobalOptions, io, { lock });
+  // Without a lock the command only reads: the database is opened read-only.
+  const app = openApp(cmd.optsWithGlobals() as GlobalOptions, io, lock ? { lock } : { mode: 'read' });
   let closeAfter = true;
   try {
     const out = fn(app);
@@ -260,6 +261,6 @@ export const registerReview: RegisterCommand = (program: Command, ctx) => {
         io.stderr.write(`r2v: ${reviewer}: ${summary}\n`);
         const failed = ['unsupported', 'invalid', 'timeout', 'failed'].some((k) => (counts.get(k as ScreenOutcome) ?? 0) > 0);
         if (failed) ctx.setExitCode(3);
-      });
+      }, 'review screen');
     });
 };

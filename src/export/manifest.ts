@@ -5,7 +5,7 @@
  * written under a temporary name and renamed only when all of them are complete.
  */
 import { createHash, type Hash } from 'node:crypto';
-import { closeSync, existsSync, mkdirSync, openSync, renameSync, statSync, unlinkSync, writeSync } from 'node:fs';
+import { closeSync, existsSync, mkdirSync, openSync, readSync, renameSync, statSync, unlinkSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Db } from '../store/db.js';
 import { AdmissionTables } from '../store/tables/admission.js';
@@ -26,6 +26,8 @@ export interface ExportOptions {
   readonly requireIsolation?: boolean;
   /** Also write candidate-tier cases into the task manifests (with "tier": "candidate"). */
   readonly includeCandidates?: boolean;
+  /** Replace manifests that hold records with empty ones (refused otherwise). */
+  readonly force?: boolean;
 }
 
 export interface ManifestFileSummary {
@@ -37,6 +39,8 @@ export interface ManifestFileSummary {
 
 export interface ExportSummary {
   readonly files: ManifestFileSummary[];
+  /** Manifests of the other task left by an earlier export, removed (with --task). */
+  readonly removed: string[];
 }
 
 export type ManifestKind = Task | 'candidates' | 'rejections';
@@ -238,8 +242,26 @@ export function exportManifests(db: Db, opts: ExportOptions): ExportSummary {
       finals.push({ tmp: metaTmp, path: join(opts.out, `${name}.meta.json`) });
       files.push({ name: file, path: join(opts.out, file), records: sink.records, sha256: digest });
     }
+    if (!opts.force) {
+      for (const f of files) {
+        if (f.records === 0 && holdsRecords(f.path)) {
+          throw new UsageError(`${f.path}: holds records and this export has none; kept it (check --db/--config, or use --force to replace)`);
+        }
+      }
+    }
     for (const f of finals) renameSync(f.tmp, f.path);
-    return { files };
+    // Another task's manifests from an earlier export no longer match rejections.jsonl: remove them.
+    const stale: string[] = [];
+    for (const other of (['backward', 'forward'] as const).filter((t) => !tasks.includes(t))) {
+      for (const name of [`${other}.jsonl`, `${other}.meta.json`]) {
+        const path = join(opts.out, name);
+        if (existsSync(path)) {
+          unlinkSync(path);
+          stale.push(path);
+        }
+      }
+    }
+    return { files, removed: stale };
   } catch (error) {
     for (const s of sinks.values()) s.abort();
     for (const t of temps) {
@@ -252,6 +274,23 @@ export function exportManifests(db: Db, opts: ExportOptions): ExportSummary {
     const code = (error as NodeJS.ErrnoException).code;
     if (typeof code === 'string' && WRITE_ERRORS.has(code)) throw new UsageError(`--out ${opts.out}: cannot write the manifests (${code})`, { cause: error });
     throw error;
+  }
+}
+
+/** Whether an existing manifest has a record (reads at most its first 64 KiB). */
+function holdsRecords(path: string): boolean {
+  let fd: number;
+  try {
+    fd = openSync(path, 'r');
+  } catch {
+    return false;
+  }
+  try {
+    const buf = Buffer.alloc(64 * 1024);
+    const n = readSync(fd, buf, 0, buf.length, 0);
+    return buf.subarray(0, n).toString('utf8').trim().length > 0;
+  } finally {
+    closeSync(fd);
   }
 }
 

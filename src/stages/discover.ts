@@ -29,6 +29,8 @@ export const discoverStage: Stage<DiscoverInput> = {
   description: 'list candidate issues, comments, merged pull requests and their links from the GitHub API',
   plan(ctx, repos) {
     const g = ctx.config.github;
+    // An offline workspace (github.mode: offline) holds imported data only: nothing to discover.
+    if (g.mode === 'offline') return [];
     // Only configured repositories are discovered live; imported-only ones stay offline.
     return repos.filter((repo) => repoConfig(ctx.config, repo) !== undefined).map((repo) => ({
       key: repo,

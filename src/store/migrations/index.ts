@@ -10,6 +10,7 @@ import { migration0009 } from './0009-review.js';
 import { migration0010 } from './0010-shards.js';
 import { migration0015 } from './0015-label-overrides.js';
 import { migration0017 } from './0017-probe-derived.js';
+import { migration0022 } from './0022-workspace.js';
 
 /** Ordered list of migrations. Add a file and one line; never edit a shipped migration. */
 export const migrations: readonly Migration[] = [
@@ -24,4 +25,5 @@ export const migrations: readonly Migration[] = [
   migration0010,
   migration0015,
   migration0017,
+  migration0022,
 ].sort((a, b) => a.id - b.id);

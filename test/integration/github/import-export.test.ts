@@ -22,6 +22,7 @@ async function r2v(cwd: string, args: string[]): Promise<Run> {
   const ctx: CliContext = { io, signal: new AbortController().signal, setExitCode: (c) => void (out.exitCode = c) };
   const program = new Command().exitOverride().option('--config <file>').option('--db <file>').option('--quiet');
   registerGitHub(program, ctx);
+  openStore(join(cwd, 'r2v.db')).close(); // as r2v init would: --db never creates a database
   await program.parseAsync(['node', 'r2v', '--db', 'r2v.db', ...args]);
   return out;
 }
