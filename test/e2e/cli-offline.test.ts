@@ -34,7 +34,7 @@ describe('offline workspaces', () => {
     const status = JSON.parse((await runCliCaptured(['status', '--json'], dir)).stdout) as { stages: { name: string; total: number; failed: number }[] };
     expect(status.stages.find((s) => s.name === 'discover')).toMatchObject({ total: 0, failed: 0 });
     expect(status.stages.find((s) => s.name === 'attribute')).toMatchObject({ total: 1, failed: 0 });
-  });
+  }, 300_000); // every stage of a real run, on a loaded machine
 
   it('github.mode: offline set by hand is kept; online set by hand is not overwritten', async () => {
     const dir = await tempDir();
