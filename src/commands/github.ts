@@ -1,6 +1,7 @@
 import { resolve } from 'node:path';
-import type { Command } from 'commander';
+import { Option, type Command } from 'commander';
 import { openApp } from '../app.js';
+import { IMPORT_SCHEMA_KINDS, importJsonSchemaText, type ImportSchemaKind } from '../github/import-schema.js';
 import { repoConfig, tokenEnvs } from '../config.js';
 import { setGitHubModeIfUnset } from '../config-edit.js';
 import { UsageError } from '../errors.js';
@@ -41,7 +42,13 @@ export const registerGitHub: RegisterCommand = (program: Command, ctx: CliContex
     .description('import recorded threads or merged pull requests (JSONL) instead of the live API')
     .option('--threads <file>', 'thread lines: {"repo", "issue", "comments", "pull_request"?, "closing_issues"?}')
     .option('--pulls <file>', 'merged pull requests: {"repo", "pull", "commits"?, "closing_issues"?}')
-    .action(async (opts: { threads?: string; pulls?: string }, cmd: Command) => {
+    .addOption(new Option('--schema <format>', 'print the JSON Schema of a line of the format and exit (also in docs/schema/)').choices([...IMPORT_SCHEMA_KINDS]))
+    .action(async (opts: { threads?: string; pulls?: string; schema?: ImportSchemaKind }, cmd: Command) => {
+      if (opts.schema !== undefined) {
+        if (opts.threads || opts.pulls) throw new UsageError('--schema prints a schema; it does not import (drop --threads/--pulls)');
+        ctx.io.stdout.write(importJsonSchemaText(opts.schema));
+        return;
+      }
       if (!opts.threads && !opts.pulls) throw new UsageError('import needs --threads FILE or --pulls FILE');
       const app = openApp(cmd.optsWithGlobals<GlobalOptions>(), ctx.io, { lock: 'import' });
       try {

@@ -137,7 +137,7 @@ describe('read-only workspaces', () => {
       // A command that writes says so in one line (exit 3).
       const run = await r2vAsUser(dir, ['import', '--threads', 'threads.jsonl']);
       expect(run.exitCode).toBe(3);
-      expectOneLine(run, /read-only|readonly/);
+      expectOneLine(run, /read-only|readonly|permission denied/);
     } finally {
       chmodSync(dir, 0o755);
       chmodSync(join(dir, 'store'), 0o755);
