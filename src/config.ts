@@ -186,7 +186,7 @@ github:
   token_env: GITHUB_TOKEN               # or a list [TOKEN_A, TOKEN_B]: shard K uses the (K mod M)-th
   discover_mode: sync                   # sync: every issue and comment, incrementally; search: bisect vocabulary only
   max_retries: 3
-  mode: online                          # offline: imported data only (r2v import); discover is skipped
+  # mode: offline                       # imported data only; discover is skipped (r2v import sets it when no token is set)
 
 # Where the database (r2v.db) and the git mirrors live, relative to this file.
 data_dir: data

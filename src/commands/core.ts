@@ -25,6 +25,7 @@ import { Workspace } from '../store/tables/workspace.js';
 import { ensureDir } from '../util/ensure-dir.js';
 import type { CliContext, GlobalOptions, Io, RegisterCommand } from './types.js';
 import { printJson } from './types.js';
+import { snakeKeys } from '../util/snake-case.js';
 import { statusReport } from './status.js';
 
 export function parsePositiveInt(flag: string) {
@@ -275,7 +276,7 @@ export const registerCore: RegisterCommand = (program: Command, ctx: CliContext)
       try {
         const report = await statusReport(app, allStages(ctx), reposInScope(app, opts.repo), ctx);
         if (opts.json) {
-          printJson(io, report);
+          printJson(io, snakeKeys(report));
           return;
         }
         io.stdout.write(`database ${report.db}\n`);

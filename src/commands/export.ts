@@ -30,6 +30,7 @@ import { emitRubric, RUBRICS_DIR, type OracleRow } from '../mergeability/emit.js
 import { commentEvidence, coupledPairTasks, forwardTask, type TaskContext } from '../mergeability/tasks.js';
 import { AdmissionTables } from '../store/tables/admission.js';
 import { readJsonl } from '../util/jsonl.js';
+import { snakeKeys } from '../util/snake-case.js';
 import { printJson, type CliContext, type GlobalOptions, type Io, type RegisterCommand } from './types.js';
 
 export async function mirrorsFor(opts: { gitDir?: string }, cmd: Command, io: Io): Promise<MirrorOf> {
@@ -254,10 +255,17 @@ export const registerExport: RegisterCommand = (program: Command, ctx: CliContex
       }
       const pairs = opts.pairs ? await loadForwardPairs(resolve(io.cwd, opts.pairs)) : null;
       const scored = protocolScore(records, lines, pairs, { ...DEFAULT_BOOTSTRAP, seed: opts.seed, resamples: opts.resamples });
-      if (opts.json) printJson(io, { ...scored.report, metrics: scored.metrics, pair_metrics: scored.pairs });
+      if (opts.json) printJson(io, snakeKeys({ ...scored.report, metrics: scored.metrics, pair_metrics: scored.pairs }));
       else {
         for (const l of formatScore(scored.report)) io.stdout.write(`${l}\n`);
         for (const l of formatMetrics(scored.metrics, scored.pairs ?? undefined)) io.stderr.write(`${l}\n`);
+      }
+      // Prediction lines that could not be scored (unparsable, no case_id, unknown case, a malformed
+      // or repeated answer) make the run exit 3, whatever the score.
+      const malformed = scored.report.notes.length + scored.report.cases.filter((c) => c.status === 'unscorable').length;
+      if (opts.predictions && malformed > 0) {
+        io.stderr.write(`r2v: ${opts.predictions}: ${malformed} prediction line${malformed === 1 ? '' : 's'} malformed or not scorable (listed above)\n`);
+        ctx.setExitCode(EXIT.itemsFailed);
       }
     });
 

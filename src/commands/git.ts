@@ -56,7 +56,7 @@ export const registerGit: RegisterCommand = (program: Command, ctx: CliContext) 
         for (const [flag, r] of [['--base', base!], ['--head', head!]] as const) {
           if (r.status !== 'ok') throw new UsageError(`${flag} ${r.input}: ${describeStatus(r)}`);
         }
-        printJson(ctx.io, { base: base!.sha, head: head!.sha, changedPaths: await changedPaths(gitDir, base!.sha!, head!.sha!) });
+        printJson(ctx.io, { base: base!.sha, head: head!.sha, changed_paths: await changedPaths(gitDir, base!.sha!, head!.sha!) });
       } finally {
         await objects.close();
       }

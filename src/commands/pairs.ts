@@ -10,6 +10,7 @@ import { repoConfig, repoNameProblem } from '../config.js';
 import { UsageError } from '../errors.js';
 import { exportPairs } from '../pairs/export.js';
 import { PairTables } from '../store/tables/pairs.js';
+import { snakeKeys } from '../util/snake-case.js';
 import { groupCommand, printJson, type CliContext, type GlobalOptions, type RegisterCommand } from './types.js';
 
 const collect = (value: string, previous: string[] = []): string[] => [...previous, value];
@@ -74,7 +75,7 @@ export const registerPairs: RegisterCommand = (program: Command, ctx: CliContext
         const result = tables.result(key);
         if (!result) throw new UsageError(`${key}: no such pair (keys look like owner/name#A+B; see r2v pairs list)`);
         const runs = tables.runs(key).map((r) => ({ condition: r.condition, test: r.testId, repeat: r.repeat, outcome: r.outcome, exit_code: r.exitCode, timed_out: r.timedOut }));
-        printJson(ctx.io, { ...result, members: tables.members(key), runs });
+        printJson(ctx.io, snakeKeys({ ...result, members: tables.members(key), runs }));
       } finally {
         app.close();
       }

@@ -222,18 +222,28 @@ describe('r2v score / preflight', () => {
       { case_id: fwd[1]!.case_id, activated_workflows: [] },
     ]);
     const r = await r2v(['score', '--manifest', 'manifests/forward.jsonl', '--predictions', 'pred-fwd.jsonl']);
-    expect(r.code).toBe(0);
+    // Malformed prediction lines make the run exit 3 (the score is still printed).
+    expect(r.code).toBe(3);
+    expect(r.stderr).toContain('r2v: pred-fwd.jsonl: 2 prediction lines malformed or not scorable');
     const out = r.stdout.trim().split('\n');
     expect(out).toContain(`${fwd[0]!.case_id as string}\t1\tcorrect`);
     expect(out).toContain(`${fwd[1]!.case_id as string}\t0\twrong\tdoes not match the gold`);
     expect(out.some((l) => l.startsWith('note\tline 2: malformed JSON'))).toBe(true);
     expect(out).toContain('note\tline 3: case acme_widget__7__deadbeef is not in the manifest');
     expect(out.at(-1)).toBe('Overall: 1/3 = 33.3%');
+    const json = await r2v(['score', '--manifest', 'manifests/forward.jsonl', '--predictions', 'pred-fwd.jsonl', '--json']);
+    expect(json.code).toBe(3);
+    const report = JSON.parse(json.stdout) as { cases: Record<string, unknown>[] };
+    expect(Object.keys(report.cases[0]!)).toContain('case_id'); // snake_case, as the manifests
+    expect(json.stdout).not.toMatch(/"caseId"/);
+    writeLines(join(dir, 'pred-clean.jsonl'), [{ case_id: fwd[0]!.case_id, activated_workflows: fwd[0]!.gold as string[] }]);
+    expect((await r2v(['score', '--manifest', 'manifests/forward.jsonl', '--predictions', 'pred-clean.jsonl'])).code).toBe(0);
 
     const bwd = records(join(dir, 'manifests/backward.jsonl'));
     writeLines(join(dir, 'pred-bwd.jsonl'), [{ case_id: bwd[0]!.case_id, sha: world.gold.toUpperCase() }]);
     const upper = await r2v(['score', '--manifest', 'manifests/backward.jsonl', '--predictions', 'pred-bwd.jsonl']);
     expect(upper.stdout).toContain('\t0\tunscorable\tsha has uppercase hex');
+    expect(upper.code).toBe(3);
     expect(upper.stdout.trim().split('\n').at(-1)).toBe('Overall: 0/1 = 0.0%');
     const missing = await r2v(['score', '--manifest', 'manifests/backward.jsonl', '--predictions', 'none.jsonl']);
     expect(missing.code).toBe(2);

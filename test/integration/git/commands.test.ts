@@ -77,7 +77,7 @@ describe('r2v diff', () => {
     const head = await repo.commit('rename', { files: { 'old/name.txt': null, 'new/name.txt': 'same content\n'.repeat(10) } });
     const r = await r2v(['diff', '--git-dir', repo.dir, '--base', base.slice(0, 10), '--head', head], '/');
     expect(r.code).toBe(0);
-    expect(jsonLines(r.stdout)).toEqual([{ base, head, changedPaths: ['new/name.txt', 'old/name.txt'] }]);
+    expect(jsonLines(r.stdout)).toEqual([{ base, head, changed_paths: ['new/name.txt', 'old/name.txt'] }]);
   });
 
   it('accepts annotated tag names as --base and --head', async () => {
@@ -88,7 +88,7 @@ describe('r2v diff', () => {
     await repo.git(['tag', '-a', '1.0.1', '-m', 'release', head]);
     const r = await r2v(['diff', '--git-dir', repo.dir, '--base', '1.0.0', '--head', '1.0.1'], '/');
     expect(r).toMatchObject({ code: 0, stderr: '' });
-    expect(jsonLines(r.stdout)).toEqual([{ base, head, changedPaths: ['b.txt'] }]);
+    expect(jsonLines(r.stdout)).toEqual([{ base, head, changed_paths: ['b.txt'] }]);
   });
 
   it('names the bad revision', async () => {

@@ -33,8 +33,8 @@ describe('r2v run --stage discover and r2v status over the fake GitHub', () => {
     expect(status.exitCode).toBe(0);
     expect(status.stdout).toContain(`budget discover acme/small: ${requests} requests, 0 not modified, 1 retries`);
     const json = await r2v(['status', '--json']);
-    const report = JSON.parse(json.stdout) as { budget: { stage: string; repo: string; requests: number; notModified: number; retries: number }[] };
-    expect(report.budget).toContainEqual(expect.objectContaining({ stage: 'discover', repo: 'acme/small', requests, notModified: 0, retries: 1 }));
+    const report = JSON.parse(json.stdout) as { budget: { stage: string; repo: string; requests: number; not_modified: number; retries: number }[] };
+    expect(report.budget).toContainEqual(expect.objectContaining({ stage: 'discover', repo: 'acme/small', requests, not_modified: 0, retries: 1 }));
 
     // A forced re-run asks conditionally; every answer is a 304 and the budget counts them.
     const again = await r2v(['run', '--stage', 'discover', '--force']);
@@ -43,7 +43,7 @@ describe('r2v run --stage discover and r2v status over the fake GitHub', () => {
     expect(second.length).toBeGreaterThan(0);
     expect(second.every((r) => r.status === 304)).toBe(true);
     const after = JSON.parse((await r2v(['status', '--json'])).stdout) as typeof report;
-    expect(after.budget).toContainEqual(expect.objectContaining({ repo: 'acme/small', requests: requests + second.length, notModified: second.length }));
+    expect(after.budget).toContainEqual(expect.objectContaining({ repo: 'acme/small', requests: requests + second.length, not_modified: second.length }));
 
     const db = join(dir, 'data/r2v.db');
     const haystack = Buffer.concat([

@@ -32,9 +32,11 @@ describe('r2v pairs commands', () => {
 
     const show = await cli(['pairs', 'show', `${REPO}#11+12`], dir);
     expect(show.code).toBe(0);
-    const shown = JSON.parse(show.stdout) as { tier: string; members: { pr: number; failToPass: string[] }[]; runs: unknown[] };
+    const shown = JSON.parse(show.stdout) as { tier: string; pr_a: number; members: { pr: number; fail_to_pass: string[] }[]; runs: unknown[] };
     expect(shown.tier).toBe('control');
-    expect(shown.members.map((m) => [m.pr, m.failToPass])).toEqual([
+    expect(shown.pr_a).toBe(11); // snake_case keys, as the manifests
+    expect(show.stdout).not.toMatch(/"[a-z]+[A-Z][A-Za-z]*":/);
+    expect(shown.members.map((m) => [m.pr, m.fail_to_pass])).toEqual([
       [11, ['test/one.test.sh']],
       [12, ['test/two.test.sh']],
     ]);
