@@ -3,7 +3,7 @@ import { applyDeletions, type Span } from './delete.js';
 import { detectAttributionSentences } from './attribution-sentences.js';
 import { detectBisectOutcome, detectBisectTranscript } from './bisect.js';
 import { detectGoldSubject } from './gold-subject.js';
-import { detectPrRefs } from './pr-refs.js';
+import { detectPrRefs, detectTitlePrSuffix } from './pr-refs.js';
 import { detectRepoUrls } from './repo-urls.js';
 import { buildReport, type Report } from './report.js';
 import { detectShas } from './sha.js';
@@ -45,6 +45,7 @@ export const sanitizeRules: readonly { readonly detector: string; detect(input: 
   { detector: 'bisect-outcome', detect: ({ report }) => detectBisectOutcome(report.text) },
   { detector: 'repo-url', detect: ({ report, options }) => [options.repo, ...(options.aliases ?? [])].flatMap((r) => detectRepoUrls(report.text, r)) },
   { detector: 'pr-ref', detect: ({ report, options }) => detectPrRefs(report.text, options.repo, options.prNumbers ?? []) },
+  { detector: 'title-pr-suffix', detect: ({ report }) => detectTitlePrSuffix(report) },
   { detector: 'gold-subject', detect: ({ report, options }) => detectGoldSubject(report.text, options.goldSubject) },
   { detector: 'sha', detect: ({ report, options }) => detectShas(report.text, options.isCommitPrefix) },
 ];
