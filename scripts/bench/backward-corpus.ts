@@ -205,9 +205,11 @@ interface Score {
   leakThreads: string[];
   mustKeep: number;
   mustKept: number;
+  /** `thread: first characters of the symptom text` for each must-keep text the report lost. */
+  mustLost: string[];
 }
 
-const fresh = (): Score => ({ correct: 0, acceptsFound: 0, lookalikesThrough: 0, reviews: 0, goldChecked: 0, goldExact: 0, leaks: 0, leakThreads: [], mustKeep: 0, mustKept: 0 });
+const fresh = (): Score => ({ correct: 0, acceptsFound: 0, lookalikesThrough: 0, reviews: 0, goldChecked: 0, goldExact: 0, leaks: 0, leakThreads: [], mustKeep: 0, mustKept: 0, mustLost: [] });
 
 function fullGold(c: CorpusThread): string | null {
   return (c.verification?.full_sha ?? c.expected.full_sha ?? null)?.toLowerCase() ?? null;
@@ -242,6 +244,7 @@ function score(s: Score, c: CorpusThread, o: Outcome, hasMirror: boolean, review
     for (const keep of c.expected.must_keep ?? []) {
       s.mustKeep += 1;
       if (o.report.includes(keep)) s.mustKept += 1;
+      else s.mustLost.push(`${c.id} (${o.decision}): ${JSON.stringify(keep.slice(0, 40))}…`);
     }
   }
 }
@@ -300,6 +303,10 @@ out.write(`decisions correct, r2v / naive: ${ratio}×\n`);
 out.write('\nconfusion (expected → r2v decision:reasons):\n');
 for (const [cell, n] of [...confusion].sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1))) out.write(`  ${String(n).padStart(3)}  ${cell}\n`);
 if (r2v.leakThreads.length > 0) out.write(`\nleaks in: ${r2v.leakThreads.join(', ')}\n`);
+if (values.list && r2v.mustLost.length > 0) {
+  out.write('\nmust-keep lost:\n');
+  for (const m of r2v.mustLost) out.write(`  ${m}\n`);
+}
 if (values.list && mismatches.length > 0) {
   out.write('\nmismatches:\n');
   for (const m of mismatches) out.write(`  ${m}\n`);
