@@ -3,20 +3,8 @@
  * runner and in cli.ts: `config`, `usage`, `auth` and `internal` stop a run; the others fail
  * one item and the run goes on.
  */
-export type ErrorKind =
-  | 'config'
-  | 'usage'
-  | 'auth'
-  | 'rate-limit'
-  | 'not-found'
-  | 'transient'
-  | 'git'
-  | 'validation'
-  | 'parse'
-  | 'disk'
-  | 'timeout'
-  | 'busy'
-  | 'internal';
+export const ERROR_KINDS = ['config', 'usage', 'auth', 'rate-limit', 'not-found', 'transient', 'git', 'validation', 'parse', 'disk', 'timeout', 'busy', 'internal'] as const;
+export type ErrorKind = (typeof ERROR_KINDS)[number];
 
 export class MinerError extends Error {
   readonly kind: ErrorKind;

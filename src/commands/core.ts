@@ -5,7 +5,7 @@ import { Command, InvalidArgumentError, Option } from 'commander';
 import { openApp, dbPath, type App } from '../app.js';
 import { CONFIG_FILE, loadConfig, requireConfig, resolveDataDir, STARTER_CONFIG, tokenEnvs } from '../config.js';
 import { addRepo, removeRepo } from '../config-edit.js';
-import { UsageError, EXIT } from '../errors.js';
+import { ERROR_KINDS, UsageError, EXIT } from '../errors.js';
 import { REQUIRE_PROBE_NOTE } from '../export/records.js';
 import { createLogger } from '../log.js';
 import { createStageContext } from '../run/context.js';
@@ -143,6 +143,7 @@ function recordMeta(app: App, shard: Shard | null): void {
 }
 
 export const registerCore: RegisterCommand = (program: Command, ctx: CliContext) => {
+  const stageNames = allStages(ctx).map((s) => s.name);
   const { io } = ctx;
 
   program
@@ -207,9 +208,9 @@ export const registerCore: RegisterCommand = (program: Command, ctx: CliContext)
   program
     .command('run')
     .description('run the pipeline (all stages, or a selection) over pending items')
-    .option('--stage <name>', 'run only this stage')
-    .option('--from <name>', 'start at this stage')
-    .option('--until <name>', 'stop after this stage')
+    .addOption(new Option('--stage <name>', 'run only this stage').choices(stageNames))
+    .addOption(new Option('--from <name>', 'start at this stage').choices(stageNames))
+    .addOption(new Option('--until <name>', 'stop after this stage').choices(stageNames))
     .option('--repo <owner/name>', 'only this repository')
     .option('--force', 'recompute every item in scope, not only pending ones')
     .option('--concurrency <n>', 'items processed at once', parsePositiveInt('--concurrency'))
@@ -311,8 +312,8 @@ export const registerCore: RegisterCommand = (program: Command, ctx: CliContext)
   program
     .command('retry')
     .description('run the failed items of a stage again')
-    .requiredOption('--stage <name>', 'stage whose failed items to retry')
-    .option('--kind <kind>', 'only failures of this error kind')
+    .addOption(new Option('--stage <name>', 'stage whose failed items to retry').choices(stageNames).makeOptionMandatory())
+    .addOption(new Option('--kind <kind>', 'only failures of this error kind').choices([...ERROR_KINDS]))
     .option('--repo <owner/name>', 'only this repository')
     .action(async (opts: { stage: string; kind?: string; repo?: string }, cmd: Command) => {
       const globals = cmd.optsWithGlobals<GlobalOptions>();
