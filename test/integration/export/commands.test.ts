@@ -51,6 +51,17 @@ describe('r2v export / verify', () => {
     expect(r.stderr).toContain('sideways');
   });
 
+  it('export --task into a directory with an earlier export removes the other task\'s stale manifests', async () => {
+    expect((await r2v(['export', '--out', 'stale-out'])).code).toBe(0);
+    expect(existsSync(join(dir, 'stale-out/forward.jsonl'))).toBe(true);
+    const r = await r2v(['export', '--out', 'stale-out', '--task', 'backward']);
+    expect(r.code).toBe(0);
+    expect(r.stderr).toContain(`r2v: removed ${join(dir, 'stale-out/forward.jsonl')} (left by an earlier export; --task backward rewrote rejections.jsonl)`);
+    expect(existsSync(join(dir, 'stale-out/forward.jsonl'))).toBe(false);
+    expect(existsSync(join(dir, 'stale-out/forward.meta.json'))).toBe(false);
+    expect(existsSync(join(dir, 'stale-out/backward.jsonl'))).toBe(true);
+  });
+
   it("export --summary prints each baseline's accuracy over the manifests it wrote", async () => {
     const r = await r2v(['export', '--out', 'summary-out', '--summary']);
     expect(r.code).toBe(0);
