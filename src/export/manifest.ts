@@ -48,7 +48,8 @@ export type ManifestKind = Task | 'candidates' | 'rejections';
 export interface ManifestMeta {
   schema_version: number;
   r2v_version: string;
-  evaluator: string;
+  /** The Forward routing evaluator; absent from backward.meta.json (Backward golds do not use it). */
+  evaluator?: string;
   file: string;
   kind: ManifestKind;
   selection: { task: Task | 'all'; require_review: boolean; include_candidates: boolean };
@@ -216,7 +217,7 @@ export function exportManifests(db: Db, opts: ExportOptions): ExportSummary {
       const meta: ManifestMeta = {
         schema_version: SCHEMA_VERSION,
         r2v_version: r2vVersion(),
-        evaluator: EVALUATOR_ID,
+        evaluator: name === 'backward' ? undefined : EVALUATOR_ID,
         file,
         kind: name,
         selection,

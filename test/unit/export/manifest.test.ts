@@ -71,7 +71,10 @@ describe('exportManifests', () => {
       .map((r) => [r.case_id, r.tier]);
     expect(tiers('backward.jsonl')).toEqual([['a_r__2__bbbbbbbb', 'admitted'], ['a_r__4__eeeeeeee', 'candidate']]);
     expect(tiers('candidates.jsonl')).toEqual([['a_r__4__eeeeeeee', 'candidate']]);
-    exportManifests(store.db, { out: dir, requireReview: true });
+    // Replacing a manifest that holds records with an empty one needs force.
+    expect(() => exportManifests(store.db, { out: dir, requireReview: true })).toThrow(/backward\.jsonl: holds records and this export has none/);
+    expect(tiers('backward.jsonl')).toHaveLength(2);
+    exportManifests(store.db, { out: dir, requireReview: true, force: true });
     expect(tiers('backward.jsonl')).toEqual([]);
     expect(tiers('candidates.jsonl')).toEqual([['a_r__2__bbbbbbbb', 'candidate'], ['a_r__4__eeeeeeee', 'candidate']]);
     expect(tiers('forward.jsonl')).toEqual([['b_r__3__cccccccc', 'admitted']]);
