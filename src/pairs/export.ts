@@ -40,9 +40,12 @@ export function repoSlug(repo: string): string {
   return repo.replace('/', '__');
 }
 
-/** Instance id `owner__A_B` (DESIGN.md §1.3). */
+/**
+ * Instance id `owner__name__A_B`: DESIGN.md §1.3's `owner__A_B` with the repository name, so two
+ * repositories of one owner never share an id.
+ */
 export function instanceId(repo: string, a: number, b: number): string {
-  return `${repo.split('/')[0]}__${a}_${b}`;
+  return `${repoSlug(repo)}__${a}_${b}`;
 }
 
 const sorted = (xs: readonly string[]): string[] => [...xs].sort();

@@ -111,7 +111,7 @@ describe('rubric scaffolds and their oracle row', () => {
     const w = await world();
     const out = await tempDir('r2v-pkg-');
     const task: RubricTask = {
-      taskId: 'acme__10_11', task: 'pair', repo: 'acme/app', base: w.base, intent: '#10: a\n#11: z',
+      taskId: 'acme__app__10_11', task: 'pair', repo: 'acme/app', base: w.base, intent: '#10: a\n#11: z',
       patches: [await prPatch(w.mirror, w.base, w.head), await prPatch(w.mirror, w.base, w.late)],
       testIds: ['tests/test_new.py::test_new', 'tests/test_new.py::test_absent', 'tests/test_gone.py'],
     };
@@ -119,7 +119,7 @@ describe('rubric scaffolds and their oracle row', () => {
     const oracle = await emitRubric(task, relative(process.cwd(), w.mirror), out);
     expect(oracle.emitted).toBe(true);
     // Only the ids the gold's files show become tests.list, so the oracle keeps them all.
-    expect(Rubric.parse(readJson(join(out, 'grading', 'rubrics', 'acme__10_11', 'rubric.json'))).tests.list).toEqual(['tests/test_new.py::test_new']);
+    expect(Rubric.parse(readJson(join(out, 'grading', 'rubrics', 'acme__app__10_11', 'rubric.json'))).tests.list).toEqual(['tests/test_new.py::test_new']);
     expect(oracle.report!.checks.test_integrity.removed_test_ids).toEqual([]);
     expect(oracle.report!.changes.find((c) => c.path === 'src/core/a.py')).toEqual({ path: 'src/core/a.py', status: 'M', added: 2, deleted: 2 });
   });

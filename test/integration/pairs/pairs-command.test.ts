@@ -46,7 +46,7 @@ describe('r2v pairs commands', () => {
     expect(exp.code).toBe(0);
     expect(JSON.parse(exp.stdout)).toMatchObject({ out: join(dir, 'out/pairs'), coupled: 0, control: 1, rejected: 0 });
     expect(readFileSync(join(dir, 'out/pairs/instances/acme__widgets.jsonl'), 'utf8')).toBe('');
-    expect(readFileSync(join(dir, 'out/pairs/control.jsonl'), 'utf8')).toMatch(/^\{"base_commit":"[0-9a-f]{40}","id":"acme__11_12",/);
+    expect(readFileSync(join(dir, 'out/pairs/control.jsonl'), 'utf8')).toMatch(/^\{"base_commit":"[0-9a-f]{40}","id":"acme__widgets__11_12",/);
 
     // Bad inputs: one line naming the input, exit 2, nothing written.
     const unknownRepo = await cli(['pairs', 'export', '--out', 'other', '--repo', 'acme/nope'], dir);

@@ -118,12 +118,12 @@ describe('pairs stage on a generated repository', () => {
     ]);
     const instances = await readFile(join(out1, 'instances/acme__widgets.jsonl'), 'utf8');
     expect(instances).toBe(
-      `{"base_commit":"${world.base1}","id":"acme__1_2","per_pr":{"1":{"code_files":["coupled/math.sh"],"fail_to_pass":["test/mul.test.sh"]},` +
+      `{"base_commit":"${world.base1}","id":"acme__widgets__1_2","per_pr":{"1":{"code_files":["coupled/math.sh"],"fail_to_pass":["test/mul.test.sh"]},` +
         `"2":{"code_files":["coupled/math.sh"],"fail_to_pass":["test/sub.test.sh"]}},"prs":[1,2],"repo":"acme/widgets","tier":"coupled"}\n`,
     );
     const controlLine = JSON.parse(await readFile(join(out1, 'control.jsonl'), 'utf8')) as Record<string, unknown>;
     expect(controlLine).toEqual({
-      id: 'acme__11_12',
+      id: 'acme__widgets__11_12',
       repo: REPO,
       tier: 'control',
       base_commit: world.base0,
