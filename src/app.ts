@@ -51,17 +51,18 @@ function configOfDatabase(store: Store): { loaded: LoadedConfig; dataDir: string
 /**
  * Loads the config and opens the database for a command. Without --config, --db or a
  * ./r2v.config.yaml it stops with one line. A database named by --db must exist; the default
- * <data_dir>/r2v.db is created when missing. `mode: 'read'` opens it read-only (no lock);
+ * <data_dir>/r2v.db (or a path given with `createDb`, such as a shard's database) is created when missing. `mode: 'read'` opens it read-only (no lock);
  * a command that writes names itself in `lock` and holds the database's lock until `close`.
  * Opening writable records the data directory and the config file in the database, so
  * `--db FILE` alone later finds the same workspace.
  */
-export function openApp(globals: GlobalOptions, io: Io, opts: { lock?: string; mode?: OpenMode } = {}): App {
+export function openApp(globals: GlobalOptions, io: Io, opts: { lock?: string; mode?: OpenMode; createDb?: boolean } = {}): App {
   const mode: OpenMode = opts.lock !== undefined ? 'write' : (opts.mode ?? 'write');
   const dbOnly = !hasConfig(globals, io) && globals.db !== undefined;
   const loadedFromConfig = dbOnly ? null : requireConfig(globals.config, io.cwd);
   const path = loadedFromConfig ? dbPath(globals, loadedFromConfig, io) : resolve(io.cwd, globals.db!);
-  const named = globals.db !== undefined;
+  // A --db the user typed must exist; a path r2v derived (a shard's database) is created like the default.
+  const named = globals.db !== undefined && opts.createDb !== true;
   const exists = existsSync(path);
   if (named && !exists) throw new MinerError('usage', `${path}: no such database (create one with: r2v init)`);
   if (loadedFromConfig && !exists) ensureDir(resolveDataDir(loadedFromConfig), 'data directory');

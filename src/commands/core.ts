@@ -73,8 +73,9 @@ export async function executeRun(
   const list = selectStages(allStages(ctx), sel);
   const shard = resolveShard(shardOpts, ctx.io.env);
   let effective = globals;
-  if (shard && !globals.db) effective = { ...globals, db: shardDbPath(resolveDataDir(loadConfig(globals.config, ctx.io.cwd)), shard) };
-  const app = openApp(effective, ctx.io, { lock: sel.onlyFailed ? 'retry' : 'run' });
+  const derivedDb = shard !== null && shard !== undefined && !globals.db;
+  if (derivedDb) effective = { ...globals, db: shardDbPath(resolveDataDir(loadConfig(globals.config, ctx.io.cwd)), shard) };
+  const app = openApp(effective, ctx.io, { lock: sel.onlyFailed ? 'retry' : 'run', createDb: derivedDb });
   const envs = tokenEnvs(app.loaded.config);
   const tokenEnv = tokenEnvFor(envs, shard);
   const secrets = envs.map((name) => ctx.io.env[name] ?? '').filter((s) => s.length > 0);

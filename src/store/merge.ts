@@ -20,7 +20,9 @@ import { openStore, type Db } from './db.js';
 import { migrations } from './migrations/index.js';
 
 /** Tables not copied row by row: bookkeeping of the output database itself. */
-const SKIP = new Set(['schema_migrations', 'sqlite_sequence', 'store_meta']);
+// `workspace` names where one database's files live (its config and data directory): local to
+// each shard, and written afresh when the merged database is opened.
+const SKIP = new Set(['schema_migrations', 'sqlite_sequence', 'store_meta', 'workspace']);
 
 export interface ShardInfo {
   readonly path: string;
