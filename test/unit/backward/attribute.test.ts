@@ -65,7 +65,7 @@ describe('extractAttributions: attribution forms', () => {
       'Steps done, output:',
       '',
       '```',
-      'Bisecting: 1 revision left to test after this (roughly 1 step)',
+      'Bisecting: 3 revisions left to test after this (roughly 2 steps)',
       `${FULL} is the first bad commit`,
       `commit ${FULL}`,
       'Author: Sam Park <sam@example.com>',
@@ -169,7 +169,7 @@ describe('extractAttributions: hedging', () => {
     const block = `\`\`\`\n${FULL} is the first bad commit\ncommit ${FULL}\nAuthor: A <a@b>\n\n    maybe fix the cache\n\`\`\``;
     expect(one(`Here is the result:\n${block}`)).toEqual([expect.objectContaining({ kind: 'bisect-output', hedged: false })]);
     expect(one(`I might have messed up a step, but:\n${block}`)).toEqual([expect.objectContaining({ kind: 'bisect-output', hedged: true })]);
-    const withTranscript = block.replace('```\n', '```\n$ git bisect run make test\nBisecting: 1 revision left to test after this (roughly 1 step)\n');
+    const withTranscript = block.replace('```\n', '```\n$ git bisect run make test\nBisecting: 3 revisions left to test after this (roughly 2 steps)\n');
     expect(one(`I might have messed up a step, but:\n${withTranscript}`)).toEqual([expect.objectContaining({ kind: 'bisect-output', hedged: true })]);
   });
 
