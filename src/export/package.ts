@@ -82,10 +82,11 @@ export async function historyMetadata(gitDir: string, rev: string): Promise<stri
 }
 
 /**
- * historyMetadata written straight to `path` as JSON Lines (the same bytes), streamed from git:
- * memory stays bounded by one chunk however long the history.
+ * Streams `git <args>` and writes one JSON line per record (records separated by \x1e; `toLine`
+ * returns null for an empty one) to `path`: memory stays bounded by one chunk however long the
+ * output. Returns the number of lines written.
  */
-export async function writeHistoryMetadata(gitDir: string, rev: string, path: string): Promise<number> {
+export async function writeGitRecords(gitDir: string, args: readonly string[], path: string, toLine: (rec: string) => string | null): Promise<number> {
   const fd = openSync(path, 'w');
   const decoder = new StringDecoder('utf8');
   let rest = '';
@@ -93,17 +94,22 @@ export async function writeHistoryMetadata(gitDir: string, rev: string, path: st
   const flush = (text: string, final: boolean): void => {
     const records = text.split('\x1e');
     rest = final ? '' : records.pop()!;
-    const lines = records.map(historyLine).filter((l): l is string => l !== null);
+    const lines = records.map(toLine).filter((l): l is string => l !== null);
     if (lines.length > 0) writeSync(fd, `${lines.join('\n')}\n`);
     written += lines.length;
   };
   try {
-    await streamGit(gitDir, [...HISTORY_LOG_ARGS, rev, '--'], (chunk) => flush(rest + decoder.write(chunk), false));
+    await streamGit(gitDir, args, (chunk) => flush(rest + decoder.write(chunk), false));
     flush(rest + decoder.end(), true);
   } finally {
     closeSync(fd);
   }
   return written;
+}
+
+/** historyMetadata written straight to `path` as JSON Lines (the same bytes), streamed from git. */
+export function writeHistoryMetadata(gitDir: string, rev: string, path: string): Promise<number> {
+  return writeGitRecords(gitDir, [...HISTORY_LOG_ARGS, rev, '--'], path, historyLine);
 }
 
 async function firstAfter(mirror: string, cutoff: string, branch: string | null): Promise<string | null> {

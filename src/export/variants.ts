@@ -13,18 +13,17 @@
  * task.json names the variant; what the audit needs to check it goes to
  * grading/<case-id>.variant.json, never into the package.
  */
-import { closeSync, mkdirSync, openSync, readFileSync, renameSync, rmSync, writeFileSync, writeSync } from 'node:fs';
-import { StringDecoder } from 'node:string_decoder';
+import { mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { UsageError } from '../errors.js';
 import { pairedCaseId } from '../forward/paired-states.js';
-import { runGit, streamGit } from '../git/runner.js';
+import { runGit } from '../git/runner.js';
 import { ablateSymptoms } from '../sanitize/ablate.js';
 import { writeFileAtomic } from '../util/atomic-file.js';
 import { canonicalJson } from '../util/canonical.js';
 import type { ForwardPairRecord } from './forward-pairs.js';
 import { addToPackageIndex } from './package-index.js';
-import { backwardGrading, backwardTaskJson, GRADING_DIR, packageBackward, packageCase, packageForward } from './package.js';
+import { backwardGrading, backwardTaskJson, GRADING_DIR, packageBackward, packageCase, packageForward, writeGitRecords } from './package.js';
 import type { BackwardManifestRecord, ForwardManifestRecord, ManifestRecord } from './read-manifest.js';
 
 export const VARIANTS = ['full', 'metadata-only', 'symptom-ablated', 'no-issue', 'oracle-scope', 'paired-state'] as const;
@@ -169,26 +168,9 @@ function metadataLine(rec: string): string | null {
  * Writes one metadata line per commit reachable from `rev` to `path` (changed paths of a merge:
  * against its first parent), streamed from git so memory stays bounded; returns the count.
  */
-export async function writeCommitMetadata(gitDir: string, rev: string, path: string): Promise<number> {
-  const fd = openSync(path, 'w');
-  const decoder = new StringDecoder('utf8');
-  let rest = '';
-  let written = 0;
-  const flush = (text: string, final: boolean): void => {
-    const records = text.split('\x1e');
-    rest = final ? '' : records.pop()!;
-    const lines = records.map(metadataLine).filter((l): l is string => l !== null);
-    if (lines.length > 0) writeSync(fd, `${lines.join('\n')}\n`);
-    written += lines.length;
-  };
-  try {
-    const args = ['-c', 'core.quotePath=false', 'log', '--format=%x1e%H%x1f%P%x1f%aI%x1f%s%x1f', '--name-only', '--no-renames', '--diff-merges=first-parent', rev, '--'];
-    await streamGit(gitDir, args, (chunk) => flush(rest + decoder.write(chunk), false));
-    flush(rest + decoder.end(), true);
-  } finally {
-    closeSync(fd);
-  }
-  return written;
+export function writeCommitMetadata(gitDir: string, rev: string, path: string): Promise<number> {
+  const args = ['-c', 'core.quotePath=false', 'log', '--format=%x1e%H%x1f%P%x1f%aI%x1f%s%x1f', '--name-only', '--no-renames', '--diff-merges=first-parent', rev, '--'];
+  return writeGitRecords(gitDir, args, path, metadataLine);
 }
 
 async function metadataOnly(r: BackwardManifestRecord, mirror: string, scratch: string): Promise<VariantGrading> {
