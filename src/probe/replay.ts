@@ -59,16 +59,41 @@ async function readReport(worktree: string, spec: ProbeSpec): Promise<string | n
   return readFile(join(worktree, spec.symptom.junit.report), 'utf8').catch(() => null);
 }
 
-async function replayState(state: ProbeState, sha: string, spec: ProbeSpec, repeats: number, opts: ReplayOptions): Promise<StateResult> {
+/** Where one state of a probe runs: a clean worktree at `sha`, its own HOME, and the isolated runner. */
+export interface StateSandbox {
+  readonly worktree: string;
+  readonly home: string;
+  run(command: string): Promise<ExecResult>;
+}
+
+/**
+ * Runs `body` in a fresh sandbox at `sha` and removes the worktree and HOME afterwards, whatever
+ * happens. One HOME per state, shared by its setup and trigger runs; named like a worktree so a
+ * killed run's leftovers are pruned the same way.
+ */
+export async function inStateSandbox<T>(
+  sha: string,
+  spec: Pick<ProbeSpec, 'env' | 'timeout_s' | 'network'>,
+  opts: Pick<ReplayOptions, 'gitDir' | 'workRoot' | 'logDir' | 'signal'>,
+  body: (box: StateSandbox) => Promise<T>,
+): Promise<T> {
   const worktree = await addWorktree(opts.gitDir, opts.workRoot, sha);
   let home: string | null = null;
-  const timeoutMs = spec.timeout_s * 1000;
-  const run = (command: string): Promise<ExecResult> =>
-    runIsolated({ command, cwd: worktree, env: spec.env, timeoutMs, network: spec.network, homeDir: home!, logDir: opts.logDir, signal: opts.signal });
   try {
-    // One HOME per state, shared by its setup and trigger runs; named like a worktree so a
-    // killed run's leftovers are pruned the same way.
     home = await mkdtemp(join(opts.workRoot, `${WORKTREE_PREFIX}${process.pid}-home-`));
+    const homeDir = home;
+    const timeoutMs = spec.timeout_s * 1000;
+    const run = (command: string): Promise<ExecResult> =>
+      runIsolated({ command, cwd: worktree, env: spec.env, timeoutMs, network: spec.network, homeDir, logDir: opts.logDir, signal: opts.signal });
+    return await body({ worktree, home: homeDir, run });
+  } finally {
+    if (home) await rm(home, { recursive: true, force: true });
+    await removeWorktree(opts.gitDir, worktree);
+  }
+}
+
+async function replayState(state: ProbeState, sha: string, spec: ProbeSpec, repeats: number, opts: ReplayOptions): Promise<StateResult> {
+  return inStateSandbox(sha, spec, opts, async ({ worktree, run }) => {
     const prepared = await runSetup({
       state, gitDir: opts.gitDir, sha, worktree, setup: spec.setup, cachePaths: spec.setup_cache, cache: opts.setupCache,
       run, signal: opts.signal, onEvent: opts.onEvent,
@@ -91,10 +116,7 @@ async function replayState(state: ProbeState, sha: string, spec: ProbeSpec, repe
     }
     const v: StateVerdict = stateVerdict(runs.map((x) => x.classification));
     return { sha, verdict: v.verdict, cause: v.cause, why: failed && v.cause === 'setup-failed' ? failed : v.why, setup, runs };
-  } finally {
-    if (home) await rm(home, { recursive: true, force: true });
-    await removeWorktree(opts.gitDir, worktree);
-  }
+  });
 }
 
 /** Replays the probe at parent(gold) and gold. Stale worktrees of killed runs are pruned first. */

@@ -6,18 +6,18 @@
  * `not-applicable`: nothing is guessed. Verdicts follow the rules of every probe (classify.ts).
  */
 import { execa } from 'execa';
-import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { ValidationError } from '../errors.js';
 import { GIT_ENV, runGit, runGitBuffer } from '../git/runner.js';
 import { buildCommand, parseJunit, usesJunit } from '../pairs/tests.js';
 import { decideBoundary, stateVerdict, type Classified } from './classify.js';
-import { runIsolated, type ExecResult } from './exec.js';
+import type { ExecResult } from './exec.js';
 import { execRecord, skippedRun, type ProbeState, type RunRecord } from './records.js';
-import type { ReplayResult, StateResult } from './replay.js';
+import { inStateSandbox, type ReplayResult, type StateResult } from './replay.js';
 import { runSetup, type SetupCache } from './setup-cache.js';
 import type { TransplantedSpec } from './spec.js';
-import { WORKTREE_PREFIX, addWorktree, firstParent, pruneStaleWorktrees, removeWorktree, resolveCommit } from './worktree.js';
+import { firstParent, pruneStaleWorktrees, resolveCommit } from './worktree.js';
 
 export interface TestChange {
   readonly path: string;
@@ -135,13 +135,7 @@ export type TransplantOutcome =
 
 async function runState(state: ProbeState, sha: string, fixParent: string, tests: readonly { path: string; how: string }[], repeats: number, opts: TransplantOptions): Promise<StateResult | NotApplicable> {
   const { spec } = opts;
-  const worktree = await addWorktree(opts.gitDir, opts.workRoot, sha);
-  let home: string | null = null;
-  const timeoutMs = spec.timeout_s * 1000;
-  const run = (command: string): Promise<ExecResult> =>
-    runIsolated({ command, cwd: worktree, env: spec.env, timeoutMs, network: spec.network, homeDir: home!, logDir: opts.logDir, signal: opts.signal });
-  try {
-    home = await mkdtemp(join(opts.workRoot, `${WORKTREE_PREFIX}${process.pid}-home-`));
+  return inStateSandbox(sha, spec, opts, async ({ worktree, home, run }) => {
     const na = await applyTests(opts.gitDir, worktree, state, sha, fixParent, spec.fix.sha, tests);
     if (na) return na;
     const prepared = await runSetup({
@@ -167,10 +161,7 @@ async function runState(state: ProbeState, sha: string, fixParent: string, tests
     }
     const v = stateVerdict(runs.map((x) => x.classification));
     return { sha, verdict: v.verdict, cause: v.cause, why: prepared.failed && v.cause === 'setup-failed' ? prepared.failed : v.why, setup: prepared.setup, runs };
-  } finally {
-    if (home) await rm(home, { recursive: true, force: true });
-    await removeWorktree(opts.gitDir, worktree);
-  }
+  });
 }
 
 const isNotApplicable = (x: StateResult | NotApplicable): x is NotApplicable => 'cause' in x && 'detail' in x;
