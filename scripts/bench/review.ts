@@ -5,7 +5,7 @@
  * way reads the whole ledger for every line. Prints lines per second for both and the ratio.
  */
 import { importDecisions } from '../../src/review/import.js';
-import { reviewExportLines } from '../../src/review/export.js';
+import { reviewExportLines } from '../../src/review/review-export.js';
 import { openStore } from '../../src/store/db.js';
 import { BackwardTables } from '../../src/store/tables/backward.js';
 import { ReviewLedger, type ReviewEntry } from '../../src/store/tables/review.js';

@@ -3,7 +3,7 @@ import { join, resolve } from 'node:path';
 import { extractAttributions, extractWithCandidates } from '../backward/attribute.js';
 import { SCORING } from '../backward/candidates.js';
 import { findRefs } from '../backward/refs.js';
-import { screenThread } from '../backward/screen.js';
+import { screenThread } from '../backward/attribution-screen.js';
 import { threadFromImport } from '../backward/thread.js';
 import type { Attribution, Decision, Reason, Thread } from '../backward/types.js';
 import { repoNameProblem } from '../config.js';

@@ -8,7 +8,7 @@ import type { Command } from 'commander';
 import { openApp } from '../app.js';
 import { repoConfig, repoNameProblem } from '../config.js';
 import { UsageError } from '../errors.js';
-import { exportPairs } from '../pairs/export.js';
+import { exportPairs } from '../pairs/pairs-export.js';
 import { PairTables } from '../store/tables/pairs.js';
 import { snakeKeys } from '../util/snake-case.js';
 import { groupCommand, printJson, type CliContext, type GlobalOptions, type RegisterCommand } from './types.js';

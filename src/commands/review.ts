@@ -10,7 +10,7 @@ import { openApp, type App } from '../app.js';
 import { UsageError } from '../errors.js';
 import { tokenEnvs } from '../config.js';
 import { indexCases, reviewCases } from '../review/cases.js';
-import { entryView, reviewExportLines, reviewRecord, STATUS_FILTERS, type StatusFilter } from '../review/export.js';
+import { entryView, reviewExportLines, reviewRecord, STATUS_FILTERS, type StatusFilter } from '../review/review-export.js';
 import { importDecisions } from '../review/import.js';
 import type { ReviewTask } from '../review/keys.js';
 import { candidateJson, checkAnswer, runScreener, screenerReason } from '../review/screener.js';

@@ -6,7 +6,7 @@
  */
 import type { Database } from 'better-sqlite3';
 import type { ForwardManifestRecord } from '../export/read-manifest.js';
-import { instanceId } from '../pairs/export.js';
+import { instanceId } from '../pairs/pairs-export.js';
 import { PairTables } from '../store/tables/pairs.js';
 import { Sources } from '../store/tables/sources.js';
 import { prPatch, type RubricTask } from './emit.js';

@@ -1,5 +1,5 @@
 import { extractAttributions } from '../backward/attribute.js';
-import { screenThread } from '../backward/screen.js';
+import { screenThread } from '../backward/attribution-screen.js';
 import { threadFromRows } from '../backward/thread.js';
 import { repoConfig } from '../config.js';
 import { BackwardTables } from '../store/tables/backward.js';

@@ -5,7 +5,7 @@ import { readBaseInputs } from '../forward/git-inputs.js';
 import { MIN_SHA_PREFIX } from '../forward/issue-text.js';
 import { pairKey } from '../forward/link-rules.js';
 import { memoizeOnePath, repositoryPrior, type Prior } from '../forward/prior.js';
-import { screenCase } from '../forward/screen.js';
+import { screenCase } from '../forward/case-screen.js';
 import { SCOPE_AMBIGUITY_THRESHOLD } from '../forward/stability.js';
 import { ForwardTables } from '../store/tables/forward.js';
 import { Sources } from '../store/tables/sources.js';

@@ -1,4 +1,4 @@
-import { screenResolved, type ResolvedRef } from '../backward/screen.js';
+import { screenResolved, type ResolvedRef } from '../backward/attribution-screen.js';
 import { threadFromRows } from '../backward/thread.js';
 import type { Attribution, Reason, TextScreen, Thread } from '../backward/types.js';
 import { repoConfig } from '../config.js';

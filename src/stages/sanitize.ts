@@ -1,4 +1,4 @@
-import { hasObservableSymptom } from '../backward/screen.js';
+import { hasObservableSymptom } from '../backward/attribution-screen.js';
 import { threadFromRows } from '../backward/thread.js';
 import type { Attribution, Reason, Thread } from '../backward/types.js';
 import type { BatchObjects } from '../git/batch.js';

@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { openStore, type Store } from '../../../src/store/db.js';
 import { pairsStage } from '../../../src/stages/pairs.js';
 import { PairTables } from '../../../src/store/tables/pairs.js';
-import { exportPairs } from '../../../src/pairs/export.js';
+import { exportPairs } from '../../../src/pairs/pairs-export.js';
 import { tempDir } from '../../support/make-repo.js';
 import type { StageContext } from '../../../src/stages/types.js';
 import { buildWorld, contextFor, REPO } from './world.js';

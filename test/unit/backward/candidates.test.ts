@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { extractAttributions, extractWithCandidates } from '../../../src/backward/attribute.js';
 import { SCORING } from '../../../src/backward/candidates.js';
-import { screenThread } from '../../../src/backward/screen.js';
+import { screenThread } from '../../../src/backward/attribution-screen.js';
 import { sanitizeReport } from '../../../src/sanitize/index.js';
 import type { Thread } from '../../../src/backward/types.js';
 import { aThread } from './build.js';

@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { extractAttributions } from '../../../src/backward/attribute.js';
-import { hasObservableSymptom, screenThread } from '../../../src/backward/screen.js';
+import { hasObservableSymptom, screenThread } from '../../../src/backward/attribution-screen.js';
 import { threadFromImport } from '../../../src/backward/thread.js';
 import type { Thread } from '../../../src/backward/types.js';
 // @ts-expect-error: plain .mjs module without type declarations

@@ -112,7 +112,7 @@ describe('review ledger status', () => {
 
 describe('review ledger is append-only', () => {
   it('has no UPDATE, DELETE or REPLACE statement in its modules', () => {
-    for (const file of ['src/store/tables/review.ts', 'src/review/status.ts', 'src/review/import.ts', 'src/review/export.ts', 'src/commands/review.ts']) {
+    for (const file of ['src/store/tables/review.ts', 'src/review/status.ts', 'src/review/import.ts', 'src/review/review-export.ts', 'src/commands/review.ts']) {
       const text = readFileSync(new URL(`../../../${file}`, import.meta.url), 'utf8');
       expect(text, file).not.toMatch(/\b(?:UPDATE|DELETE|REPLACE|UPSERT)\b|ON\s+CONFLICT/);
       expect(text, file).not.toMatch(/\b(?:update|delete\s+from|replace\s+into)\s+review_entries\b/i);

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { screenCase, type ScreenInput } from '../../../src/forward/screen.js';
+import { screenCase, type ScreenInput } from '../../../src/forward/case-screen.js';
 import type { PullRow, ThreadRow } from '../../../src/store/tables/sources.js';
 
 const R = 'acme/widgets';

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { extractAttributions } from '../../../src/backward/attribute.js';
-import { hasObservableSymptom, screenResolved, screenThread, type ResolvedRef } from '../../../src/backward/screen.js';
+import { hasObservableSymptom, screenResolved, screenThread, type ResolvedRef } from '../../../src/backward/attribution-screen.js';
 import type { Thread } from '../../../src/backward/types.js';
 import { ValidationError } from '../../../src/errors.js';
 import { aThread } from './build.js';
