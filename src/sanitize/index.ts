@@ -5,7 +5,7 @@ import { detectBisectOutcome, detectBisectTranscript } from './bisect.js';
 import { detectGoldSubject } from './gold-subject.js';
 import { detectPrRefs, detectTitlePrSuffix } from './pr-refs.js';
 import { detectRepoUrls } from './repo-urls.js';
-import { buildReport, type Report } from './report.js';
+import { buildReport, LATER_POST_DETECTOR, type Report } from './report.js';
 import { detectShas } from './sha.js';
 
 export { auditLeaks, type LeakAudit, type LeakFinding, type LeakCode, type AuditTarget } from './audit.js';
@@ -40,6 +40,7 @@ interface RuleInput {
 
 /** The sanitize rules, in order; the first rule of a merged deletion names it. */
 export const sanitizeRules: readonly { readonly detector: string; detect(input: RuleInput): Span[] }[] = [
+  { detector: LATER_POST_DETECTOR, detect: ({ report }) => [...report.trims] },
   { detector: 'bisect-transcript', detect: ({ report }) => detectBisectTranscript(report.text) },
   { detector: 'attribution-sentence', detect: ({ report, attributions }) => detectAttributionSentences(report, attributions) },
   { detector: 'bisect-outcome', detect: ({ report }) => detectBisectOutcome(report.text) },

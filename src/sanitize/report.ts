@@ -1,4 +1,6 @@
+import { layoutOf } from '../backward/text.js';
 import type { Attribution, Thread } from '../backward/types.js';
+import type { Span } from './delete.js';
 
 /** Where one post (or the title) sits inside the report text. */
 export interface Segment {
@@ -12,8 +14,62 @@ export interface Segment {
 export interface Report {
   readonly text: string;
   readonly segments: readonly Segment[];
-  /** Posts included (0 = body, k = k-th comment). */
+  /** Posts included whole (0 = body, k = k-th comment). */
   readonly posts: readonly number[];
+  /**
+   * Later posts (after the attribution) included only for their reproduction blocks: everything
+   * else of them is listed here, in report offsets, for deletion.
+   */
+  readonly trims: readonly Span[];
+}
+
+/** Bounds of the later reproduction blocks a report takes in (see reproductionBlocks). */
+export const LATER_BLOCKS = {
+  /** How many later posts may give blocks: the first few, before the talk turns to the fix. */
+  maxPosts: 3,
+  /** Longest block taken, in characters: a reproduction is short, a pasted log dump is not needed. */
+  maxChars: 4_000,
+  /** How far before the block (in the same post) the cue that introduces it may stand. */
+  cueWindow: 300,
+} as const;
+
+export const LATER_POST_DETECTOR = 'later-post';
+
+/** Words that introduce a reproduction or an observation of the symptom. */
+const REPRO_CUE =
+  /\b(?:reproduc\w*|repro|simplif\w*|minimi[sz]ed|minimal|smaller|MWE|MCVE|example|test\s*case|testcase|snippet|comes\s+from|triggers?|trigger(?:ed|s)\s+by|steps|still\s+(?:happens|fails|crashes|broken)|same\s+(?:error|crash|problem|failure|panic)|(?:error|crash|panic|stack\s*trace|backtrace|traceback)\s*(?:output|log)?\s*:)/i;
+
+/** A post speaking of a fix, a patch or a revert: its code may be the answer's neighbourhood, never taken. */
+const FIX_TALK = /\b(?:fix(?:es|ed|ing)?|patch(?:es|ed)?|revert\w*|workaround|pull\s+request|PR\b|merged|diff|bisect\w*|culprit|commit|changed?\s+(?:to|from))\b/i;
+
+/** Code that names commits, links, or a diff: answer material, not a reproduction. */
+const ANSWERISH = /\b[0-9a-f]{7,40}\b|https?:\/\/|^(?:diff --git|@@ |\+\+\+ |--- a\/|index [0-9a-f]+\.\.)/im;
+
+/**
+ * The fenced blocks of a later post that reproduce or show the symptom: a cue before the block
+ * ("simplified", "reproducer", "same crash:"), no talk of fixes, commits or bisecting in the post,
+ * and nothing in the block that names a commit, links anywhere or reads as a diff.
+ */
+export function reproductionBlocks(body: string): { start: number; end: number }[] {
+  if (FIX_TALK.test(body)) return [];
+  const layout = layoutOf(body);
+  const out: { start: number; end: number }[] = [];
+  let open: number | null = null;
+  for (const line of layout.lines) {
+    if (line.kind !== 'fence') continue;
+    if (open === null) {
+      open = line.start;
+      continue;
+    }
+    const start = open;
+    const end = line.end;
+    open = null;
+    const block = body.slice(start, end);
+    if (block.length > LATER_BLOCKS.maxChars || ANSWERISH.test(block)) continue;
+    if (!REPRO_CUE.test(body.slice(Math.max(0, start - LATER_BLOCKS.cueWindow), start))) continue;
+    out.push({ start, end });
+  }
+  return out;
 }
 
 export const SEGMENT_SEPARATOR = '\n\n';
@@ -38,7 +94,29 @@ export function buildReport(thread: Thread, attributions: readonly Attribution[]
     segments.push({ post: index, start: text.length, length: body.length });
     text += body;
   }
-  return { text, segments, posts: included };
+  // After the attribution, a few later posts may still show the symptom better (a smaller
+  // reproduction): their reproduction blocks stay, the rest of each such post is deleted.
+  const trims: Span[] = [];
+  if (inPosts.length > 0) {
+    let taken = 0;
+    for (const post of thread.posts.slice(Math.max(1, last))) {
+      if (taken >= LATER_BLOCKS.maxPosts) break;
+      const blocks = reproductionBlocks(post.body);
+      if (blocks.length === 0) continue;
+      taken += 1;
+      text += SEGMENT_SEPARATOR;
+      const start = text.length;
+      segments.push({ post: post.index, start, length: post.body.length });
+      text += post.body;
+      let at = 0;
+      for (const b of blocks) {
+        if (b.start > at) trims.push({ start: start + at, end: start + b.start, detector: LATER_POST_DETECTOR });
+        at = b.end;
+      }
+      if (at < post.body.length) trims.push({ start: start + at, end: start + post.body.length, detector: LATER_POST_DETECTOR });
+    }
+  }
+  return { text, segments, posts: included, trims };
 }
 
 /** Converts a span of `posts[post].body` (post -1: the title) into report offsets, or null when the post is not in the report. */

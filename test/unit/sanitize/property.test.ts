@@ -27,6 +27,7 @@ const pieces = (rnd: () => number): string[] => {
     pick(['crash', 'TypeError: x is undefined', 'v2.4.0', '0xdeadbeef', '1.2.3.', 'é', '🙂', '`code`', '>', '$', '']),
     pick([' ', '\n', '\n\n', '. ', '! ', '\t', '\r\n']),
     pick([' ', '\n', '. ']),
+    pick(['\n```\n', 'A smaller reproducer:\n```\nrender(0)\n```\n', 'Same crash:\n```\npanic at x.c:3\n```']),
   ];
 };
 

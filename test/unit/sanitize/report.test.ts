@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { buildReport, sanitizeReport, toReportSpan, auditLeaks } from '../../../src/sanitize/index.js';
+import { reproductionBlocks } from '../../../src/sanitize/report.js';
 import { sanitizeThread } from '../../../src/stages/sanitize.js';
 import { aThread, anAttribution } from './threads.js';
 
@@ -19,6 +20,38 @@ describe('buildReport', () => {
   it('takes only title and body when the attribution is in the body', () => {
     const t = aThread('Crash', ['Crashes. Bisected to 3f9a2c1.', 'me too']);
     expect(buildReport(t, [anAttribution(t, 0, 'Bisected to 3f9a2c1.', '3f9a2c1')]).text).toBe('Crash\n\nCrashes. Bisected to 3f9a2c1.');
+  });
+  it('keeps the reproduction blocks of a later post and deletes the rest of it', () => {
+    const repro = 'I cut it down to a smaller reproducer:\n```c\nwidget_render(NULL, 0);\n```\nTakes 3s here, 1s before.';
+    const t = aThread('Slow render', ['Rendering got slow.', 'Bisected to 3f9a2c1.', repro, 'Fixed by reverting it.']);
+    const r = buildReport(t, [anAttribution(t, 1, 'Bisected to 3f9a2c1.', '3f9a2c1')]);
+    expect(r.posts).toEqual([0]);
+    const out = sanitizeReport(t, [anAttribution(t, 1, 'Bisected to 3f9a2c1.', '3f9a2c1')], { repo: 'acme/widget', isCommitPrefix });
+    expect(out.text).toBe('Slow render\n\nRendering got slow.\n\n```c\nwidget_render(NULL, 0);\n```');
+    expect(out.deletions.every((d) => d.detector === 'later-post')).toBe(true);
+  });
+  it('takes nothing from a later post that talks of a fix, names a commit in its block, or shows a diff', () => {
+    const posts = [
+      'Rendering got slow.',
+      'Bisected to 3f9a2c1.',
+      'This patch makes the reproducer fast again:\n```c\nwidget_render(buf, 0);\n```',
+      'Smaller example:\n```\n$ widget --at 3f9a2c1d8e\n```',
+      'Minimal example:\n```\n@@ -1,2 +1,2 @@\n-a\n+b\n```',
+      'Here is a code sample:\n```\nwidget_render(buf, 1);\n```',
+    ];
+    const t = aThread('Slow render', posts);
+    const a = anAttribution(t, 1, 'Bisected to 3f9a2c1.', '3f9a2c1');
+    expect(reproductionBlocks(posts[2]!)).toEqual([]);
+    expect(reproductionBlocks(posts[3]!)).toEqual([]);
+    expect(reproductionBlocks(posts[4]!)).toEqual([]);
+    expect(reproductionBlocks(posts[5]!)).toEqual([]);
+    expect(buildReport(t, [a]).text).toBe('Slow render\n\nRendering got slow.');
+  });
+  it('takes no later blocks when there is no attribution (the whole thread is the report)', () => {
+    const t = aThread('T', ['a', 'Smaller reproducer:\n```\nx()\n```']);
+    const r = buildReport(t, []);
+    expect(r.text).toBe('T\n\na\n\nSmaller reproducer:\n```\nx()\n```');
+    expect(r.trims).toEqual([]);
   });
   it('takes the whole thread when there is no attribution', () => {
     expect(buildReport(aThread('T', ['a', 'b']), []).text).toBe('T\n\na\n\nb');
