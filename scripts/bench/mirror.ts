@@ -9,7 +9,7 @@ import { cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { BatchObjects } from '../../src/git/batch.js';
-import { computeCutoffs } from '../../src/git/cutoffs.js';
+import { BranchHistory } from '../../src/git/branch-history.js';
 import { changedPaths } from '../../src/git/forward.js';
 import { ensureMirror } from '../../src/git/mirror.js';
 import { blobsFetched, missingObjects } from '../../src/git/partial.js';
@@ -131,7 +131,8 @@ async function main(): Promise<void> {
     const resolved = await batch.resolve(picks.map((s) => s.slice(0, 10)));
     await batch.close();
     const okResolved = resolved.filter((r) => r.sha !== null && r.type === 'commit').length;
-    const cutoffs = await computeCutoffs(partial, 'main', picks.map((_, i) => new Date((START + (i + 1) * 97 * STEP) * 1000)));
+    const history = await BranchHistory.load(partial, 'main');
+    const cutoffs = picks.map((_, i) => history.cutoff(new Date((START + (i + 1) * 97 * STEP) * 1000)));
     const afterResolve = await objectCount(partial);
     let routed = 0;
     let activated = 0;

@@ -7,7 +7,7 @@ import { mkdir, rm, writeFile } from 'node:fs/promises';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { BatchObjects } from '../../src/git/batch.js';
-import { computeCutoffs, areAncestors } from '../../src/git/cutoffs.js';
+import { BranchHistory } from '../../src/git/branch-history.js';
 import { computeCutoff, isAncestor } from '../../src/git/history.js';
 import { runGit } from '../../src/git/runner.js';
 import { seededRandom } from '../../src/util/random.js';
@@ -151,12 +151,13 @@ async function main(): Promise<void> {
   console.log(`cutoff + ancestry, one case at a time (computeCutoff + isAncestor, ${CONCURRENCY} in flight): ${SINGLE_CASES}-case sample in ${(singleMs / 1000).toFixed(1)} s = ${singleRate.toFixed(1)} cases/s (extrapolated to ${fmt(CASES)} cases: ${(CASES / singleRate).toFixed(0)} s)`);
 
   const t3 = performance.now();
-  const cutoffs = await computeCutoffs(dir, 'main', cases.map((c) => c.report));
-  const pairs = cases.map((c, i) => ({ a: c.gold, b: cutoffs[i]!.sha ?? c.gold }));
-  const anc = await areAncestors(dir, 'main', pairs);
+  const history = await BranchHistory.load(dir, 'main');
+  const cutoffs = cases.map((c) => history.cutoff(c.report));
+  const anc: boolean[] = [];
+  for (const [i, c] of cases.entries()) anc.push(await history.ancestor(c.gold, cutoffs[i]!.sha ?? c.gold));
   const batchCaseMs = performance.now() - t3;
   const agree = single.every((_, i) => cutoffs[i]!.sha === singleShas[i]) && anc.slice(0, SINGLE_CASES).filter(Boolean).length === ancestors;
-  console.log(`cutoff + ancestry, batched (computeCutoffs + areAncestors): ${fmt(CASES)} cases in ${(batchCaseMs / 1000).toFixed(2)} s = ${fmt((CASES / batchCaseMs) * 1000)} cases/s (${anc.filter(Boolean).length} gold below cutoff; agrees with one-at-a-time on the sample: ${agree})`);
+  console.log(`cutoff + ancestry, batched (BranchHistory: cutoff + ancestor): ${fmt(CASES)} cases in ${(batchCaseMs / 1000).toFixed(2)} s = ${fmt((CASES / batchCaseMs) * 1000)} cases/s (${anc.filter(Boolean).length} gold below cutoff; agrees with one-at-a-time on the sample: ${agree})`);
   console.log(`load average at the end: ${loadavg().map((l) => l.toFixed(1)).join(' ')} on ${cpus().length} cores (process spawns dominate the per-process and cutoff figures)`);
   await batch.close();
 }

@@ -1,9 +1,7 @@
+import { decideCutoff, foxtrotEvidence, reportSeconds, type Cutoff, type LineFacts, type PullRefs } from '../backward/cutoff.js';
 import { MinerError } from '../errors.js';
-import { mergesBranchIn, type Cutoff, type FoxtrotEvidence } from './history.js';
+import { isAncestor, readPullRefs } from './history.js';
 import { runGit } from './runner.js';
-
-const GITHUB_MERGE_BUTTON = /^Merge pull request #\d+ from /;
-const NAMED_PULL = /\(#(\d+)\)\s*$/;
 
 interface Node {
   readonly sha: string;
@@ -15,14 +13,12 @@ interface Node {
 /**
  * One first-parent line (from a start commit down to the root), built as far as needed. For each
  * built position it keeps the smallest committer time so far (for a binary search of "the first
- * commit not after t") and the positions of foxtrot evidence: merges whose subject merges the
- * branch in, and merges that are pull-request heads (see computeCutoff).
+ * commit not after t") and the positions of the merges foxtrotEvidence names.
  */
 class Line {
   readonly shas: string[] = [];
   private readonly prefixMin: number[] = [];
-  readonly byMessage: number[] = [];
-  readonly byPullHead: number[] = [];
+  private readonly foxtrots: number[] = [];
   private next: string | null;
 
   constructor(
@@ -42,10 +38,7 @@ class Line {
     const i = this.shas.length;
     this.shas.push(node.sha);
     this.prefixMin.push(i === 0 ? node.time : Math.min(this.prefixMin[i - 1]!, node.time));
-    if (node.parents.length >= 2) {
-      if (mergesBranchIn(node.subject, this.history.branch)) this.byMessage.push(i);
-      else if (this.history.isPullHeadFoxtrot(node)) this.byPullHead.push(i);
-    }
+    if (node.parents.length >= 2 && foxtrotEvidence(node, this.history.branch, this.history.pulls) !== null) this.foxtrots.push(i);
     this.next = node.parents[0] ?? null;
     return true;
   }
@@ -65,6 +58,16 @@ class Line {
     return lo;
   }
 
+  /** The facts decideCutoff needs at `limit`: of the merges above the cutoff, only the newest foxtrot merge. */
+  factsAt(limit: number): LineFacts {
+    const at = this.firstNotAfter(limit);
+    const f = this.foxtrots[0];
+    return {
+      cutoff: at < this.shas.length ? this.shas[at]! : null,
+      merges: f !== undefined && f < at ? [this.history.node(this.shas[f]!)!] : [],
+    };
+  }
+
   buildAll(): void {
     while (this.extendOne());
   }
@@ -73,14 +76,13 @@ class Line {
 /**
  * Everything the cutoff and the ancestry checks need about one branch, read once: every commit
  * reachable from its tip (one `rev-list` process: sha, parents, committer time, subject) and the
- * refs/pull/ tips (one `for-each-ref`). Then any number of cutoffs and ancestry questions are
- * answered in memory, with the same answers as computeCutoff and `merge-base --is-ancestor`
- * (the reference implementations, kept in history.ts; tests check that both agree).
+ * refs/pull/ heads (one `for-each-ref`). Then any number of cutoffs (decideCutoff, the facts of
+ * each first-parent line indexed once) and ancestry questions are answered in memory, with the
+ * same answers as computeCutoff and `merge-base --is-ancestor` (the per-case readers, kept in
+ * history.ts as the reference; tests check that both agree).
  */
 export class BranchHistory {
   private readonly nodes = new Map<string, Node>();
-  private readonly pullHeads = new Set<string>();
-  private readonly pullTips = new Map<string, string>();
   private readonly lines = new Map<string, Line>();
   /** For each commit: the largest position on the tip's first-parent line from which it is reachable. */
   private depth: Map<string, number> | null = null;
@@ -90,6 +92,8 @@ export class BranchHistory {
     readonly gitDir: string,
     readonly branch: string,
     readonly tip: string,
+    /** The repository's refs/pull/ heads (foxtrot evidence). */
+    readonly pulls: PullRefs,
   ) {}
 
   /** Reads the branch's history; a missing branch is a not-found error naming it. */
@@ -97,11 +101,12 @@ export class BranchHistory {
     const ref = `refs/heads/${branch}`;
     const tipOut = await runGit(gitDir, ['rev-parse', '--verify', '-q', `${ref}^{commit}`], { allowExit: [0, 1] });
     if (tipOut.exitCode !== 0) throw new MinerError('not-found', `${gitDir}: branch ${branch} not found`);
-    const history = new BranchHistory(gitDir, branch, tipOut.stdout.trim());
+    const tip = tipOut.stdout.trim();
     const [log, pulls] = await Promise.all([
-      runGit(gitDir, ['rev-list', '--no-commit-header', '--format=%H%x00%P%x00%ct%x00%s', history.tip, '--']),
-      runGit(gitDir, ['for-each-ref', '--format=%(objectname) %(refname)', 'refs/pull/']),
+      runGit(gitDir, ['rev-list', '--no-commit-header', '--format=%H%x00%P%x00%ct%x00%s', tip, '--']),
+      readPullRefs(gitDir),
     ]);
+    const history = new BranchHistory(gitDir, branch, tip, pulls);
     const text = log.stdout;
     let at = 0;
     while (at < text.length) {
@@ -118,13 +123,6 @@ export class BranchHistory {
       }
       at = end + 1;
     }
-    for (const l of pulls.stdout.split('\n')) {
-      if (!l) continue;
-      const sp = l.indexOf(' ');
-      const sha = l.slice(0, sp);
-      history.pullHeads.add(sha);
-      history.pullTips.set(l.slice(sp + 1).trim(), sha);
-    }
     return history;
   }
 
@@ -137,17 +135,6 @@ export class BranchHistory {
     return this.nodes.get(sha);
   }
 
-  /**
-   * A merge that is the head of some pull request, is not a GitHub merge-button commit, and did
-   * not merge the pull request its "(#N)" subject names (computeCutoff's pull-request-head evidence).
-   */
-  isPullHeadFoxtrot(node: Node): boolean {
-    if (GITHUB_MERGE_BUTTON.test(node.subject) || !this.pullHeads.has(node.sha)) return false;
-    const n = NAMED_PULL.exec(node.subject)?.[1];
-    if (n !== undefined && node.parents.length > 1 && this.pullTips.get(`refs/pull/${Number(n)}/head`) === node.parents[1]) return false;
-    return true;
-  }
-
   private line(start: string): Line {
     let line = this.lines.get(start);
     if (!line) {
@@ -157,32 +144,13 @@ export class BranchHistory {
     return line;
   }
 
-  /** The branch as it stood at `reportTime`: the same answer as computeCutoff(gitDir, branch, reportTime). */
+  /** The branch as it stood at `reportTime` (decideCutoff): the same answer as computeCutoff(gitDir, branch, reportTime). */
   cutoff(reportTime: Date): Cutoff {
-    const limit = Math.floor(reportTime.getTime() / 1000);
-    if (Number.isNaN(limit)) throw new MinerError('validation', `report time ${String(reportTime)} is not a date`);
-    const notes: string[] = [];
-    let start = this.tip;
-    let shown = `refs/heads/${this.branch}`;
-    for (;;) {
-      const line = this.line(start);
-      const at = line.firstNotAfter(limit);
-      const m = line.byMessage[0] ?? Infinity;
-      const p = line.byPullHead[0] ?? Infinity;
-      let hit: { index: number; evidence: FoxtrotEvidence } | null = null;
-      if (p < at && p < m) hit = { index: p, evidence: 'pull-request-head' };
-      else if (m < at) hit = { index: m, evidence: 'merge-message' };
-      if (hit === null) {
-        if (at >= line.shas.length) {
-          return { sha: null, rule: 'no-commit-before-report', notes: [...notes, `no commit on the line from ${shown} at or before ${reportTime.toISOString()}`] };
-        }
-        return { sha: line.shas[at]!, rule: notes.length > 0 ? 'foxtrot-corrected' : 'first-parent-by-date', notes };
-      }
-      const merge = this.nodes.get(line.shas[hit.index]!)!;
-      notes.push(`foxtrot merge ${merge.sha} (${hit.evidence}: ${JSON.stringify(merge.subject)}): followed second parent ${merge.parents[1]}`);
-      start = merge.parents[1]!;
-      shown = start;
-    }
+    const limit = reportSeconds(reportTime);
+    const tipRef = `refs/heads/${this.branch}`;
+    const answer = decideCutoff(this.branch, reportTime, this.pulls, (start) => this.line(start === tipRef ? this.tip : start).factsAt(limit));
+    if ('missing' in answer) throw new MinerError('internal', `${this.gitDir}: the history of ${this.branch} has no line from ${answer.missing}`);
+    return answer;
   }
 
   private ensureDepth(): Map<string, number> {
@@ -256,6 +224,11 @@ export class BranchHistory {
       for (const parent of this.nodes.get(sha)?.parents ?? []) if ((gen.get(parent) ?? 0) >= floor && !seen.has(parent)) stack.push(parent);
     }
     return false;
+  }
+
+  /** isAncestor in memory when `b` is reachable from the tip, else asked of git (`merge-base --is-ancestor`). */
+  async ancestor(a: string, b: string): Promise<boolean> {
+    return this.isAncestor(a, b) ?? isAncestor(this.gitDir, a, b);
   }
 
   /**

@@ -109,5 +109,5 @@ export function structuralChecksWith(
   h: { gitDir: string; objects: BatchObjects },
   input: { gold: string; cutoff: string | null; defaultBranch: string; reportTime: Date },
 ): Promise<CheckResult[]> {
-  return structuralChecks(h, input, async (a, b) => history.isAncestor(a, b) ?? isAncestor(h.gitDir, a, b));
+  return structuralChecks(h, input, (a, b) => history.ancestor(a, b));
 }

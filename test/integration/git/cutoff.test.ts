@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { makeRepo } from '../../support/make-repo.js';
 import { computeCutoff, defaultBranchOf, historyWindow, isAncestor, matchingTag, tagWindow } from '../../../src/git/history.js';
-import { areAncestors, computeCutoffs } from '../../../src/git/cutoffs.js';
+import { BranchHistory } from '../../../src/git/branch-history.js';
 import { gd, tickDate } from './support.js';
 import { foxtrotRepo } from './scenarios.js';
 
@@ -53,7 +53,7 @@ describe('computeCutoff', () => {
     await repo.updateRef('refs/pull/8/head', merge);
     const report = tickDate(3, true);
     expect(await computeCutoff(gd(repo), 'main', report)).toEqual({ sha: c1, rule: 'first-parent-by-date', notes: [] });
-    expect(await computeCutoffs(gd(repo), 'main', [report])).toEqual([{ sha: c1, rule: 'first-parent-by-date', notes: [] }]);
+    expect((await BranchHistory.load(gd(repo), 'main')).cutoff(report)).toEqual({ sha: c1, rule: 'first-parent-by-date', notes: [] });
   });
 
   it('keeps the plain rule when the merge gives no foxtrot evidence', async () => {
@@ -81,11 +81,12 @@ describe('computeCutoff', () => {
   });
 });
 
-describe('computeCutoffs and areAncestors', () => {
+describe('BranchHistory: cutoffs and ancestry of many cases', () => {
   it('answer many report times and pairs at once, with the single-case rules', async () => {
     const f = await foxtrotRepo();
     const times = [tickDate(0), tickDate(2, true), f.report, tickDate(7, true), tickDate(9)];
-    const cutoffs = await computeCutoffs(f.gitDir, 'main', times);
+    const history = await BranchHistory.load(f.gitDir, 'main');
+    const cutoffs = times.map((t) => history.cutoff(t));
     expect(cutoffs.map((c) => [c.sha, c.rule])).toEqual([
       [null, 'no-commit-before-report'],
       [f.c1, 'foxtrot-corrected'], // same commit on both lines; the foxtrot above it was still followed
@@ -100,12 +101,14 @@ describe('computeCutoffs and areAncestors', () => {
       { a: f.onFeature, b: f.m2 },
       { a: f.c1, b: f.c1 },
     ];
-    expect(await areAncestors(f.gitDir, 'main', pairs)).toEqual([true, false, true, false, true]);
+    const answers = [];
+    for (const p of pairs) answers.push(await history.ancestor(p.a, p.b));
+    expect(answers).toEqual([true, false, true, false, true]);
   });
 
-  it('hands cases with a possible pull-request-head merge to the single-case rule', async () => {
+  it('follows a pull-request-head foxtrot merge like the single-case reader', async () => {
     const f = await foxtrotRepo({ mergeMessage: 'sync', prHead: true });
-    const [c] = await computeCutoffs(f.gitDir, 'main', [f.report]);
+    const c = (await BranchHistory.load(f.gitDir, 'main')).cutoff(f.report);
     expect(c).toMatchObject({ sha: f.m2, rule: 'foxtrot-corrected' });
   });
 });

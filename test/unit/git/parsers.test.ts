@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { parseCommit } from '../../../src/git/batch.js';
 import { parseHeader } from '../../../src/git/cat-file.js';
 import { GitError, isTransientGitStderr, redactUrls, stderrTail } from '../../../src/git/errors.js';
-import { mergesBranchIn } from '../../../src/git/history.js';
+import { mergesBranchIn } from '../../../src/backward/cutoff.js';
 import { compareBytes, parseLsTree } from '../../../src/git/workflows.js';
 
 const SHA = 'a'.repeat(40);

@@ -1,0 +1,137 @@
+/**
+ * The cutoff rule: the default branch as it stood when a report was written, decided from facts
+ * of the repository that git/ reads (no git here). Two readers supply the facts: computeCutoff in
+ * git/history.ts (per case, a few git processes each) and BranchHistory in git/branch-history.ts
+ * (the branch read once, answered in memory); both call decideCutoff, so they share every answer.
+ */
+import { MinerError } from '../errors.js';
+
+/**
+ * How a cutoff was decided:
+ * - `first-parent-by-date`: the newest commit on the branch's first-parent line whose committer
+ *   time is not after the report, with no foxtrot merge above it;
+ * - `foxtrot-corrected`: as above, but at least one foxtrot merge newer than the cutoff was
+ *   followed through its second parent (the branch as it stood before that merge);
+ * - `no-commit-before-report`: no commit on the (corrected) line is old enough; sha is null.
+ */
+export type CutoffRule = 'first-parent-by-date' | 'foxtrot-corrected' | 'no-commit-before-report';
+
+export interface Cutoff {
+  sha: string | null;
+  rule: string;
+  notes: string[];
+}
+
+/** Why a merge counts as a foxtrot merge (its first parent was not the branch's previous tip). */
+export type FoxtrotEvidence = 'merge-message' | 'pull-request-head';
+
+/** A commit as the rule sees it: its parents (first parent first) and subject line. */
+export interface CommitFacts {
+  readonly sha: string;
+  readonly parents: readonly string[];
+  readonly subject: string;
+}
+
+/** The repository's refs/pull/N/head refs. */
+export interface PullRefs {
+  /** Commits some refs/pull/N/head points at. */
+  readonly heads: ReadonlySet<string>;
+  /** The commit refs/pull/N/head points at, by N. */
+  readonly tips: ReadonlyMap<number, string>;
+}
+
+export const NO_PULL_REFS: PullRefs = { heads: new Set(), tips: new Map() };
+
+/** What the rule needs about one first-parent line, for one report time. */
+export interface LineFacts {
+  /** The first commit on the line (newest first) whose committer time is not after the report; null when none is. */
+  readonly cutoff: string | null;
+  /**
+   * The merges above `cutoff` (of the whole line when it is null), newest first. A reader may
+   * leave out merges foxtrotEvidence does not name: the rule looks only for the newest it names.
+   */
+  readonly merges: readonly CommitFacts[];
+}
+
+const MERGE_SUBJECT = /^Merge (?:remote-tracking )?branch '([^']+)'(?: of (\S+))?(?: into (\S+))?/;
+const GITHUB_MERGE_BUTTON = /^Merge pull request #\d+ from /;
+const NAMED_PULL = /\(#(\d+)\)\s*$/;
+
+/**
+ * True when a merge subject says the branch itself was merged in ("Merge branch 'main' into
+ * feature", "Merge remote-tracking branch 'origin/main'", "Merge branch 'main' of <url>"): the
+ * second parent is then the branch's previous tip and the first parent is a side line.
+ */
+export function mergesBranchIn(subject: string, branch: string): boolean {
+  const m = MERGE_SUBJECT.exec(subject);
+  if (!m) return false;
+  const merged = m[1]!;
+  return merged === branch || merged.endsWith(`/${branch}`);
+}
+
+/**
+ * Why `merge` is a foxtrot merge on `branch`, or null when it is not one. Its subject merges the
+ * branch itself in; or it is itself the head of a pull request (it was made on the PR's branch),
+ * except GitHub's own "Merge pull request #N" commits and a merge whose second parent is the head
+ * of the pull request its "(#N)" subject names: that merge was made on the base branch, and is a
+ * pull-request head only because a later PR proposed the branch itself ("merge main into stable").
+ */
+export function foxtrotEvidence(merge: CommitFacts, branch: string, pulls: PullRefs): FoxtrotEvidence | null {
+  if (merge.parents.length < 2) return null;
+  if (mergesBranchIn(merge.subject, branch)) return 'merge-message';
+  if (GITHUB_MERGE_BUTTON.test(merge.subject) || !pulls.heads.has(merge.sha)) return null;
+  const named = NAMED_PULL.exec(merge.subject)?.[1];
+  if (named !== undefined && pulls.tips.get(Number(named)) === merge.parents[1]) return null;
+  return 'pull-request-head';
+}
+
+/**
+ * The default branch as it stood at `reportTime`. Walks today's first-parent line from the tip
+ * (`refs/heads/<branch>`) down to the first commit whose committer time is not after the report.
+ * The newest foxtrot merge above that commit (foxtrotEvidence) had a side branch as its first
+ * parent, so the walk restarts from its second parent; every foxtrot followed is recorded in
+ * `notes`. A mirror has no reflog, so these are the evidence used. Limits: a plain fast-forward
+ * push of old commits and a foxtrot merge with neither kind of evidence are not detectable
+ * without the push history.
+ *
+ * `lineOf(start)` gives the facts of the first-parent line from `start` at this report time, or
+ * undefined when they have not been read: the answer is then `{ missing: start }`, and a reader
+ * that reads lazily reads that line and asks again.
+ */
+export function decideCutoff(
+  branch: string,
+  reportTime: Date,
+  pulls: PullRefs,
+  lineOf: (start: string) => LineFacts | undefined,
+): Cutoff | { missing: string } {
+  const notes: string[] = [];
+  let start = `refs/heads/${branch}`;
+  for (;;) {
+    const line = lineOf(start);
+    if (line === undefined) return { missing: start };
+    let foxtrot: { merge: CommitFacts; evidence: FoxtrotEvidence } | null = null;
+    for (const merge of line.merges) {
+      const evidence = foxtrotEvidence(merge, branch, pulls);
+      if (evidence !== null) {
+        foxtrot = { merge, evidence };
+        break;
+      }
+    }
+    if (foxtrot === null) {
+      if (line.cutoff === null) {
+        return { sha: null, rule: 'no-commit-before-report', notes: [...notes, `no commit on the line from ${start} at or before ${reportTime.toISOString()}`] };
+      }
+      return { sha: line.cutoff, rule: notes.length > 0 ? 'foxtrot-corrected' : 'first-parent-by-date', notes };
+    }
+    const { merge, evidence } = foxtrot;
+    notes.push(`foxtrot merge ${merge.sha} (${evidence}: ${JSON.stringify(merge.subject)}): followed second parent ${merge.parents[1]}`);
+    start = merge.parents[1]!;
+  }
+}
+
+/** The report time in whole seconds, as git committer times count; a report time that is no date is a validation error. */
+export function reportSeconds(reportTime: Date): number {
+  const limit = Math.floor(reportTime.getTime() / 1000);
+  if (Number.isNaN(limit)) throw new MinerError('validation', `report time ${String(reportTime)} is not a date`);
+  return limit;
+}

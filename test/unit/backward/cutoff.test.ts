@@ -1,0 +1,81 @@
+import { describe, expect, it } from 'vitest';
+import { decideCutoff, foxtrotEvidence, NO_PULL_REFS, reportSeconds, type CommitFacts, type LineFacts, type PullRefs } from '../../../src/backward/cutoff.js';
+
+const sha = (c: string): string => c.repeat(40);
+const merge = (id: string, second: string, subject: string): CommitFacts => ({ sha: sha(id), parents: [sha('0'), sha(second)], subject });
+const REPORT = new Date('2024-03-01T12:00:00Z');
+const pulls = (heads: string[], tips: [number, string][] = []): PullRefs => ({ heads: new Set(heads.map(sha)), tips: new Map(tips.map(([n, c]) => [n, sha(c)])) });
+const lines = (entries: Record<string, LineFacts>) => (start: string): LineFacts | undefined => entries[start];
+
+describe('decideCutoff on hand-built facts', () => {
+  it('takes the line cutoff when no merge above it is a foxtrot merge', () => {
+    const facts = lines({ 'refs/heads/main': { cutoff: sha('c'), merges: [merge('m', 'f', 'merge topic'), merge('n', 'g', 'Merge pull request #4 from dev/x')] } });
+    expect(decideCutoff('main', REPORT, pulls(['n']), facts)).toEqual({ sha: sha('c'), rule: 'first-parent-by-date', notes: [] });
+  });
+
+  it('says no commit is old enough, naming the line and the report time', () => {
+    expect(decideCutoff('main', REPORT, NO_PULL_REFS, lines({ 'refs/heads/main': { cutoff: null, merges: [] } }))).toEqual({
+      sha: null,
+      rule: 'no-commit-before-report',
+      notes: ['no commit on the line from refs/heads/main at or before 2024-03-01T12:00:00.000Z'],
+    });
+  });
+
+  it('asks for the line it lacks: the tip first, then the second parent of a foxtrot merge', () => {
+    expect(decideCutoff('main', REPORT, NO_PULL_REFS, lines({}))).toEqual({ missing: 'refs/heads/main' });
+    const fox = merge('m', 's', "Merge branch 'main' into feature");
+    const first = { 'refs/heads/main': { cutoff: sha('c'), merges: [fox] } };
+    expect(decideCutoff('main', REPORT, NO_PULL_REFS, lines(first))).toEqual({ missing: sha('s') });
+    const both = { ...first, [sha('s')]: { cutoff: sha('d'), merges: [] } };
+    expect(decideCutoff('main', REPORT, NO_PULL_REFS, lines(both))).toEqual({
+      sha: sha('d'),
+      rule: 'foxtrot-corrected',
+      notes: [`foxtrot merge ${sha('m')} (merge-message: "Merge branch 'main' into feature"): followed second parent ${sha('s')}`],
+    });
+  });
+
+  it('follows the newest foxtrot merge, and every one after it, recording each', () => {
+    const facts = lines({
+      'refs/heads/main': { cutoff: sha('c'), merges: [merge('a', 'b', 'sync'), merge('m', 's', "Merge branch 'main' into x")] },
+      [sha('b')]: { cutoff: sha('e'), merges: [merge('k', 'l', "Merge remote-tracking branch 'origin/main'")] },
+      [sha('l')]: { cutoff: null, merges: [] },
+    });
+    const got = decideCutoff('main', REPORT, pulls(['a']), facts);
+    expect(got).toMatchObject({ sha: null, rule: 'no-commit-before-report' });
+    const notes = 'notes' in got ? got.notes : [];
+    expect(notes).toHaveLength(3);
+    expect(notes[0]).toContain(`foxtrot merge ${sha('a')} (pull-request-head: "sync")`);
+    expect(notes[1]).toContain(`foxtrot merge ${sha('k')} (merge-message`);
+    expect(notes[2]).toBe(`no commit on the line from ${sha('l')} at or before 2024-03-01T12:00:00.000Z`);
+  });
+});
+
+describe('foxtrotEvidence', () => {
+  it('names a merge whose subject merges the branch in, even when it is also a pull-request head', () => {
+    expect(foxtrotEvidence(merge('m', 's', "Merge branch 'main' into feature"), 'main', pulls(['m']))).toBe('merge-message');
+    expect(foxtrotEvidence(merge('m', 's', "Merge branch 'main' into feature"), 'trunk', NO_PULL_REFS)).toBeNull();
+  });
+
+  it('names a pull-request head with a neutral subject, not one without the ref', () => {
+    expect(foxtrotEvidence(merge('m', 's', 'sync'), 'main', pulls(['m']))).toBe('pull-request-head');
+    expect(foxtrotEvidence(merge('m', 's', 'sync'), 'main', pulls(['x']))).toBeNull();
+  });
+
+  it('never names a merge-button commit, nor the merge of the pull request its "(#N)" subject names', () => {
+    expect(foxtrotEvidence(merge('m', 's', 'Merge pull request #9 from dev/feature'), 'main', pulls(['m']))).toBeNull();
+    expect(foxtrotEvidence(merge('m', 's', 'Add feature (#7)'), 'main', pulls(['m', 's'], [[7, 's'], [8, 'm']]))).toBeNull();
+    // The named pull request's head is another commit: the merge is not that PR's merge.
+    expect(foxtrotEvidence(merge('m', 's', 'Add feature (#7)'), 'main', pulls(['m'], [[7, 't']]))).toBe('pull-request-head');
+  });
+
+  it('never names a commit with one parent', () => {
+    expect(foxtrotEvidence({ sha: sha('m'), parents: [sha('0')], subject: "Merge branch 'main' into x" }, 'main', pulls(['m']))).toBeNull();
+  });
+});
+
+describe('reportSeconds', () => {
+  it('counts whole seconds and refuses a time that is no date', () => {
+    expect(reportSeconds(new Date('2024-03-01T12:00:00.900Z'))).toBe(1709294400);
+    expect(() => reportSeconds(new Date('not a date'))).toThrow(/report time Invalid Date is not a date/);
+  });
+});
