@@ -4,6 +4,7 @@
  * deleted (deletion only, through applyDeletions). Paths the issue names are left alone.
  */
 import { applyDeletions, type Span } from '../sanitize/delete.js';
+import { sentenceAround } from '../sanitize/text.js';
 
 export interface IssuePost {
   readonly author: string;
@@ -207,34 +208,6 @@ export function findReferences(text: string, pull: FixingPull): Span[] {
     }
   }
   return spans;
-}
-
-/** The sentence (or list item / line) holding [start, end): bounded by `. `, `!`, `?` or a line break. */
-export function sentenceAround(text: string, start: number, end: number): { start: number; end: number } {
-  let s = start;
-  while (s > 0) {
-    const c = text[s - 1]!;
-    if (c === '\n') break;
-    if ((c === ' ' || c === '\t') && /[.!?]/.test(text[s - 2] ?? '') && !isUrlDot(text, s - 2)) break;
-    s -= 1;
-  }
-  while (s < start && (text[s] === ' ' || text[s] === '\t')) s += 1;
-  let e = end;
-  while (e < text.length) {
-    const c = text[e]!;
-    if (c === '\n') break;
-    if (/[.!?]/.test(c) && (e + 1 === text.length || /\s/.test(text[e + 1]!))) {
-      e += 1;
-      break;
-    }
-    e += 1;
-  }
-  return { start: s, end: e };
-}
-
-function isUrlDot(text: string, at: number): boolean {
-  // A dot inside a token such as "v1.2" or a file name is not a sentence end (only ". " is).
-  return /[A-Za-z0-9]/.test(text[at + 1] ?? '');
 }
 
 function escapeRe(s: string): string {

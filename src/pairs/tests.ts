@@ -9,6 +9,7 @@ import { readFile, rm } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import { ConfigError, MinerError } from '../errors.js';
 import { runIsolated, type ExecResult } from '../probe/exec.js';
+import { shellQuote } from '../util/shell-quote.js';
 
 export type Outcome = 'pass' | 'fail' | 'error' | 'missing';
 
@@ -22,11 +23,6 @@ export interface TestRunRecord {
   readonly stdoutDigest: string;
   readonly stderrDigest: string;
   readonly outputTail: string;
-}
-
-/** Single-quoted shell word: the id reaches the program exactly as written. */
-export function shellQuote(word: string): string {
-  return `'${word.replace(/'/g, `'\\''`)}'`;
 }
 
 export function usesJunit(template: string): boolean {

@@ -6,17 +6,10 @@
  * `$`, quotes, redirections, …) is never copied: its draft gets a placeholder trigger that cannot
  * verify anything and a note asking for a human.
  */
+import { SHELL_SAFE_WORD, shellQuote } from '../util/shell-quote.js';
 import { ProbeSpec } from './spec.js';
 
 export type DraftKind = 'pytest' | 'cargo' | 'go' | 'junit' | 'command' | 'script';
-
-/** Words made only of these characters mean the same to /bin/sh quoted or not. */
-const SAFE_WORD = /^[\w./:=@%+-]+$/;
-
-/** Single-quotes a word for /bin/sh. */
-export function shellQuote(word: string): string {
-  return SAFE_WORD.test(word) ? word : `'${word.replace(/'/g, `'\\''`)}'`;
-}
 
 /** The trigger of a command draft that needs a human: it prints nothing and exits 127, which reads as "not exercised". */
 export const HUMAN_TRIGGER = ": 'draft: write this trigger by hand, the report command was not copied'; exit 127";
@@ -136,7 +129,7 @@ function draftScript(text: string, scriptPath: (ext: string) => string): Drafted
     const path = scriptPath(lang.ext);
     const message = error.length > 200 ? error.slice(0, 200) : error;
     const symptom = { stderr_contains: message };
-    if (!SAFE_WORD.test(path)) {
+    if (!SHELL_SAFE_WORD.test(path)) {
       return {
         spec: spec({ trigger: HUMAN_TRIGGER, symptom }),
         needsHuman: `the reproduction script was saved to ${JSON.stringify(path)}, a path with characters outside the safe set; write the trigger by hand`,
@@ -160,7 +153,7 @@ function draftCommand(text: string): Drafted | null {
         const message = line.length > 200 ? line.slice(0, 200) : line;
         const symptom = { stdout_contains: message, stderr_contains: message };
         const words = cmd.split(/[ \t]+/);
-        if (words.every((w) => SAFE_WORD.test(w))) return { spec: spec({ trigger: words.join(' '), symptom }), needsHuman: null };
+        if (words.every((w) => SHELL_SAFE_WORD.test(w))) return { spec: spec({ trigger: words.join(' '), symptom }), needsHuman: null };
         return {
           spec: spec({ trigger: HUMAN_TRIGGER, symptom }),
           needsHuman: `the command on report line ${i + 1} has characters outside the safe set (letters, digits, _ . / : = @ % + -) and was not copied`,

@@ -35,7 +35,7 @@ describe('transplanted-test probe (Node, node --test)', () => {
     expect(out.result.gold.runs.map((x) => x.classification)).toEqual(['bad', 'bad']);
     expect(out.result.boundary).toBe('verified');
     expect(out.result.reason).toBe('parent-good-gold-bad');
-    expect(out.result.gold.runs[0]!.command).toBe("node --test 'test/slug.test.js'");
+    expect(out.result.gold.runs[0]!.command).toBe('node --test test/slug.test.js');
     expect(out.result.gold.runs[0]!.why).toMatch(/^the tests failed \(exit 1\)/);
     expect(await listedWorktrees(r.gitDir)).toEqual([]);
   });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { buildIssueText, findReferences, referenceSpans, sentenceAround } from '../../../src/forward/issue-text.js';
+import { buildIssueText, findReferences, referenceSpans } from '../../../src/forward/issue-text.js';
 import { applyDeletions, isDeletionOf } from '../../../src/sanitize/delete.js';
 
 const SHA = '0123456789abcdef0123456789abcdef01234567';
@@ -44,12 +44,6 @@ describe('findReferences / referenceSpans', () => {
     expect(findReferences(text, pull)).toEqual([]);
   });
 
-  it('bounds a sentence by ". " and line breaks, not by dots inside tokens', () => {
-    const text = 'First one. Version v1.2 is fixed in #42 here.\nNext line';
-    const at = text.indexOf('#42');
-    const s = sentenceAround(text, at, at + 3);
-    expect(text.slice(s.start, s.end)).toBe('Version v1.2 is fixed in #42 here.');
-  });
 });
 
 describe('buildIssueText', () => {

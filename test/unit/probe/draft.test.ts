@@ -1,7 +1,7 @@
 import { spawnSync } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
 import { classifyRun } from '../../../src/probe/classify.js';
-import { draftProbe, draftProbeWithKind, HUMAN_TRIGGER, shellQuote } from '../../../src/probe/draft.js';
+import { draftProbe, draftProbeWithKind, HUMAN_TRIGGER } from '../../../src/probe/draft.js';
 
 describe('draftProbe', () => {
   it('drafts a pytest node id', () => {
@@ -84,10 +84,5 @@ describe('draftProbe', () => {
   it('keeps a plain command and says nothing needs a human', () => {
     const d = draftProbeWithKind('$ ./bin/tool --input x.json\nError: bad input\n');
     expect(d).toMatchObject({ kind: 'command', needsHuman: null, spec: { trigger: './bin/tool --input x.json' } });
-  });
-
-  it('quotes words for the shell', () => {
-    expect(shellQuote('plain-word_1.2')).toBe('plain-word_1.2');
-    expect(shellQuote("it's [x]")).toBe(`'it'\\''s [x]'`);
   });
 });

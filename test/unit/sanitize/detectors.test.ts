@@ -141,4 +141,25 @@ describe('sentenceAround', () => {
     const at = text.indexOf('x.svg');
     expect(text.slice(sentenceAround(text, at, at + 5).start, sentenceAround(text, at, at + 5).end)).toBe('Broken in 1.3.0 with x.svg files!');
   });
+
+  it('bounds a sentence by ". " and line breaks, not by dots inside tokens', () => {
+    const text = 'First one. Version v1.2 is fixed in #42 here.\nNext line';
+    const at = text.indexOf('#42');
+    const s = sentenceAround(text, at, at + 3);
+    expect(text.slice(s.start, s.end)).toBe('Version v1.2 is fixed in #42 here.');
+  });
+
+  it('leaves the line break out of a sentence, CRLF included', () => {
+    const text = 'First line\r\nfixed in #42 without a stop\r\nNext line';
+    const at = text.indexOf('#42');
+    const s = sentenceAround(text, at, at + 3);
+    expect(text.slice(s.start, s.end)).toBe('fixed in #42 without a stop');
+  });
+
+  it('ends a sentence at any white space after a stop, not only a blank', () => {
+    const text = 'Fine before.\tBroken since abc1234 landed.';
+    const at = text.indexOf('abc1234');
+    const s = sentenceAround(text, at, at + 7);
+    expect(text.slice(s.start, s.end)).toBe('Broken since abc1234 landed.');
+  });
 });
