@@ -15,7 +15,7 @@ import { existsSync, readdirSync, statSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { explainThread } from '../../src/backward/explain.js';
-import type { Thread, ThreadPost } from '../../src/backward/types.js';
+import type { Thread, ThreadPost } from '../../src/model/backward.js';
 import { inspectThread, openGitTarget, type GitTarget, type InspectedThread } from '../../src/commands/inspect-backward.js';
 import { readJsonl } from '../../src/util/jsonl.js';
 

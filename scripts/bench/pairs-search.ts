@@ -7,7 +7,7 @@ import { existsSync } from 'node:fs';
 import { mkdir, rm, writeFile } from 'node:fs/promises';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { forwardContext } from '../../src/forward/case-record.js';
+import { forwardContext } from '../../src/model/forward.js';
 import { PairedStateSearch } from '../../src/forward/paired-states.js';
 import { BatchObjects } from '../../src/git/batch.js';
 import { runGit } from '../../src/git/runner.js';

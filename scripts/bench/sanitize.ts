@@ -10,7 +10,7 @@ import { join, resolve } from 'node:path';
 import { execa } from 'execa';
 import { extractAttributions } from '../../src/backward/attribute.js';
 import { threadFromImport } from '../../src/backward/thread.js';
-import type { Thread } from '../../src/backward/types.js';
+import type { Thread } from '../../src/model/backward.js';
 import { BatchObjects } from '../../src/git/batch.js';
 import { GIT_ENV } from '../../src/git/runner.js';
 import { buildReport, sanitizeBuiltReport } from '../../src/sanitize/index.js';

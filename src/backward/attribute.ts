@@ -7,7 +7,7 @@ import { candidateAttributions, SCORING, scoreCandidates, type Candidate } from 
 import { findHedge } from './hedge.js';
 import { firstRefIn, findRefs, sameTarget, type RefMatch } from './refs.js';
 import { crossesParagraph, layoutOf, lineIndexAt, sentenceAt, type Layout, type Range } from './text.js';
-import type { Attribution, AttributionKind, Thread, ThreadPost } from './types.js';
+import type { Attribution, AttributionKind, Thread, ThreadPost } from '../model/backward.js';
 
 /** A prefix trigger: the phrase, then (optionally) free words, a connective, filler words and the reference. */
 interface PrefixTrigger {

@@ -18,7 +18,7 @@ import {
 } from './phrases.js';
 import { familyOf, findRefs, isCrossRepository, sameTarget } from './refs.js';
 import { layoutOf, lineIndexAt, sentenceAt, sentencesOf, type Layout, type Range } from './text.js';
-import type { Attribution, BackwardReason, Decision, Reason, TextScreen, Thread } from './types.js';
+import type { Attribution, BackwardReason, Decision, Reason, TextScreen, Thread } from '../model/backward.js';
 
 export { hasObservableSymptom } from './symptom.js';
 

@@ -13,7 +13,7 @@ import { findHedge } from './hedge.js';
 import { FIX_AFTER, FIX_BEFORE, REVERT_BEFORE } from './phrases.js';
 import { findRefs, isCrossRepository, type RefMatch } from './refs.js';
 import { layoutOf, lineIndexAt, sentenceAt, type Layout, type Range } from './text.js';
-import type { Attribution, AttributionKind, Thread } from './types.js';
+import type { Attribution, AttributionKind, Thread } from '../model/backward.js';
 
 /** Evidence weights and thresholds: the whole tuning of candidate scoring. */
 export const SCORING = {

@@ -1,4 +1,4 @@
-import type { AttributionRef } from './types.js';
+import type { AttributionRef } from '../model/backward.js';
 
 /**
  * Commit and pull-request references as they appear in thread text: abbreviated or full SHAs,

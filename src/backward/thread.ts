@@ -3,7 +3,7 @@ import { z } from 'zod';
 import { RepoName } from '../config.js';
 import { ValidationError } from '../errors.js';
 import type { CommentRow, ThreadRow } from '../store/tables/sources.js';
-import type { Thread, ThreadPost } from './types.js';
+import type { Thread, ThreadPost } from '../model/backward.js';
 
 /** From src/store/tables/sources.ts rows; comments are put in time order (ties by id). `aliases`: former names of the repository. */
 export function threadFromRows(thread: ThreadRow, comments: readonly CommentRow[], aliases: readonly string[] = []): Thread {

@@ -5,7 +5,7 @@
  */
 import { listTree } from '../git/forward.js';
 import { readWorkflowFiles } from '../git/workflows.js';
-import { forwardContext } from '../forward/case-record.js';
+import { forwardContext } from '../model/forward.js';
 import { compiledRouter } from '../forward/router.js';
 import { repositoryPrior } from '../forward/prior.js';
 import { readManifest } from '../export/read-manifest.js';

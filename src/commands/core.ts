@@ -19,6 +19,7 @@ import { r2vVersion } from '../export/version.js';
 import { stages as registry } from '../stages/index.js';
 import type { Stage } from '../stages/types.js';
 import { Runs } from '../store/tables/runs.js';
+import { Sources } from '../store/tables/sources.js';
 import { openStore } from '../store/db.js';
 import { mergeShards } from '../store/merge.js';
 import { Workspace } from '../store/tables/workspace.js';
@@ -43,8 +44,8 @@ export function allStages(ctx: CliContext): readonly Stage<any>[] {
 export function reposInScope(app: App, only?: string): string[] {
   const names = new Map<string, string>();
   for (const r of app.loaded.config.repos) names.set(r.name.toLowerCase(), r.name);
-  for (const r of app.store.db.prepare('SELECT name FROM repos ORDER BY name').all() as { name: string }[]) {
-    if (!names.has(r.name.toLowerCase())) names.set(r.name.toLowerCase(), r.name);
+  for (const name of new Sources(app.store.db).repoNames()) {
+    if (!names.has(name.toLowerCase())) names.set(name.toLowerCase(), name);
   }
   const all = [...names.values()].sort();
   if (only === undefined) return all;

@@ -118,14 +118,14 @@ export async function importFile(
   const rows: ImportRows[] = [];
   // A comment id belongs to one thread: the same id under two threads would overwrite one of them.
   const seen = new Map<string, { number: number; line: number }>();
-  const stored = store.db.prepare('SELECT number FROM comments WHERE repo = ? AND comment_id = ?');
+  const sources = new Sources(store.db);
   const commentClash = (r: ImportRows, lineNumber: number): string | null => {
     for (const c of r.comments) {
       const key = `${r.repo.toLowerCase()}\u0000${c.commentId}`;
       const other = seen.get(key);
       if (other !== undefined && other.number !== c.number) return `comment ${c.commentId} also appears under ${r.repo}#${other.number} (line ${other.line})`;
-      const row = stored.get(r.repo, c.commentId) as { number: number } | undefined;
-      if (other === undefined && row !== undefined && row.number !== c.number) return `comment ${c.commentId} is already stored under ${r.repo}#${row.number}`;
+      const storedUnder = sources.commentThread(r.repo, c.commentId);
+      if (other === undefined && storedUnder !== undefined && storedUnder !== c.number) return `comment ${c.commentId} is already stored under ${r.repo}#${storedUnder}`;
     }
     for (const c of r.comments) seen.set(`${r.repo.toLowerCase()}\u0000${c.commentId}`, { number: c.number, line: lineNumber });
     return null;

@@ -13,7 +13,8 @@ import { UsageError } from '../errors.js';
 import { refuseFrozen } from './freeze.js';
 import { EVALUATOR_ID } from '../routing/index.js';
 import { canonicalJson } from '../util/canonical.js';
-import { applicableBlockers, SCHEMA_VERSION, tierOf, type Blocker, type Selection, type Task, type Tier } from './records.js';
+import { applicableBlockers, SCHEMA_VERSION, tierOf, type Selection, type Tier } from './records.js';
+import type { Blocker, Task } from '../model/admission.js';
 import { r2vVersion } from './version.js';
 
 export interface ExportOptions {

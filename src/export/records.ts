@@ -2,7 +2,8 @@
  * The admission gates and the manifest records of both tasks. Pure: everything read from the
  * store (and the tree digests read from git) is passed in.
  */
-import type { Attribution, TextScreen } from '../backward/types.js';
+import type { Blocker, Gate, Task } from '../model/admission.js';
+import type { Attribution, TextScreen } from '../model/backward.js';
 import { CHECK_NAMES } from '../git/checks.js';
 import type { BackwardCaseRecord, CheckRow, ReportRow, ScreenRow } from '../store/tables/backward.js';
 import type { ForwardCase } from '../store/tables/forward.js';
@@ -15,33 +16,12 @@ import { caseId } from '../util/case-id.js';
 /** Version of the record layout written to manifests. Bump on any field change. */
 export const SCHEMA_VERSION = 4;
 
-export type Task = 'backward' | 'forward';
-
-/**
- * What a blocker does to a case. `always`: the case is rejected (it failed a text, git or
- * structural screen, leaked, or a reviewer rejected it). `candidate`: the case passed those
- * screens but is not admitted yet (probe missing, draft, flaky or nonreproducible; review
- * pending). `review`: the case needs a human accept, only under --require-review (then it is a
- * candidate until accepted). `isolation`: the probe ran with network access (no network
- * namespace on the machine), only under --require-isolation (then it is a candidate).
- */
-export type Gate = 'always' | 'candidate' | 'review' | 'isolation';
-
 /**
  * The admission tier of a case under a selection: `admitted` cases go to the manifests,
  * `candidate` cases to candidates.jsonl (and the manifests with --include-candidates),
  * `rejected` cases to rejections.jsonl.
  */
 export type Tier = 'admitted' | 'candidate' | 'rejected';
-
-export interface Blocker {
-  readonly gate: Gate;
-  /** The stage whose result blocks the case (or `admit` for admission's own checks). */
-  readonly stage: string;
-  /** Machine-readable reason code. */
-  readonly code: string;
-  readonly evidence: string;
-}
 
 export interface Selection {
   readonly requireReview: boolean;

@@ -4,7 +4,7 @@
  * (malformed line, short or uppercase SHA, duplicate case id, missing case) scores 0 and every
  * case of the manifest stays in the denominator. Pure.
  */
-import type { Task } from './records.js';
+import type { Task } from '../model/admission.js';
 
 export interface GoldEntry {
   readonly caseId: string;

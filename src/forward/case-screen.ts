@@ -5,9 +5,10 @@
 import { ValidationError } from '../errors.js';
 import type { CommentRow, PullRow, ThreadRow } from '../store/tables/sources.js';
 import type { CaseDecision, CaseRecord } from '../store/tables/forward.js';
-import { forwardCaseId, type ReasonRow } from './case-record.js';
+import { forwardCaseId, type ReasonRow } from '../model/forward.js';
 import { buildIssueText } from './issue-text.js';
-import { labelsOf, sameSet, type Prior } from './prior.js';
+import { labelsOf, sameSet } from './prior.js';
+import type { Prior } from '../model/forward.js';
 import { alternativeScopes, measureStability } from './stability.js';
 
 export interface ScreenInput {

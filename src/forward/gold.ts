@@ -3,7 +3,7 @@
  * routing evaluator is passed in.
  */
 import { digestOf } from '../util/canonical.js';
-import type { ReasonRow, RouteContext } from './case-record.js';
+import type { ReasonRow, RouteContext } from '../model/forward.js';
 
 /** GitHub evaluates only the first 300 changed files (ROUTING.md §12); larger changes are rejected. */
 export const PATH_LIMIT = 300;

@@ -10,12 +10,14 @@ import { changedPaths } from '../git/forward.js';
 import { runGit } from '../git/runner.js';
 import { readWorkflowFiles } from '../git/workflows.js';
 import { isWorkflowPath, route } from '../routing/index.js';
-import { forwardContext, type RouteContext } from './case-record.js';
+import { forwardContext, type RouteContext } from '../model/forward.js';
 import { readBaseInputs } from './git-inputs.js';
 import { computeGold } from './gold.js';
-import { labelsOf, repositoryPrior, sameSet, type Labels, type Prior } from './prior.js';
+import { labelsOf, repositoryPrior, sameSet } from './prior.js';
+import type { Labels, Prior } from '../model/forward.js';
 import { compiledRouter } from './router.js';
-import { alternativeScopes, measureStability, type Stability } from './stability.js';
+import { alternativeScopes, measureStability } from './stability.js';
+import type { Stability } from '../model/forward.js';
 
 export interface InspectForwardInput {
   readonly gitDir: string;

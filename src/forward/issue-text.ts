@@ -3,7 +3,8 @@
  * fixing pull request was opened, with every reference to that pull request and its commits
  * deleted (deletion only, through applyDeletions). Paths the issue names are left alone.
  */
-import { applyDeletions, type Span } from '../sanitize/delete.js';
+import type { LoggedDeletion, Span } from '../model/deletions.js';
+import { applyDeletions } from '../sanitize/delete.js';
 import { sentenceAround } from '../sanitize/text.js';
 
 export interface IssuePost {
@@ -28,11 +29,6 @@ export interface IssueInput {
   readonly createdAt: string;
   /** Comments in time order. */
   readonly comments: readonly IssuePost[];
-}
-
-export interface LoggedDeletion extends Span {
-  /** The deleted characters, for the audit trail. */
-  readonly text: string;
 }
 
 export interface IssueText {

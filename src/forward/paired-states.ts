@@ -12,7 +12,7 @@ import type { BatchObjects } from '../git/batch.js';
 import { parseCommit, type CommitInfo } from '../git/batch.js';
 import { compareBytes } from '../git/workflows.js';
 import { compileWorkflows, EVALUATOR_ID, type CompiledWorkflows } from '../routing/index.js';
-import type { RouteContext } from './case-record.js';
+import type { RouteContext } from '../model/forward.js';
 
 /** Default number of first-parent commits searched below the base. */
 export const DEFAULT_PAIR_BOUND = 500;

@@ -1,17 +1,7 @@
 /**
  * The repository prior and the case labels. Pure.
  */
-
-export interface Prior {
-  /** The most frequent activated set when each tracked path is routed as its own one-path change. */
-  readonly workflows: readonly string[];
-  /** How many of the paths produced that set. */
-  readonly count: number;
-  /** How many paths were routed. */
-  readonly paths: number;
-  /** How many distinct sets occurred. */
-  readonly sets: number;
-}
+import type { Labels, Prior } from '../model/forward.js';
 
 /**
  * Routes every path as a one-path change and returns the most frequent workflow set. Ties go to
@@ -55,15 +45,6 @@ export function memoizeOnePath(
     cache.set(paths[0]!, shared);
     return shared;
   };
-}
-
-export interface Labels {
-  /** Local: Δ* within one top-level directory (root files count as one directory, ""); Cross: several. */
-  readonly scope: 'local' | 'cross';
-  readonly top_level: readonly string[];
-  readonly changed_paths: number;
-  /** Workflow files present at base. */
-  readonly workflows: number;
 }
 
 export function labelsOf(changed: readonly string[], workflowCount: number): Labels {

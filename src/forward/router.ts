@@ -1,5 +1,5 @@
 import { compileWorkflows } from '../routing/index.js';
-import type { RouteContext } from './case-record.js';
+import type { RouteContext } from '../model/forward.js';
 
 /** Routes path sets against workflows compiled once (the signals route thousands of sets). */
 export function compiledRouter(

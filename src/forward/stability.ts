@@ -3,11 +3,10 @@
  * several reasonable implementations would route differently is not pinned down by its issue.
  * Pure: routing is passed in as a function.
  */
+import type { AlternativeKind, Stability, StabilityDetail } from '../model/forward.js';
 import { posix } from 'node:path';
 import { isSharedPath } from './imports.js';
 import { isSourcePath, isTestPath, testPathFor } from './test-layout.js';
-
-export type AlternativeKind = 'drop-path' | 'add-test' | 'move-to-sibling' | 'add-shared';
 
 export interface Alternative {
   readonly kind: AlternativeKind;
@@ -24,26 +23,6 @@ export interface Alternative {
  * where the change lands.
  */
 export const SCOPE_AMBIGUITY_THRESHOLD = 0.25;
-
-export interface StabilityDetail {
-  readonly kind: AlternativeKind;
-  readonly description: string;
-  readonly added: readonly string[];
-  readonly removed: readonly string[];
-}
-
-export interface Stability {
-  readonly alternatives: number;
-  readonly changed: number;
-  /** changed / alternatives (0 when there are no alternatives). */
-  readonly fraction: number;
-  readonly threshold: number;
-  readonly unstable: boolean;
-  /** Workflows whose activation flips under at least one alternative, with how often. */
-  readonly flips: readonly { readonly workflow: string; readonly count: number }[];
-  /** Only the alternatives that change the gold. */
-  readonly details: readonly StabilityDetail[];
-}
 
 export interface ScopeInputs {
   /** Δ*, in git path order. */

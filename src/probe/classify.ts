@@ -2,12 +2,11 @@
  * Pure verdict rules: one run → a class, a state's runs → a verdict, two verdicts → a boundary.
  * A run that did not finish, or whose trigger did not really run, is never evidence of `bad`.
  */
+import type { Boundary, Verdict } from '../model/probe.js';
 import { constants } from 'node:os';
 import type { Exercised, ProbeSpec, Symptom } from './spec.js';
 
 export type RunClass = 'bad' | 'good' | 'not-exercised' | 'setup-failed' | 'timeout';
-export type Verdict = 'bad' | 'good' | 'flaky' | 'nonreproducible';
-export type Boundary = 'verified' | 'not-a-boundary' | 'flaky' | 'nonreproducible';
 
 /** What a classification needs from one finished trigger run. */
 export interface RunObservation {

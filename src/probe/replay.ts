@@ -5,14 +5,15 @@
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { ValidationError } from '../errors.js';
-import { classifyRun, decideBoundary, stateVerdict, type Boundary, type RunClass, type StateVerdict, type Verdict } from './classify.js';
+import { classifyRun, decideBoundary, stateVerdict, type RunClass, type StateVerdict } from './classify.js';
+import type { Boundary, Verdict } from '../model/probe.js';
 import { runIsolated, type ExecResult } from './exec.js';
 import { execRecord, skippedRun, type ProbeState, type RunRecord, type SetupRecord } from './records.js';
 import { runSetup, type SetupCache } from './setup-cache.js';
 import type { ProbeSpec } from './spec.js';
 import { WORKTREE_PREFIX, addWorktree, firstParent, pruneStaleWorktrees, removeWorktree, resolveCommit } from './worktree.js';
 
-export type { Boundary, RunClass, Verdict } from './classify.js';
+export type { RunClass } from './classify.js';
 export { pruneStaleWorktrees } from './worktree.js';
 
 export type { ExecRecord, ProbeState, RunRecord, SetupRecord } from './records.js';

@@ -4,7 +4,7 @@
  * come from. A case the rules rejected is never reviewable: no decision can admit it.
  */
 import { threadFromRows } from '../backward/thread.js';
-import type { Database } from 'better-sqlite3';
+import type { Db } from '../store/db.js';
 import { BackwardTables } from '../store/tables/backward.js';
 import { ForwardTables, type ForwardCase } from '../store/tables/forward.js';
 import { Sources } from '../store/tables/sources.js';
@@ -59,7 +59,7 @@ function commitUrl(issueUrl: string, sha: string): string | null {
   return m ? `${m[1]}/commit/${sha}` : null;
 }
 
-function backwardLookups(db: Database, repos: readonly string[] | undefined): CaseLookup[] {
+function backwardLookups(db: Db, repos: readonly string[] | undefined): CaseLookup[] {
   const tables = new BackwardTables(db);
   const sources = new Sources(db);
   const out: CaseLookup[] = [];
@@ -175,7 +175,7 @@ function forwardLookup(c: ForwardCase): CaseLookup {
 }
 
 /** Every case of the scope the store knows, reviewable or not, sorted by case key. */
-export function lookupCases(db: Database, scope: CaseScope = {}): CaseLookup[] {
+export function lookupCases(db: Db, scope: CaseScope = {}): CaseLookup[] {
   const out: CaseLookup[] = [];
   if (scope.task !== 'forward') out.push(...backwardLookups(db, scope.repos));
   if (scope.task !== 'backward') for (const c of new ForwardTables(db).iterateCases(scope.repos)) out.push(forwardLookup(c));
@@ -200,14 +200,14 @@ function byCaseKey(a: CaseLookup, b: CaseLookup): number {
 }
 
 /** The reviewable cases of the scope; with `includeCandidates` also the rules' candidates. */
-export function reviewCases(db: Database, scope: CaseScope & { readonly includeCandidates?: boolean } = {}): ReviewCase[] {
+export function reviewCases(db: Db, scope: CaseScope & { readonly includeCandidates?: boolean } = {}): ReviewCase[] {
   return lookupCases(db, scope).flatMap((l) =>
     l.kind === 'reviewable' && (l.case.screenDecision === 'review' || scope.includeCandidates) ? [l.case] : [],
   );
 }
 
 /** Every known case by case key and by case id. */
-export function indexCases(db: Database): CaseIndex {
+export function indexCases(db: Db): CaseIndex {
   const byKey = new Map<string, CaseLookup>();
   const byId = new Map<string, CaseLookup>();
   for (const l of lookupCases(db)) {

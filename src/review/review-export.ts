@@ -3,7 +3,7 @@
  * links, the digest a decision binds to, where it stands in the ledger and every earlier entry.
  * Sorted by case key, canonical JSON: the same database exports the same bytes.
  */
-import type { Database } from 'better-sqlite3';
+import type { Db } from '../store/db.js';
 import { ReviewLedger, type ReviewEntry, type ReviewStatus } from '../store/tables/review.js';
 import { canonicalJson } from '../util/canonical.js';
 import { reviewCases, type CaseScope, type ReviewCase } from './cases.js';
@@ -39,7 +39,7 @@ export function reviewRecord(c: ReviewCase, ledger: ReviewLedger): { status: Rev
 }
 
 /** The export lines (canonical JSON, no newline), sorted by case key. */
-export function* reviewExportLines(db: Database, options: ExportOptions): Generator<string> {
+export function* reviewExportLines(db: Db, options: ExportOptions): Generator<string> {
   const ledger = new ReviewLedger(db);
   for (const c of reviewCases(db, options)) {
     const { status, record } = reviewRecord(c, ledger);

@@ -8,7 +8,7 @@
 import { existsSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { Database } from 'better-sqlite3';
+import type { Db } from '../store/db.js';
 import { PAIRS_SCRATCH_PREFIX } from '../pairs/git.js';
 import { PARTIAL_LOG_PREFIX } from '../probe/exec.js';
 import { pruneStaleWorktrees } from '../probe/worktree.js';
@@ -63,7 +63,7 @@ function removeStale(dir: string, prefix: string, now: number): number {
   return removed;
 }
 
-export async function cleanLeftovers(opts: { db: Database; dataDir: string; tmp?: string; now?: Date }): Promise<LeftoverSummary> {
+export async function cleanLeftovers(opts: { db: Db; dataDir: string; tmp?: string; now?: Date }): Promise<LeftoverSummary> {
   const now = (opts.now ?? new Date()).getTime();
   const interruptedRuns = new Runs(opts.db).markInterrupted();
   const partialLogs = removeStale(join(opts.dataDir, 'logs'), PARTIAL_LOG_PREFIX, now);

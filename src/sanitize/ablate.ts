@@ -5,7 +5,8 @@
  * applyDeletions, and logged like sanitization: the result is the original with exactly the
  * logged spans removed.
  */
-import { applyDeletions, type Deleted, type Span } from './delete.js';
+import { applyDeletions, type Deleted } from './delete.js';
+import type { Span } from '../model/deletions.js';
 
 export const SYMPTOM_DETECTOR = 'symptom';
 

@@ -1,5 +1,5 @@
-import type { Attribution } from '../backward/types.js';
-import type { Span } from './delete.js';
+import type { Attribution } from '../model/backward.js';
+import type { Span } from '../model/deletions.js';
 import { toReportSpan, type Report } from './report.js';
 
 export const ATTRIBUTION_DETECTOR = 'attribution-sentence';

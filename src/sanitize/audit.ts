@@ -1,17 +1,8 @@
+import type { LeakCode, LeakFinding } from '../model/deletions.js';
 import { findSubject } from './gold-subject.js';
 import { OUTCOME_PHRASES } from './bisect.js';
 import { repoUrlPattern } from './repo-urls.js';
 import { matchesOf } from './text.js';
-
-export type LeakCode = 'gold-prefix' | 'full-sha' | 'repo-commit-url' | 'repo-pull-url' | 'bisect-outcome' | 'gold-subject';
-
-export interface LeakFinding {
-  readonly code: LeakCode;
-  /** The offending text, as it appears in the audited text. */
-  readonly text: string;
-  readonly start: number;
-  readonly end: number;
-}
 
 export interface LeakAudit {
   readonly ok: boolean;

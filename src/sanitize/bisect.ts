@@ -1,4 +1,4 @@
-import type { Span } from './delete.js';
+import type { Span } from '../model/deletions.js';
 import { linesOf, matchesOf, sentenceAround } from './text.js';
 
 export const BISECT_TRANSCRIPT_DETECTOR = 'bisect-transcript';

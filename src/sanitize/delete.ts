@@ -2,12 +2,7 @@
  * Deletion-only editing. Every sanitizer in r2v goes through `applyDeletions`: the result is the
  * original text with exactly the logged spans removed, nothing rewritten or added.
  */
-export interface Span {
-  readonly start: number;
-  readonly end: number;
-  /** Which detector asked for the deletion (stable code, e.g. 'sha', 'commit-url'). */
-  readonly detector: string;
-}
+import type { Span } from '../model/deletions.js';
 
 export interface Deleted {
   readonly text: string;

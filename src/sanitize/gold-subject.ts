@@ -1,4 +1,4 @@
-import type { Span } from './delete.js';
+import type { Span } from '../model/deletions.js';
 import { escapeRegExp, matchesOf } from './text.js';
 
 export const GOLD_SUBJECT_DETECTOR = 'gold-subject';

@@ -1,5 +1,6 @@
-import type { Attribution, Thread } from '../backward/types.js';
-import { applyDeletions, type Span } from './delete.js';
+import type { Attribution, Thread } from '../model/backward.js';
+import { applyDeletions } from './delete.js';
+import type { Span } from '../model/deletions.js';
 import { detectAttributionSentences } from './attribution-sentences.js';
 import { detectBisectOutcome, detectBisectTranscript } from './bisect.js';
 import { detectGoldSubject } from './gold-subject.js';
@@ -8,7 +9,7 @@ import { detectRepoUrls } from './repo-urls.js';
 import { buildReport, LATER_POST_DETECTOR, type Report } from './report.js';
 import { detectShas } from './sha.js';
 
-export { auditLeaks, type LeakAudit, type LeakFinding, type LeakCode, type AuditTarget } from './audit.js';
+export { auditLeaks, type LeakAudit, type AuditTarget } from './audit.js';
 export { buildReport, toReportSpan, type Report, type Segment } from './report.js';
 
 export interface SanitizeOptions {

@@ -1,4 +1,4 @@
-import type { Span } from './delete.js';
+import type { Span } from '../model/deletions.js';
 import type { Report } from './report.js';
 import { escapeRegExp, matchesOf } from './text.js';
 

@@ -1,6 +1,6 @@
 import { layoutOf } from '../backward/text.js';
-import type { Attribution, Thread } from '../backward/types.js';
-import type { Span } from './delete.js';
+import type { Attribution, Thread } from '../model/backward.js';
+import type { Span } from '../model/deletions.js';
 
 /** Where one post (or the title) sits inside the report text. */
 export interface Segment {

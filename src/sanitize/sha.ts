@@ -1,4 +1,4 @@
-import type { Span } from './delete.js';
+import type { Span } from '../model/deletions.js';
 import { HEX_RUN, matchesOf } from './text.js';
 
 export const SHA_DETECTOR = 'sha';

@@ -8,12 +8,12 @@ import {
   reviewState,
   tierOf,
   type BackwardInputs,
-  type Blocker,
   type ForwardInputs,
   type Selection,
   type BackwardDerived,
   NO_DERIVED,
 } from '../export/records.js';
+import type { Blocker } from '../model/admission.js';
 import { backwardBaselines, BASELINE_VERSIONS } from '../baselines/index.js';
 import { RepoHistory } from '../baselines/history.js';
 import { backwardLabels } from '../labels/backward.js';

@@ -1,10 +1,11 @@
 import { EVALUATOR_ID, isWorkflowPath } from '../routing/index.js';
-import { forwardContext } from '../forward/case-record.js';
+import { forwardContext } from '../model/forward.js';
 import { compiledRouter } from '../forward/router.js';
 import { readBaseInputs } from '../forward/git-inputs.js';
 import { MIN_SHA_PREFIX } from '../forward/issue-text.js';
 import { pairKey } from '../forward/link-rules.js';
-import { memoizeOnePath, repositoryPrior, type Prior } from '../forward/prior.js';
+import { memoizeOnePath, repositoryPrior } from '../forward/prior.js';
+import type { Prior } from '../model/forward.js';
 import { screenCase } from '../forward/case-screen.js';
 import { SCOPE_AMBIGUITY_THRESHOLD } from '../forward/stability.js';
 import { ForwardTables } from '../store/tables/forward.js';

@@ -1,6 +1,6 @@
 import { screenResolved, type ResolvedRef } from '../backward/attribution-screen.js';
 import { threadFromRows } from '../backward/thread.js';
-import type { Attribution, Reason, TextScreen, Thread } from '../backward/types.js';
+import type { Attribution, Reason, TextScreen, Thread } from '../model/backward.js';
 import { repoConfig } from '../config.js';
 import { MinerError } from '../errors.js';
 import type { Cutoff } from '../backward/cutoff.js';

@@ -1,5 +1,5 @@
 import { EVALUATOR_ID, isWorkflowPath, route } from '../routing/index.js';
-import { forwardContext } from '../forward/case-record.js';
+import { forwardContext } from '../model/forward.js';
 import { computeGold } from '../forward/gold.js';
 import { pairKey } from '../forward/link-rules.js';
 import { ForwardTables, type GoldRecord } from '../store/tables/forward.js';

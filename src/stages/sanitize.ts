@@ -1,6 +1,6 @@
 import { hasObservableSymptom } from '../backward/attribution-screen.js';
 import { threadFromRows } from '../backward/thread.js';
-import type { Attribution, Reason, Thread } from '../backward/types.js';
+import type { Attribution, Reason, Thread } from '../model/backward.js';
 import type { BatchObjects } from '../git/batch.js';
 import { repoConfig } from '../config.js';
 import { MinerError } from '../errors.js';

@@ -1,4 +1,4 @@
-import type { Decision } from '../backward/types.js';
+import type { Decision } from '../model/backward.js';
 import { BackwardTables, type StageReason } from '../store/tables/backward.js';
 import { digestOf } from '../util/canonical.js';
 import type { Store } from '../store/db.js';

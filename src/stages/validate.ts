@@ -1,4 +1,4 @@
-import type { Reason } from '../backward/types.js';
+import type { Reason } from '../model/backward.js';
 import type { BatchObjects } from '../git/batch.js';
 import type { BranchHistory } from '../git/branch-history.js';
 import { structuralChecks, structuralChecksWith } from '../git/checks.js';

@@ -1,5 +1,5 @@
 import type { Database, Statement } from 'better-sqlite3';
-import type { Blocker, Task } from '../../export/records.js';
+import type { Blocker, Task } from '../../model/admission.js';
 import { canonicalJson } from '../../util/canonical.js';
 
 /** One admission row: the frozen record of a candidate case and what blocks it (migration 0007). */

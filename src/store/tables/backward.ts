@@ -1,7 +1,7 @@
 import type { Database, Statement } from 'better-sqlite3';
-import type { Attribution, AttributionKind, Decision, Reason, RefType, TextScreen } from '../../backward/types.js';
-import type { Span } from '../../sanitize/delete.js';
-import type { LeakFinding } from '../../sanitize/audit.js';
+import type { Attribution, AttributionKind, Decision, Reason, RefType, TextScreen } from '../../model/backward.js';
+import type { Span } from '../../model/deletions.js';
+import type { LeakFinding } from '../../model/deletions.js';
 
 /** A resolved Backward case: what probe replay and export start from. */
 export interface BackwardCaseRow {

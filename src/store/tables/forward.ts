@@ -1,9 +1,9 @@
 import type { Database, Statement } from 'better-sqlite3';
 import { canonicalJson } from '../../util/canonical.js';
-import { forwardCaseId, type ReasonRow, type RouteContext } from '../../forward/case-record.js';
-import type { LoggedDeletion } from '../../forward/issue-text.js';
-import type { Stability } from '../../forward/stability.js';
-import type { Labels, Prior } from '../../forward/prior.js';
+import { forwardCaseId, type ReasonRow, type RouteContext } from '../../model/forward.js';
+import type { LoggedDeletion } from '../../model/deletions.js';
+import type { Stability } from '../../model/forward.js';
+import type { Labels, Prior } from '../../model/forward.js';
 
 /** Forward task rows (see migration 0004). */
 export interface LinkRecord {

@@ -1,5 +1,5 @@
 import type { Database, Statement } from 'better-sqlite3';
-import type { Boundary, Verdict } from '../../probe/classify.js';
+import type { Boundary, Verdict } from '../../model/probe.js';
 
 /** Probe results of one Backward case (SQL of the probe stage, read by `r2v probe` and admission). */
 export interface ProbeVerdictRow {

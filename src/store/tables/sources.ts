@@ -105,6 +105,8 @@ export class Sources {
       pullsOfRepo: db.prepare('SELECT * FROM pulls WHERE repo = ? ORDER BY number'),
       linksOfRepo: db.prepare('SELECT * FROM links WHERE repo = ? ORDER BY issue, pull, how'),
       repo: db.prepare('SELECT * FROM repos WHERE name = ?'),
+      repoNames: db.prepare('SELECT name FROM repos ORDER BY name'),
+      commentThread: db.prepare('SELECT number FROM comments WHERE repo = ? AND comment_id = ?'),
     };
   }
 
@@ -158,6 +160,14 @@ export class Sources {
   }
   links(repo: string): LinkRow[] {
     return this.s.linksOfRepo!.all(repo) as LinkRow[];
+  }
+  /** Names of the repositories stored (configured or imported), sorted. */
+  repoNames(): string[] {
+    return (this.s.repoNames!.all() as { name: string }[]).map((r) => r.name);
+  }
+  /** The number of the thread a stored comment belongs to. */
+  commentThread(repo: string, commentId: number): number | undefined {
+    return (this.s.commentThread!.get(repo, commentId) as { number: number } | undefined)?.number;
   }
   repo(name: string): RepoRow | undefined {
     const r = this.s.repo!.get(name) as Record<string, unknown> | undefined;

@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { BatchObjects } from '../../../src/git/batch.js';
-import { forwardContext } from '../../../src/forward/case-record.js';
+import { forwardContext } from '../../../src/model/forward.js';
 import { PairedStateSearch, parseTree } from '../../../src/forward/paired-states.js';
 import { makeRepo } from '../../support/make-repo.js';
 

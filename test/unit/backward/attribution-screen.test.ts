@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { extractAttributions } from '../../../src/backward/attribute.js';
 import { hasObservableSymptom, screenResolved, screenThread, type ResolvedRef } from '../../../src/backward/attribution-screen.js';
-import type { Thread } from '../../../src/backward/types.js';
+import type { Thread } from '../../../src/model/backward.js';
 import { ValidationError } from '../../../src/errors.js';
 import { aThread } from './build.js';
 

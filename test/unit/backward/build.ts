@@ -1,4 +1,4 @@
-import type { Thread } from '../../../src/backward/types.js';
+import type { Thread } from '../../../src/model/backward.js';
 
 /** A thread of `bodies` (index 0 is the issue body), one author per post unless given. */
 export function aThread(bodies: readonly string[], options: { repo?: string; number?: number; authors?: readonly string[] } = {}): Thread {

@@ -3,7 +3,7 @@ import { extractAttributions, extractWithCandidates } from '../../../src/backwar
 import { SCORING } from '../../../src/backward/candidates.js';
 import { screenThread } from '../../../src/backward/attribution-screen.js';
 import { sanitizeReport } from '../../../src/sanitize/index.js';
-import type { Thread } from '../../../src/backward/types.js';
+import type { Thread } from '../../../src/model/backward.js';
 import { aThread } from './build.js';
 
 const SHA = '3e9a1f2c';

@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { extractAttributions } from '../../../src/backward/attribute.js';
 import { hasObservableSymptom, screenThread } from '../../../src/backward/attribution-screen.js';
 import { threadFromImport } from '../../../src/backward/thread.js';
-import type { Thread } from '../../../src/backward/types.js';
+import type { Thread } from '../../../src/model/backward.js';
 // @ts-expect-error: plain .mjs module without type declarations
 import { buildCorpus } from '../../fixtures/backward/build-corpus.mjs';
 

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { findRefs, isCrossRepository, sameTarget } from '../../../src/backward/refs.js';
 import { layoutOf, sentenceAt, sentencesOf } from '../../../src/backward/text.js';
-import type { AttributionRef } from '../../../src/backward/types.js';
+import type { AttributionRef } from '../../../src/model/backward.js';
 
 const FULL = '8f14e45fceea167a5a36dedd4bea2543a1b2c3d4';
 

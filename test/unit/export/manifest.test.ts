@@ -2,7 +2,7 @@ import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { exportManifests } from '../../../src/export/manifest.js';
-import type { Blocker } from '../../../src/export/records.js';
+import type { Blocker } from '../../../src/model/admission.js';
 import { openStore, type Store } from '../../../src/store/db.js';
 import { AdmissionTables } from '../../../src/store/tables/admission.js';
 import { BackwardTables } from '../../../src/store/tables/backward.js';

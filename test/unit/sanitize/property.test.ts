@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { sanitizeReport } from '../../../src/sanitize/index.js';
-import type { Attribution } from '../../../src/backward/types.js';
+import type { Attribution } from '../../../src/model/backward.js';
 import { seededRandom } from '../../../src/util/random.js';
 import { aThread } from './threads.js';
 

@@ -1,4 +1,4 @@
-import type { Attribution, Thread } from '../../../src/backward/types.js';
+import type { Attribution, Thread } from '../../../src/model/backward.js';
 
 /** Builds a thread from post bodies (index 0 = the issue body). */
 export function aThread(title: string, bodies: readonly string[], repo = 'acme/widget'): Thread {

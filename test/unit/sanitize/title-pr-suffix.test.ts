@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { buildReport, sanitizeReport } from '../../../src/sanitize/index.js';
 import { detectTitlePrSuffix } from '../../../src/sanitize/pr-refs.js';
-import type { Thread } from '../../../src/backward/types.js';
+import type { Thread } from '../../../src/model/backward.js';
 
 const post = (body: string) => ({ index: 0, id: null, author: 'dana', createdAt: '2024-03-01T00:00:00Z', body, url: null });
 const thread = (title: string, body = 'The exporter writes empty files since 2.1 when the input has a header row.'): Thread => ({

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { indexPulls, neededObjects } from '../../../src/stages/resolve.js';
 import type { PullRow } from '../../../src/store/tables/sources.js';
-import type { Attribution } from '../../../src/backward/types.js';
+import type { Attribution } from '../../../src/model/backward.js';
 import { seededRandom } from '../../../src/util/random.js';
 
 const hex = (n: number): string => n.toString(16).padStart(40, '0');

@@ -1,0 +1,111 @@
+import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { dirname, join, relative, resolve } from 'node:path';
+import { describe, expect, it } from 'vitest';
+
+const SRC = resolve(import.meta.dirname, '../../../src');
+
+/** Every .ts file under src/, as paths relative to src/ with their text. */
+function sources(): Map<string, string> {
+  const out = new Map<string, string>();
+  const walk = (d: string): void => {
+    for (const e of readdirSync(d).sort()) {
+      const p = join(d, e);
+      if (statSync(p).isDirectory()) walk(p);
+      else if (p.endsWith('.ts')) out.set(relative(SRC, p), readFileSync(p, 'utf8'));
+    }
+  };
+  walk(SRC);
+  return out;
+}
+
+/** The relative imports of a module (static, type-only, re-exports and dynamic), as paths relative to src/. */
+function importsOf(file: string, text: string): string[] {
+  const specs = [
+    ...text.matchAll(/^\s*(?:import|export)\s[^'";]*?from\s+'(\.[^']+)'/gm),
+    ...text.matchAll(/^\s*import\s+'(\.[^']+)'/gm),
+    ...text.matchAll(/\bimport\(\s*'(\.[^']+)'\s*\)/g),
+  ].map((m) => m[1]!);
+  return specs.map((s) => relative(SRC, resolve(dirname(join(SRC, file)), s.replace(/\.js$/, '.ts'))));
+}
+
+/**
+ * The layers at the bottom: what a module under each may import. Everything else under src/ is
+ * the domain (and above it), which these layers never import.
+ */
+const BOTTOM: { readonly layer: string; readonly may: readonly string[] }[] = [
+  { layer: 'model/', may: ['model/', 'util/', 'errors.ts'] },
+  { layer: 'store/', may: ['store/', 'model/', 'util/', 'errors.ts'] },
+];
+
+/** `file → imported` edges that break the layering (an import from a layer above). */
+export function layerViolations(files: Map<string, string>): string[] {
+  const out: string[] = [];
+  for (const [file, text] of files) {
+    const rule = BOTTOM.find((b) => file.startsWith(b.layer));
+    if (!rule) continue;
+    for (const dep of importsOf(file, text)) {
+      if (!rule.may.some((m) => (m.endsWith('/') ? dep.startsWith(m) : dep === m))) out.push(`${file} → ${dep}`);
+    }
+  }
+  return out;
+}
+
+/** SQL statements: better-sqlite3's prepare/exec/pragma on a string, or the driver imported. */
+const SQL_PATTERNS = [
+  /\.prepare\(\s*[`'"]/,
+  /\bdb\.prepare\(/,
+  /\.exec\(\s*[`'"]\s*(?:SELECT|INSERT|UPDATE|DELETE|CREATE|DROP|ALTER|BEGIN|PRAGMA)\b/i,
+  /\.pragma\(\s*[`'"]/,
+  /from\s+'better-sqlite3'/,
+];
+
+/** `file:line` of each line outside src/store/ that speaks SQL. */
+export function sqlOutsideStore(files: Map<string, string>): string[] {
+  const out: string[] = [];
+  for (const [file, text] of files) {
+    if (file.startsWith('store/')) continue;
+    for (const [i, line] of text.split('\n').entries()) {
+      if (SQL_PATTERNS.some((p) => p.test(line))) out.push(`${file}:${i + 1}: ${line.trim()}`);
+    }
+  }
+  return out;
+}
+
+describe('the store at the bottom', () => {
+  const files = sources();
+
+  it('src/store/ and src/model/ import nothing from the domain above them', () => {
+    expect(layerViolations(files)).toEqual([]);
+  });
+
+  it('the layer check catches a store module importing a domain module', () => {
+    const planted = new Map([
+      ['store/tables/x.ts', "import type { Thread } from '../../model/backward.js';\nimport type { Verdict } from '../../probe/classify.js';\n"],
+      ['model/y.ts', "import { caseId } from '../util/case-id.js';\nexport type { Report } from '../sanitize/report.js';\n"],
+      ['store/z.ts', "const m = await import('../export/records.js');\n"],
+      ['backward/w.ts', "import type { Store } from '../store/db.js';\n"],
+    ]);
+    expect(layerViolations(planted)).toEqual([
+      'store/tables/x.ts → probe/classify.ts',
+      'model/y.ts → sanitize/report.ts',
+      'store/z.ts → export/records.ts',
+    ]);
+  });
+
+  it('no SQL outside src/store/', () => {
+    expect(sqlOutsideStore(files)).toEqual([]);
+  });
+
+  it('the SQL check catches a prepared statement outside src/store/', () => {
+    const planted = new Map([
+      ['commands/x.ts', "const rows = app.store.db.prepare('SELECT name FROM repos').all();\n"],
+      ['stages/y.ts', 'store.db.exec(`DELETE FROM threads`);\n'],
+      ['pairs/z.ts', 'const dir = await input.prepare(repeat);\nconst m = /a/.exec(text);\n'],
+      ['store/tables/ok.ts', "db.prepare('SELECT 1');\n"],
+    ]);
+    expect(sqlOutsideStore(planted)).toEqual([
+      "commands/x.ts:1: const rows = app.store.db.prepare('SELECT name FROM repos').all();",
+      'stages/y.ts:1: store.db.exec(`DELETE FROM threads`);',
+    ]);
+  });
+});
