@@ -156,6 +156,7 @@ if (values.explain) {
   process.stdout.write(`r2v: ${got.decision} [${got.reasons.join(', ')}] gold ${got.gold.sha ?? '-'} (${got.gold.status})\n`);
   for (const e of got.evidence) process.stdout.write(`  reason ${e}\n`);
   process.stdout.write(explainThread(thread));
+  process.stdout.write(`report as sanitized (${got.report.text.length} characters):\n${got.report.text.replace(/^/gm, '  | ')}\n`);
   for (const t of targets.values()) await t?.objects.close();
   process.exit(0);
 }

@@ -23,6 +23,11 @@ export const SCORING = {
   causal: 3,
   /** "Reverting X fixes it" / "This reverts X" with a fix stated in the same post: evidence for X as the culprit. */
   reverted: 3,
+  /**
+   * The post is nothing but the reference, and an earlier post by someone else blamed a commit
+   * without naming it ("bisecting pointed to the commit I revert here"): the reference names it.
+   */
+  answers: 3,
   /** The same commit is named in the title, which speaks of a regression or a cause. */
   titled: 1,
   /** A later post by someone else confirms the reference (reverting it fixes it, dropping it helps, confirmed). */
@@ -57,6 +62,7 @@ export type EvidenceCode =
   | 'pattern'
   | 'causal'
   | 'reverted'
+  | 'answers'
   | 'titled'
   | 'confirmed'
   | 'goodSide'
@@ -127,6 +133,14 @@ const REVERTED_BEFORE = /\b(?:revert(?:s|ing|ed)?|back(?:s|ing|ed)?\s+out|undoin
 /** The post says the revert fixes the problem. */
 const REVERT_FIXES = /\b(?:fix(?:es|ed)?|solves?|solved|resolves?|resolved|helps|go(?:es)?\s+away|went\s+away|works\s+again)\b/i;
 
+/** A reference alone in its post (quotes, backticks, a link wrapper and a full stop aside). */
+const BARE_POST = /^\s*[`'"<(\[]*\s*$/;
+const BARE_POST_AFTER = /^[`'">)\]]*\.?\s*$/;
+
+/** A blame that points at a commit without naming it ("bisecting pointed to the commit", "the change that broke it"). */
+const UNNAMED_BLAME =
+  /\b(?:bisect\w*|first[- ]bad|culprit|introduc(?:ed|es)|caused|broke)\b[^.\n]{0,60}?\b(?:the|a|this|that|one)\s+(?:commit|change|revision|changeset)\b|\b(?:the|this|that)\s+(?:commit|change)\s+(?:that|which)\s+(?:introduced|caused|broke)\b/i;
+
 /** A later post confirming a named commit. */
 const CONFIRM = /\b(?:confirm(?:ed|s)?|revert(?:ing|ed)?\s+(?:it|that|this|the\s+commit)?\s*(?:fixes|fixed|solves|solved|helps|resolves)|dropping|good\s+catch)\b/i;
 
@@ -154,6 +168,8 @@ export function scoreCandidates(
       if (src.index !== -1 && titleCausal && titleRefs.some((t) => sameCommit(t.ref.value, ref.ref.value))) {
         evidence.push({ code: 'titled', weight: SCORING.titled, text: thread.title });
       }
+      const blame = src.index > 0 && isBarePost(body, ref) ? unnamedBlameBefore(thread, src.index, src.author) : null;
+      if (blame) evidence.push({ code: 'answers', weight: SCORING.answers, text: blame });
       const later = thread.posts.filter((p) => p.index > src.index && p.author !== src.author);
       const confirm = later.map((p) => ({ p, m: CONFIRM.exec(p.body) })).find(({ p, m }) => m && mentions(p.body, ref));
       if (confirm) evidence.push({ code: 'confirmed', weight: SCORING.confirmed, text: confirm.m![0] });
@@ -173,6 +189,22 @@ export function scoreCandidates(
     void count;
   }
   return out;
+}
+
+/** Whether the post holds only this reference. */
+function isBarePost(body: string, ref: RefMatch): boolean {
+  return ref.ref.type !== 'pr' && BARE_POST.test(body.slice(0, ref.outerStart)) && BARE_POST_AFTER.test(body.slice(ref.end));
+}
+
+/** The words of an earlier post by someone else that blame a commit without naming any reference, or null. */
+function unnamedBlameBefore(thread: Thread, post: number, author: string): string | null {
+  for (const p of thread.posts) {
+    if (p.index >= post || p.author === author) continue;
+    const body = p.body.slice(0, SCORING.maxScan);
+    const m = UNNAMED_BLAME.exec(body);
+    if (m && findRefs(body).length === 0) return m[0];
+  }
+  return null;
 }
 
 function sameCommit(a: string, b: string): boolean {

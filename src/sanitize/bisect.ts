@@ -98,13 +98,33 @@ function firstBadBlockEnd(bodies: string[], from: number, span: (i: number) => v
   return i - 1;
 }
 
+/** Where a sentence joins a second statement of the writer (", and I've checked …", "; we …"). */
+const CLAUSE_JOIN = /,?\s+and\s+(?=(?:I|I've|I'm|I'd|we|we've)\b)|;\s+(?=(?:I|I've|I'm|we|we've)\b)/g;
+
+/** A reference or another outcome in the second statement keeps it with the deletion. */
+const ANSWER_IN_CLAUSE = /(?<![\w&/])#\d{1,7}\b|(?<![\w/])[0-9a-f]{7,40}(?![\w-])|https?:\/\/|\bbisect\w*|\bfirst[- ]bad\b|\bculprit\b/i;
+
+/**
+ * The end of the outcome clause: a sentence that goes on with a second statement of the writer
+ * naming nothing ("bisecting pointed to the commit reverted here, and I've checked this fixes the
+ * bug") loses only the outcome; the rest is symptom.
+ */
+function outcomeClauseEnd(text: string, matchEnd: number, sentenceEnd: number): number {
+  const tail = text.slice(matchEnd, sentenceEnd);
+  for (const j of tail.matchAll(CLAUSE_JOIN)) {
+    const rest = tail.slice(j.index + j[0].length);
+    if (!ANSWER_IN_CLAUSE.test(rest) && !OUTCOME_PHRASES.some((re) => re.test(rest))) return matchEnd + j.index + j[0].length;
+  }
+  return sentenceEnd;
+}
+
 /** Sentences that state a bisect outcome ("bisected it to …", "… is the first bad commit"). */
 export function detectBisectOutcome(text: string): Span[] {
   const out: Span[] = [];
   for (const re of OUTCOME_PHRASES) {
     for (const m of matchesOf(text, re)) {
       const s = sentenceAround(text, m.start, m.end);
-      out.push({ start: s.start, end: s.end, detector: BISECT_OUTCOME_DETECTOR });
+      out.push({ start: s.start, end: outcomeClauseEnd(text, m.end, s.end), detector: BISECT_OUTCOME_DETECTOR });
     }
   }
   return out;

@@ -206,3 +206,42 @@ describe('candidates: what the deletion keeps', () => {
     expect(a!.sentence.text).toBe(`Commit ${SHA} slowed down`);
   });
 });
+
+describe('candidates: a bare reference answering an unnamed blame', () => {
+  const blame = `${SYMPTOM} My bisect run ended on the change this pull request takes back, and with it reverted the import is fast again.`;
+
+  it('a reply holding only the hash names the commit an earlier post blamed without naming it', () => {
+    const thread = aThread([blame, `\`${FULL}\``], { authors: ['reporter', 'reviewer'] });
+    expect(refs(thread)).toEqual([`${FULL}`]);
+    const [c] = extractWithCandidates(thread).candidates.filter((x) => x.post === 1);
+    expect(c!.evidence.map((e) => e.code)).toEqual(['answers']);
+    expect(c!.score).toBe(SCORING.answers);
+  });
+
+  it('a bare hash with no earlier unnamed blame names nothing', () => {
+    expect(refs(aThread([SYMPTOM, FULL]))).toEqual([]);
+  });
+
+  it('a bare hash after a blame that already names a reference names nothing', () => {
+    expect(refs(aThread([`${SYMPTOM} Bisecting pointed to the commit 4b5c6d7e.`, FULL]))).not.toContain(FULL);
+  });
+
+  it('the writer of the blame posting the hash alone is not an independent answer', () => {
+    expect(refs(aThread([blame, FULL], { authors: ['reporter', 'reporter'] }))).toEqual([]);
+  });
+
+  it('a hash with words around it is scored by those words, not as an answer', () => {
+    const thread = aThread([blame, `Maybe ${FULL}? Not sure.`]);
+    const [c] = extractWithCandidates(thread).candidates.filter((x) => x.post === 1);
+    expect(c!.evidence.map((e) => e.code)).not.toContain('answers');
+  });
+
+  it('the report keeps the second statement of the blaming sentence', () => {
+    const body = `${SYMPTOM} Bisecting pointed to the commit this pull request takes back, and I've checked by hand that the import is fast again.`;
+    const thread = aThread([body, FULL], { authors: ['reporter', 'reviewer'] });
+    const out = sanitizeReport(thread, extractAttributions(thread), { repo: 'acme/widget', isCommitPrefix: (h) => FULL.startsWith(h) });
+    expect(out.text).toContain("I've checked by hand that the import is fast again.");
+    expect(out.text).not.toContain('Bisecting pointed');
+    expect(out.text).not.toContain(FULL.slice(0, 7));
+  });
+});
