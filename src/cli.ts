@@ -5,12 +5,8 @@ import type { CliContext, Io } from './commands/types.js';
 import { describeError, errorKind, EXIT, MinerError } from './errors.js';
 import { redact, secretsInEnv } from './log.js';
 import type { Stage } from './stages/types.js';
+import { r2vVersion } from './version.js';
 
-const VERSION = (JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { version: string }).version;
-
-export function r2vVersion(): string {
-  return VERSION;
-}
 
 /** The entries of the top-level help, written at build time to `dist/command-manifest.json`. */
 export interface CommandManifestEntry {
@@ -41,7 +37,7 @@ function baseProgram(ctx: CliContext): Command {
   program
     .name('r2v')
     .description('Mine real GitHub history into verifiable benchmark cases for coding agents.')
-    .version(VERSION)
+    .version(r2vVersion())
     .option('--config <file>', 'config file (default: ./r2v.config.yaml)')
     .option('--db <file>', 'database file (default: <data_dir>/r2v.db)')
     .option('-q, --quiet', 'no progress output')

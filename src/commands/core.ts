@@ -15,7 +15,7 @@ import { selectStages } from '../run/select.js';
 import { planShards, reposOfShard, resolveShard, shardLabel, tokenEnvFor, type Shard } from '../run/shard.js';
 import { EVALUATOR_ID } from '../routing/index.js';
 import { StoreMeta } from '../store/tables/meta.js';
-import { r2vVersion } from '../export/version.js';
+import { r2vVersion } from '../version.js';
 import { stages as registry } from '../stages/index.js';
 import type { Stage } from '../stages/types.js';
 import { Runs } from '../store/tables/runs.js';

@@ -17,7 +17,7 @@ import { canonicalJson } from '../util/canonical.js';
 import { readJsonl } from '../util/jsonl.js';
 import type { MirrorOf } from './mirrors.js';
 import { checkManifestPath, type ForwardManifestRecord, type ManifestRecord } from './read-manifest.js';
-import { r2vVersion } from './version.js';
+import { r2vVersion } from '../version.js';
 
 export const PAIRS_FILE = 'forward-pairs.jsonl';
 

@@ -12,7 +12,7 @@ import { EVALUATOR_ID } from '../routing/index.js';
 import { canonicalJson, sha256 } from '../util/canonical.js';
 import { writeFileAtomic } from '../util/atomic-file.js';
 import { SCHEMA_VERSION } from './records.js';
-import { r2vVersion } from './version.js';
+import { r2vVersion } from '../version.js';
 
 export const FROZEN_FILE = 'FROZEN.json';
 

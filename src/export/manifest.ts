@@ -15,7 +15,7 @@ import { EVALUATOR_ID } from '../routing/index.js';
 import { canonicalJson } from '../util/canonical.js';
 import { applicableBlockers, SCHEMA_VERSION, tierOf, type Selection, type Tier } from './records.js';
 import type { Blocker, Task } from '../model/admission.js';
-import { r2vVersion } from './version.js';
+import { r2vVersion } from '../version.js';
 
 export interface ExportOptions {
   /** Output directory (created when missing). */

@@ -6,10 +6,13 @@ export interface ReasonRow {
   readonly evidence: string;
 }
 
+/** The event context a routing decision is made in (the one definition; routing/ re-exports it). */
 export interface RouteContext {
   readonly event: 'pull_request';
   readonly action: string;
   readonly base_branch: string;
+  /** The pull request has a merge conflict (ROUTING.md §16): `pull_request` workflows do not run, `pull_request_target` ones do. */
+  readonly merge_conflict?: boolean;
 }
 
 /** Action of the fixed event context (DESIGN.md §1.2). */

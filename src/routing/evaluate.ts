@@ -7,18 +7,14 @@ import { compileFile, DEFAULT_TYPES, DIFF_LIMIT, shortBranch, type CompiledFile,
 import { ContextPlan } from './fast.js';
 import type { FilterKey, TriggerEvent } from './parse.js';
 import { matchList } from './pattern.js';
+import type { RouteContext } from '../model/forward.js';
 
 export { DEFAULT_TYPES, DIFF_LIMIT, isWorkflowPath, type WorkflowFile } from './compile.js';
 
 /** Bump on any change of semantics; every stored gold records the id that computed it. */
 export const EVALUATOR_ID = 'routing/1';
 
-export interface RouteContext {
-  readonly event: 'pull_request';
-  readonly action: string;
-  readonly base_branch: string;
-  readonly merge_conflict?: boolean;
-}
+export type { RouteContext } from '../model/forward.js';
 
 export interface InvalidWorkflow {
   readonly path: string;

@@ -38,7 +38,8 @@ export type PullFields = Pick<PullRow, 'number' | 'baseSha' | 'headSha' | 'baseR
 
 export const DEFAULT_TEST_TIMEOUT_MS = 300_000;
 
-export function pairKey(repo: string, a: number, b: number): string {
+/** Ledger key of a coupled pull-request pair (`owner/name#a+b`); the Forward issue←pull key is forward/link-rules pairKey. */
+export function coupledPairKey(repo: string, a: number, b: number): string {
   return `${repo}#${a}+${b}`;
 }
 
@@ -64,7 +65,7 @@ export function planRepo(config: Config, repo: string, pulls: readonly PullField
       base: config.pairs.base,
       repeats: config.pairs.repeats,
     };
-    return { key: pairKey(repo, c.a, c.b), repo, inputDigest: digestOf(input), input };
+    return { key: coupledPairKey(repo, c.a, c.b), repo, inputDigest: digestOf(input), input };
   });
 }
 
