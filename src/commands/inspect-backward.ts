@@ -15,7 +15,8 @@ import { runGit } from '../git/runner.js';
 import type { LeakFinding, Span } from '../model/deletions.js';
 import { resolveThread, type ThreadResolution } from '../stages/resolve.js';
 import { sanitizeThread } from '../stages/sanitize.js';
-import { checkReasons, validateCase } from '../stages/validate.js';
+import { checkReasons } from '../backward/validate.js';
+import { validateCase } from '../stages/validate.js';
 import { readJsonl } from '../util/jsonl.js';
 import { groupCommand, printJson, type RegisterCommand } from './types.js';
 

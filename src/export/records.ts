@@ -4,7 +4,7 @@
  */
 import type { Blocker, Gate, Task } from '../model/admission.js';
 import type { Attribution, TextScreen } from '../model/backward.js';
-import { CHECK_NAMES } from '../git/checks.js';
+import { CHECK_NAMES } from '../backward/validate.js';
 import type { BackwardCaseRecord, CheckRow, ReportRow, ScreenRow } from '../store/tables/backward.js';
 import type { ForwardCase } from '../store/tables/forward.js';
 import type { ProbeVerdictSummary } from '../store/tables/probes.js';

@@ -1,4 +1,4 @@
-import type { Reason } from '../model/backward.js';
+import { checkReasons } from '../backward/validate.js';
 import type { BatchObjects } from '../git/batch.js';
 import type { BranchHistory } from '../git/branch-history.js';
 import { structuralChecks, structuralChecksWith } from '../git/checks.js';
@@ -30,11 +30,6 @@ export async function validateCase(
   };
   const results = history && history.branch === record.defaultBranch ? await structuralChecksWith(history, handle, input) : await structuralChecks(handle, input);
   return results.map((r) => ({ name: r.name, pass: r.pass, evidence: r.evidence }));
-}
-
-/** One `structural-check-failed` reason per failing check, the check's name and evidence quoted. */
-export function checkReasons(checks: readonly CheckRow[]): Reason[] {
-  return checks.filter((c) => !c.pass).map((c) => ({ code: 'structural-check-failed', evidence: `${c.name}: ${c.evidence}` }));
 }
 
 /**

@@ -10,7 +10,7 @@ import {
   type BackwardInputs,
   type ForwardInputs,
 } from '../../../src/export/records.js';
-import { CHECK_NAMES } from '../../../src/git/checks.js';
+import { CHECK_NAMES } from '../../../src/backward/validate.js';
 import type { ForwardCase } from '../../../src/store/tables/forward.js';
 
 const GOLD = 'b'.repeat(40);
