@@ -7,7 +7,7 @@
  */
 import { Config } from '../../src/config.js';
 import { silentLogger } from '../../src/log.js';
-import { createServices } from '../../src/services.js';
+import { createStageContext } from '../../src/run/context.js';
 import { startFakeGitHub, type FakeIssue, type FakePull } from '../../src/github/fake-server.js';
 import { discoverStage } from '../../src/stages/discover.js';
 import type { StageContext } from '../../src/stages/types.js';
@@ -43,15 +43,17 @@ const pulls: FakePull[] = Array.from({ length: PULLS }, (_, i) => ({
 }));
 
 function context(store: Store, url: string): StageContext {
-  return {
+  return createStageContext({
     store,
     config: Config.parse({ github: { api_url: url }, repos: [{ name: REPO }] }),
     log: silentLogger,
     now: () => new Date('2025-01-01T00:00:00Z'),
     signal: new AbortController().signal,
-    services: createServices(),
-    options: { env: { GITHUB_TOKEN: 'bench-token' }, githubClient: { retryBaseMs: 1, rateLimitBaseMs: 1, pace: false } },
-  };
+    // discover opens no mirror: no data directory.
+    dataDir: '',
+    env: { GITHUB_TOKEN: 'bench-token' },
+    githubClient: { retryBaseMs: 1, rateLimitBaseMs: 1, pace: false },
+  });
 }
 
 async function discoverOnce(store: Store, url: string): Promise<number> {

@@ -15,9 +15,8 @@ import { defaultBranchOf } from '../../src/git/history.js';
 import { mirrorDir } from '../../src/git/mirror.js';
 import { observeGitSpawns, runGit } from '../../src/git/runner.js';
 import { silentLogger } from '../../src/log.js';
-import { createServices } from '../../src/services.js';
+import { createStageContext } from '../../src/run/context.js';
 import { attributeStage } from '../../src/stages/attribute.js';
-import { gitReposOf } from '../../src/stages/git-service.js';
 import { resolveStage, resolveThread } from '../../src/stages/resolve.js';
 import type { StageContext } from '../../src/stages/types.js';
 import { threadFromRows } from '../../src/backward/thread.js';
@@ -79,15 +78,16 @@ async function main(): Promise<void> {
         });
       }
     });
-    const ctx: StageContext = {
+    const ctx: StageContext = createStageContext({
       store,
       config: Config.parse({ repos: [{ name: REPO, git_url: source, default_branch: branch }] }),
       log: silentLogger,
       now: () => new Date('2026-01-01T00:00:00Z'),
       signal: new AbortController().signal,
-      services: createServices(),
-      options: { dataDir, fetch: false },
-    };
+      dataDir,
+      env: {},
+      options: { fetch: false },
+    });
     for (const item of await attributeStage.plan(ctx, [REPO])) {
       const outcome = await attributeStage.process(item, ctx);
       store.transaction(() => outcome.save(store));
@@ -110,7 +110,7 @@ async function main(): Promise<void> {
     console.log(`resolve stage (index once per repository, shared branch history): ${fmt(items.length)} items in ${(stageMs / 1000).toFixed(2)} s = ${(stageMs / items.length).toFixed(2)} ms/item wall, ${((cpu.user + cpu.system) / 1000 / items.length).toFixed(2)} ms/item of this process's CPU (${done} resolved; target <= 5 ms/item); git processes: ${[...spawned].map(([k, v]) => `${k} ${v}`).join(', ') || 'none'} (plus the long-lived cat-file readers)`);
 
     // The old shape, on a sample: every item reloads every pull request and scans the list.
-    const handle = await gitReposOf(ctx).get(REPO);
+    const handle = await ctx.git.get(REPO);
     const tables = new BackwardTables(store.db);
     const sample = items.slice(0, SAMPLE);
     const t1 = performance.now();

@@ -17,7 +17,7 @@ import { EVALUATOR_ID } from '../routing/index.js';
 import { StoreMeta } from '../store/tables/meta.js';
 import { r2vVersion } from '../version.js';
 import { stages as registry } from '../stages/index.js';
-import type { Stage } from '../stages/types.js';
+import type { RunOptions, Stage } from '../stages/types.js';
 import { Runs } from '../store/tables/runs.js';
 import { Sources } from '../store/tables/sources.js';
 import { openStore } from '../store/db.js';
@@ -68,7 +68,7 @@ export async function executeRun(
   ctx: CliContext,
   globals: GlobalOptions,
   sel: { stage?: string; from?: string; until?: string; repo?: string; force?: boolean; concurrency?: number; onlyFailed?: { kind?: string } },
-  options: Record<string, unknown> = {},
+  options: Omit<RunOptions, 'dataDir' | 'configDir'> = {},
   shardOpts: { shard?: string; shards?: number } = {},
 ): Promise<RunSummary> {
   const list = selectStages(allStages(ctx), sel);
@@ -93,14 +93,16 @@ export async function executeRun(
     repos = reposOfShard(repos, shard);
     log.info(`shard ${shardLabel(shard)} (from ${shard.source}): ${repos.length} of ${all} repositories, database ${app.store.path}${envs.length > 1 ? `, token ${tokenEnv}` : ''}`);
   }
-  recordMeta(app, shard);  const stageCtx = createStageContext({
+  recordMeta(app, shard);
+  const stageCtx = createStageContext({
     store: app.store,
     config: app.loaded.config,
     log,
     signal: ctx.signal,
     dataDir: app.dataDir,
     env: ctx.io.env,
-    options: { ...options, configDir: app.loaded.baseDir, tokenEnv },
+    options: { ...options, configDir: app.loaded.baseDir },
+    tokenEnv,
   });
   // This run holds the lock: whatever an earlier, killed run left is cleaned now.
   const left = await cleanLeftovers({ db: app.store.db, dataDir: app.dataDir });
@@ -229,7 +231,6 @@ export const registerCore: RegisterCommand = (program: Command, ctx: CliContext)
       const summary = await executeRun(ctx, globals, sel, {
         requireReview: requireReview ?? false,
         requireIsolation: requireIsolation ?? false,
-        force: opts.force ?? false,
         refreshMirrors: refreshMirrors ?? false,
       }, { shard, shards });
       if (!globals.quiet) {

@@ -27,7 +27,8 @@ export interface MirrorHandle extends GitRepoHandle {
  */
 export type MirrorFetchMode = 'when-needed' | 'always' | 'never';
 
-export interface GitRepos {
+/** The mirrors opened by one run (see openGitRepos); stages see them through the GitRepos port (port.ts). */
+export interface Mirrors {
   get(repo: string): Promise<MirrorHandle>;
   close(): Promise<void>;
 }
@@ -48,7 +49,7 @@ export function openGitRepos(opts: {
   /** 'when-needed': fetch an existing mirror on first use anyway (e.g. discover saw new data). */
   refreshFirst?: (repo: string) => boolean;
   signal?: AbortSignal;
-}): GitRepos {
+}): Mirrors {
   const defaultMode: MirrorFetchMode = opts.fetch === false ? 'never' : (opts.mode ?? 'when-needed');
   const handles = new Map<string, Promise<MirrorHandle>>();
   const opened: BatchObjects[] = [];

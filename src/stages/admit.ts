@@ -30,7 +30,6 @@ import { ForwardTables } from '../store/tables/forward.js';
 import { ProbeTables } from '../store/tables/probes.js';
 import { Sources } from '../store/tables/sources.js';
 import { canonicalJson, digestOf } from '../util/canonical.js';
-import { gitReposOf } from './git-service.js';
 import { repoConfig } from '../config.js';
 import type { ItemOutcome, PlannedItem, Stage, StageContext } from './types.js';
 
@@ -127,14 +126,20 @@ const DERIVED_VERSIONS = { baselines: BASELINE_VERSIONS, labels: LABEL_RULES_VER
 
 /** The repository's visible-history index, built once per run and shared by all its cases. */
 export function historyOf(ctx: StageContext, repo: string, gitDir: string): RepoHistory {
-  return ctx.services.get(`baseline-history:${repo.toLowerCase()}`, () => new RepoHistory(gitDir));
+  const key = repo.toLowerCase();
+  let history = ctx.caches.baselineHistories.get(key);
+  if (!history) {
+    history = new RepoHistory(gitDir);
+    ctx.caches.baselineHistories.set(key, history);
+  }
+  return history;
 }
 
 /** Baselines and history-based labels of a Backward case with a resolved gold, cutoff and report. */
 async function deriveBackward(ctx: StageContext, inputs: BackwardInputs): Promise<BackwardDerived> {
   const r = inputs.record;
   if (!r?.cutoff || !r.gold || !inputs.report) return NO_DERIVED;
-  const handle = await gitReposOf(ctx).get(inputs.repo);
+  const handle = await ctx.git.get(inputs.repo);
   const history = historyOf(ctx, inputs.repo, handle.gitDir);
   await history.ensure(r.cutoff);
   const input = { cutoff: r.cutoff, gold: r.gold, report: inputs.report.text };
@@ -189,7 +194,7 @@ export const admitStage: Stage<AdmitItem> = {
       const cutoff = inputs.record?.cutoff ?? null;
       let tree: string | null = null;
       if (admissible(blockers) && cutoff) {
-        const handle = await gitReposOf(ctx).get(inputs.repo);
+        const handle = await ctx.git.get(inputs.repo);
         tree = (await handle.objects.commit(cutoff))?.tree ?? null;
         if (tree === null) blockers.push(treeMissing('cutoff', cutoff));
       }
@@ -211,7 +216,7 @@ export const admitStage: Stage<AdmitItem> = {
     const blockers = forwardBlockers(inputs);
     let tree: string | null = null;
     if (admissible(blockers) && c.base) {
-      const handle = await gitReposOf(ctx).get(c.repo);
+      const handle = await ctx.git.get(c.repo);
       tree = (await handle.objects.commit(c.base))?.tree ?? null;
       if (tree === null) blockers.push(treeMissing('base', c.base));
     }

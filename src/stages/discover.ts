@@ -1,15 +1,10 @@
-import { repoConfig, tokenEnvs } from '../config.js';
-import { markMirrorStale } from './git-service.js';
-import { createGitHubClient, tokenFrom, type GitHubClient, type GitHubClientOptions } from '../github/client.js';
+import { repoConfig } from '../config.js';
 import { buildDiscoverRows, fetchRepository, type DiscoverRows, type LaggedCursor } from '../github/discover.js';
 import { GitHubTables } from '../store/tables/github.js';
 import { Sources } from '../store/tables/sources.js';
 import type { Store } from '../store/db.js';
 import { digestOf } from '../util/canonical.js';
-import type { Stage, StageContext } from './types.js';
-
-/** Name under which the GitHub client is kept in `ctx.services` (the CLI may register it first). */
-export const GITHUB_SERVICE = 'github';
+import type { Stage } from './types.js';
 
 const CURSOR_RESOURCES = ['issues', 'comments'] as const;
 
@@ -43,7 +38,7 @@ export const discoverStage: Stage<DiscoverInput> = {
     const repo = item.input.repo;
     const tables = new GitHubTables(ctx.store.db);
     const sources = new Sources(ctx.store.db);
-    const port = githubClient(ctx).port({ stage: 'discover', repo });
+    const port = ctx.github.port({ stage: 'discover', repo });
     const cursors: Record<string, LaggedCursor> = {};
     for (const r of CURSOR_RESOURCES) cursors[r] = { since: tables.cursor(repo, r), next: tables.cursor(repo, `${r}:next`) };
     const fetched = await fetchRepository(port, repo, {
@@ -56,7 +51,7 @@ export const discoverStage: Stage<DiscoverInput> = {
     for (const s of fetched.incompleteSlices) ctx.log.warn('search slice still above the result cap', { repo, slice: s });
     const rows = buildDiscoverRows(fetched, ctx.now());
     // New pull requests or threads can name commits the mirror lacks: fetch it when next opened.
-    if (rows.pulls.length > 0 || rows.threads.length > 0) markMirrorStale(ctx, repo);
+    if (rows.pulls.length > 0 || rows.threads.length > 0) ctx.git.markStale(repo);
     return { status: 'done', save: (store) => saveDiscoverRows(store, rows, fetched.cursors) };
   },
 };
@@ -84,41 +79,5 @@ export function saveDiscoverRows(store: Store, rows: DiscoverRows, cursors: Reco
   for (const [resource, c] of Object.entries(cursors)) {
     tables.setCursor(rows.repo.name, resource, c.since);
     tables.setCursor(rows.repo.name, `${resource}:next`, c.next);
-  }
-}
-
-/**
- * The GitHub client of the run: the one registered in `ctx.services`, else one built from the
- * config, the token in `ctx.options.env` (never process.env) and optional test knobs in
- * `ctx.options.githubClient` (fast retries against a local server).
- */
-export function githubClient(ctx: StageContext): GitHubClient {
-  return ctx.services.get(GITHUB_SERVICE, () => {
-    const g = ctx.config.github;
-    const env = (ctx.options.env ?? {}) as Readonly<Record<string, string | undefined>>;
-    // The shard's token variable (chosen by the CLI: shard K uses the (K mod M)-th), else the first.
-    const tokenEnv = typeof ctx.options.tokenEnv === 'string' ? ctx.options.tokenEnv : tokenEnvs(ctx.config)[0]!;
-    const token = tokenFrom(env, tokenEnv, 'discover');
-    const knobs = (ctx.options.githubClient ?? {}) as Partial<GitHubClientOptions>;
-    return createGitHubClient({
-      apiUrl: g.api_url,
-      ...(g.graphql_url ? { graphqlUrl: g.graphql_url } : {}),
-      token,
-      recorder: new GitHubTables(ctx.store.db, tokenEnv),
-      maxRetries: g.max_retries,
-      pace: !isLoopback(g.api_url),
-      log: ctx.log,
-      now: ctx.now,
-      ...knobs,
-    });
-  });
-}
-
-function isLoopback(url: string): boolean {
-  try {
-    const host = new URL(url).hostname;
-    return host === '127.0.0.1' || host === 'localhost' || host === '[::1]';
-  } catch {
-    return false;
   }
 }

@@ -11,7 +11,6 @@ import { SCOPE_AMBIGUITY_THRESHOLD } from '../forward/stability.js';
 import { ForwardTables } from '../store/tables/forward.js';
 import { Sources } from '../store/tables/sources.js';
 import { digestOf } from '../util/canonical.js';
-import { gitReposOf } from './git-service.js';
 import type { Stage, StageContext } from './types.js';
 
 export interface ForwardScreenItem {
@@ -74,7 +73,7 @@ export const forwardScreenStage: Stage<ForwardScreenItem> = {
       throw new Error(`${item.key}: link, recovery or gold missing (run link, recover and route first)`);
     }
     const context = forwardContext(rec.baseRef);
-    const handle = await gitReposOf(ctx).get(repo);
+    const handle = await ctx.git.get(repo);
     const { tree, imports } = await readBaseInputs(handle, rec.base, rec.changedPaths);
     const activatedFor = compiledRouter(rec.workflows, context);
     const priorKey = digestOf({ context, workflows: rec.workflowsDigest });
@@ -113,7 +112,7 @@ const ONE_PATH_CACHES = 4;
 
 /** The run's cache of one-path routes for one set of workflows and context (see memoizeOnePath). */
 function onePathCache(ctx: StageContext, key: string): Map<string, readonly string[]> {
-  const all = ctx.services.get('forward-one-path-routes', () => new Map<string, Map<string, readonly string[]>>());
+  const all = ctx.caches.forwardOnePathRoutes;
   let cache = all.get(key);
   if (!cache) {
     if (all.size >= ONE_PATH_CACHES) all.delete(all.keys().next().value!);

@@ -4,7 +4,6 @@ import { defaultBranchOf } from '../git/history.js';
 import { Sources } from '../store/tables/sources.js';
 import { ForwardTables } from '../store/tables/forward.js';
 import { digestOf } from '../util/canonical.js';
-import { gitReposOf } from './git-service.js';
 import type { Stage } from './types.js';
 
 export interface LinkItem {
@@ -53,7 +52,7 @@ export const linkStage: Stage<LinkItem> = {
   async process(item, ctx) {
     const { pair, releasePatterns } = item.input;
     // Offline imports record no default branch: the mirror's HEAD branch stands in (as in resolve).
-    const defaultBranch = item.input.defaultBranch ?? (await defaultBranchOf((await gitReposOf(ctx).get(pair.repo)).gitDir));
+    const defaultBranch = item.input.defaultBranch ?? (await defaultBranchOf((await ctx.git.get(pair.repo)).gitDir));
     const sources = new Sources(ctx.store.db);
     const verdict = judgePair(pair, sources.thread(pair.repo, pair.issue), sources.pull(pair.repo, pair.pull), defaultBranch, releasePatterns);
     const save = (store: typeof ctx.store): void =>

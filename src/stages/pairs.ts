@@ -8,12 +8,11 @@ import { repoConfig, type Config } from '../config.js';
 import { candidatePairs, type PairWhy } from '../pairs/candidates.js';
 import { PairGit } from '../pairs/git.js';
 import { compileGlobs, DEFAULT_TEST_GLOBS } from '../pairs/globs.js';
-import { checkTemplate, type ConditionResult } from '../pairs/tests.js';
-import { validatePair, type PairValidation, type PrRef, type PrSplit } from '../pairs/validate.js';
+import { checkTemplate } from '../pairs/tests.js';
+import { validatePair, type PairValidation, type PrRef } from '../pairs/validate.js';
 import { Sources, type PullRow } from '../store/tables/sources.js';
 import { PairTables, type PairRecord } from '../store/tables/pairs.js';
 import { sha256, digestOf } from '../util/canonical.js';
-import { gitReposOf } from './git-service.js';
 import type { ItemOutcome, PlannedItem, Stage, StageContext } from './types.js';
 
 export interface PairPr extends PrRef {
@@ -121,10 +120,10 @@ export const pairsStage: Stage<PairInput> = {
   },
   async process(item: PlannedItem<PairInput>, ctx: StageContext): Promise<ItemOutcome> {
     const input = item.input;
-    const handle = await gitReposOf(ctx).get(input.repo);
+    const handle = await ctx.git.get(input.repo);
     const git = await PairGit.open(handle.gitDir);
     try {
-      const dataDir = typeof ctx.options.dataDir === 'string' ? ctx.options.dataDir : undefined;
+      const dataDir = ctx.options.dataDir.length > 0 ? ctx.options.dataDir : undefined;
       const timeout = ctx.options.testTimeoutMs;
       const v = await validatePair(git, input.a, input.b, {
         isTest: compileGlobs(input.testGlobs),
@@ -135,9 +134,9 @@ export const pairsStage: Stage<PairInput> = {
         logDir: dataDir ? join(dataDir, 'logs') : undefined,
         signal: ctx.signal,
         readFile: (rev, path) => handle.objects.blob(rev, path),
-        cache: ctx.services.get('pairs-condition-runs', () => new Map<string, Promise<ConditionResult>>()),
+        cache: ctx.caches.pairConditionRuns,
         // Keyed by git dir, PR and commits; the globs are fixed per repository for the run.
-        splits: ctx.services.get('pairs-splits', () => new Map<string, Promise<PrSplit>>()),
+        splits: ctx.caches.pairSplits,
       });
       const record = toRecord(input, item.key, v);
       const save = (store: StageContext['store']): void => new PairTables(store.db).replace(record);

@@ -27,7 +27,6 @@ import { BackwardTables, type BackwardCaseRow } from '../store/tables/backward.j
 import { Sources } from '../store/tables/sources.js';
 import { ProbeTables, type ProbeRunRow, type ProbeVerdictRow } from '../store/tables/probes.js';
 import { digestOf, sha256 } from '../util/canonical.js';
-import { gitReposOf } from './git-service.js';
 import type { Stage, StageContext } from './types.js';
 
 export interface ProbeItem {
@@ -48,7 +47,7 @@ const SPEC_EXTENSIONS = ['.yaml', '.yml', '.json'] as const;
 
 function dataDirOf(ctx: StageContext): string {
   const d = ctx.options.dataDir;
-  if (typeof d !== 'string' || d.length === 0) throw new MinerError('config', 'the probe stage needs a data directory (run option dataDir is missing)');
+  if (d.length === 0) throw new MinerError('config', 'the probe stage needs a data directory (run option dataDir is missing)');
   return d;
 }
 
@@ -238,7 +237,7 @@ export const probeStage: Stage<ProbeItem> = {
     const c = item.input;
     const dataDir = dataDirOf(ctx);
     const now = ctx.now().toISOString();
-    const { gitDir } = await gitReposOf(ctx).get(c.repo);
+    const { gitDir } = await ctx.git.get(c.repo);
     const setupCache: SetupCache = { dir: join(dataDir, 'cache', 'setup'), repo: c.repo };
     let spec: AnyProbeSpec;
     let specPath: string;

@@ -5,7 +5,6 @@ import { pairKey } from '../forward/link-rules.js';
 import { ForwardTables, type RecoveryRecord } from '../store/tables/forward.js';
 import { Sources } from '../store/tables/sources.js';
 import { digestOf } from '../util/canonical.js';
-import { gitReposOf } from './git-service.js';
 import type { ItemOutcome, Stage } from './types.js';
 
 export interface RecoverItem {
@@ -56,7 +55,7 @@ export const recoverStage: Stage<RecoverItem> = {
   },
   async process(item, ctx) {
     const p = item.input;
-    const handle = await gitReposOf(ctx).get(p.repo);
+    const handle = await ctx.git.get(p.repo);
     const base = { repo: p.repo, issue: p.issue, pull: p.pull, baseRef: p.baseRef };
     const rejected = (code: 'head-missing' | 'base-missing', evidence: string): ItemOutcome => {
       const row: RecoveryRecord = {

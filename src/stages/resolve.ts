@@ -11,7 +11,7 @@ import { BackwardTables, type BackwardCaseRecord, type ResolutionRow } from '../
 import { Sources, type PullRow } from '../store/tables/sources.js';
 import { digestOf } from '../util/canonical.js';
 import { caseId } from '../util/case-id.js';
-import { branchHistoryOf, gitReposOf } from './git-service.js';
+import { indexPulls, type PullIndex } from '../backward/pull-index.js';
 import type { Store } from '../store/db.js';
 import type { PlannedItem, Stage } from './types.js';
 
@@ -42,37 +42,6 @@ export interface ResolveOptions {
   readonly countBetween?: (branch: string, base: string, tip: string) => Promise<number>;
   /** Numbers of the pull requests whose merge or head commits include this SHA (indexed; wins over `pulls`). */
   readonly carrying?: (sha: string) => readonly number[];
-}
-
-/** A repository's pull requests indexed once: by number, and by merge commit and commit SHAs. */
-export interface PullIndex {
-  readonly byNumber: ReadonlyMap<number, PullRow>;
-  readonly bySha: ReadonlyMap<string, readonly number[]>;
-  /** Links by issue number: the pull requests linked to it as its fix. */
-  readonly fixesOf: ReadonlyMap<number, readonly number[]>;
-}
-
-export function indexPulls(pulls: readonly PullRow[], links: readonly { issue: number; pull: number }[] = []): PullIndex {
-  const byNumber = new Map<number, PullRow>();
-  const bySha = new Map<string, number[]>();
-  const add = (sha: string | null, n: number): void => {
-    if (!sha) return;
-    const list = bySha.get(sha);
-    if (!list) bySha.set(sha, [n]);
-    else if (list[list.length - 1] !== n) list.push(n);
-  };
-  for (const p of pulls) {
-    byNumber.set(p.number, p);
-    add(p.mergeCommitSha, p.number);
-    for (const c of p.commitShas) add(c, p.number);
-  }
-  const fixesOf = new Map<number, number[]>();
-  for (const l of links) {
-    const list = fixesOf.get(l.issue);
-    if (list) list.push(l.pull);
-    else fixesOf.set(l.issue, [l.pull]);
-  }
-  return { byNumber, bySha, fixesOf };
 }
 
 const GOOD_VERSION = /\b(?:works?|worked|working|fine|good|ok|okay|last good|passes|passed)\b[^.\n]{0,60}?\bv?\d+(?:\.\d+){1,3}(?:-[0-9A-Za-z.]+)?/i;
@@ -255,17 +224,21 @@ export const resolveStage: Stage<ResolveItem> = {
     }
     const thread = threadFromRows(row, sources.comments(repo, number), repoConfig(ctx.config, repo)?.aliases ?? []);
     const attributions = tables.attributions(repo, number);
-    const handle = await gitReposOf(ctx).get(repo);
+    const handle = await ctx.git.get(repo);
     // Read once per repository and run (not per item): O(items + pull requests).
-    const index = ctx.services.get(`resolve:pulls:${repo.toLowerCase()}`, () => indexPulls(sources.pulls(repo), sources.links(repo)));
+    let index = ctx.caches.resolvePulls.get(repo.toLowerCase());
+    if (!index) {
+      index = indexPulls(sources.pulls(repo), sources.links(repo));
+      ctx.caches.resolvePulls.set(repo.toLowerCase(), index);
+    }
     await handle.ensureObjects(neededObjects(repo, attributions, index));
     const out = await resolveThread(handle, thread, attributions, text, {
       defaultBranch: repoConfig(ctx.config, repo)?.default_branch ?? sources.repo(repo)?.defaultBranch ?? null,
       pull: (n) => index.byNumber.get(n),
       carrying: (sha) => index.bySha.get(sha) ?? [],
       fixPulls: [...(index.fixesOf.get(number) ?? [])],
-      cutoffOf: async (branch, reportTime) => (await branchHistoryOf(ctx, handle, branch)).cutoff(reportTime),
-      countBetween: async (branch, base, tip) => (await branchHistoryOf(ctx, handle, branch)).countBetween(base, tip) ?? historyWindow(handle.gitDir, base, tip),
+      cutoffOf: async (branch, reportTime) => (await ctx.git.branchHistory(handle, branch)).cutoff(reportTime),
+      countBetween: async (branch, base, tip) => (await ctx.git.branchHistory(handle, branch)).countBetween(base, tip) ?? historyWindow(handle.gitDir, base, tip),
     });
     const save = (s: Store): void =>
       new BackwardTables(s.db).replaceResolution(out.record, out.resolutions, out.screen.reasons);

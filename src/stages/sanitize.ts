@@ -9,7 +9,6 @@ import { HEX_RUN, matchesOf } from '../sanitize/text.js';
 import { BackwardTables, type ReportRow } from '../store/tables/backward.js';
 import { Sources } from '../store/tables/sources.js';
 import { digestOf } from '../util/canonical.js';
-import { gitReposOf } from './git-service.js';
 import type { Store } from '../store/db.js';
 import type { PlannedItem, Stage } from './types.js';
 
@@ -163,7 +162,7 @@ export const sanitizeStage: Stage<SanitizeItem> = {
     const row = sources.thread(repo, number);
     if (!row) throw new MinerError('not-found', `${repo}#${number}: thread is gone from the store`);
     const thread = threadFromRows(row, sources.comments(repo, number), repoConfig(ctx.config, repo)?.aliases ?? []);
-    const handle = await gitReposOf(ctx).get(repo);
+    const handle = await ctx.git.get(repo);
     const out = await sanitizeThread(
       thread,
       tables.attributions(repo, number),

@@ -2,6 +2,27 @@ import type { Store } from '../store/db.js';
 import type { Config } from '../config.js';
 import type { Logger } from '../log.js';
 import type { Services } from '../services.js';
+import type { GitHubClient } from '../github/client.js';
+import type { GitRepos } from '../git/port.js';
+import type { RunCaches } from '../run/caches.js';
+
+/** What a run was asked to do beyond the config (from `r2v run` options; tests set their own). */
+export interface RunOptions {
+  /** The data directory (mirrors, probes, logs, caches). */
+  readonly dataDir: string;
+  /** The config file's directory: relative `git_url` / `git_dir` paths are taken from there. */
+  readonly configDir?: string;
+  /** false: never fetch a mirror (a missing one is an error). */
+  readonly fetch?: boolean;
+  /** `--refresh-mirrors`: fetch every mirror the run opens. */
+  readonly refreshMirrors?: boolean;
+  /** `--require-review`: admission requires a human accept. */
+  readonly requireReview?: boolean;
+  /** `--require-isolation`: admission requires probes that ran without network. */
+  readonly requireIsolation?: boolean;
+  /** pairs: time limit of one test command run (ms); default DEFAULT_TEST_TIMEOUT_MS. */
+  readonly testTimeoutMs?: number;
+}
 
 export interface StageContext {
   readonly store: Store;
@@ -9,10 +30,15 @@ export interface StageContext {
   readonly log: Logger;
   readonly now: () => Date;
   readonly signal: AbortSignal;
-  /** Lazily created ports (GitHub, git mirrors, …); closed by the runner at the end. */
+  readonly options: RunOptions;
+  /** The GitHub client of the run, created on first use (token, retries, recorder into the store). */
+  readonly github: GitHubClient;
+  /** The git mirrors of the run, opened on first use, closed with `services`. */
+  readonly git: GitRepos;
+  /** What the run computes once and shares between items. */
+  readonly caches: RunCaches;
+  /** What to close when the run ends (the git port, long-lived processes); the run's owner calls close(). */
   readonly services: Services;
-  /** Free-form run options (e.g. requireProbe) passed from the CLI. */
-  readonly options: Readonly<Record<string, unknown>>;
   /** Credentials of this run (the GitHub token); redacted from every message the runner keeps. */
   readonly secrets?: readonly string[];
 }

@@ -5,7 +5,6 @@ import { structuralChecks, structuralChecksWith } from '../git/checks.js';
 import { MinerError } from '../errors.js';
 import { BackwardTables, type BackwardCaseRecord, type CheckRow } from '../store/tables/backward.js';
 import { digestOf } from '../util/canonical.js';
-import { branchHistoryOf, gitReposOf } from './git-service.js';
 import type { Store } from '../store/db.js';
 import type { PlannedItem, Stage } from './types.js';
 
@@ -67,8 +66,8 @@ export const validateStage: Stage<ValidateItem> = {
         save: (s) => new BackwardTables(s.db).replaceChecks(repo, number, [], []),
       };
     }
-    const handle = await gitReposOf(ctx).get(repo);
-    const history = record.defaultBranch ? await branchHistoryOf(ctx, handle, record.defaultBranch).catch(() => undefined) : undefined;
+    const handle = await ctx.git.get(repo);
+    const history = record.defaultBranch ? await ctx.git.branchHistory(handle, record.defaultBranch).catch(() => undefined) : undefined;
     const checks = await validateCase(handle, record, history);
     const reasons = checkReasons(checks);
     const save = (s: Store): void =>

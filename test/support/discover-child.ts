@@ -10,7 +10,7 @@ import { pathToFileURL } from 'node:url';
 import { Config } from '../../src/config.js';
 import { describeError, errorKind, isFatal } from '../../src/errors.js';
 import { silentLogger, type Logger } from '../../src/log.js';
-import { createServices } from '../../src/services.js';
+import { createStageContext } from '../../src/run/context.js';
 import { discoverStage as discover } from '../../src/stages/discover.js';
 import type { StageContext } from '../../src/stages/types.js';
 import { openStore, type Store } from '../../src/store/db.js';
@@ -38,15 +38,17 @@ export function discoverContext(store: Store, input: {
     github: { api_url: input.apiUrl, discover_mode: input.mode ?? 'sync', max_retries: input.maxRetries ?? 3 },
     repos: input.repos.map((name) => ({ name })),
   });
-  return {
+  return createStageContext({
     store,
     config,
     log: input.log ?? silentLogger,
     now: input.now ?? (() => new Date('2025-01-01T00:00:00Z')),
     signal: new AbortController().signal,
-    services: createServices(),
-    options: { env: input.env, githubClient: FAST_CLIENT },
-  };
+    // discover opens no mirror: no data directory.
+    dataDir: '',
+    env: input.env,
+    githubClient: FAST_CLIENT,
+  });
 }
 
 /** plan → process → save per item, like the runner; fatal errors propagate. */

@@ -2,7 +2,7 @@ import { execa } from 'execa';
 import { Config } from '../../../src/config.js';
 import { findCommitPrefixCollision } from '../../../src/git/object-id.js';
 import { silentLogger } from '../../../src/log.js';
-import { createServices } from '../../../src/services.js';
+import { createStageContext } from '../../../src/run/context.js';
 import type { ItemOutcome, Stage, StageContext } from '../../../src/stages/types.js';
 import type { Store } from '../../../src/store/db.js';
 import { Sources } from '../../../src/store/tables/sources.js';
@@ -17,15 +17,15 @@ export const SYMPTOM =
 
 /** A stage context over `store` whose git mirrors live in `dataDir`, cloned from `gitUrl`. */
 export function stageContext(store: Store, dataDir: string, gitUrl: string): StageContext {
-  return {
+  return createStageContext({
     store,
     config: Config.parse({ repos: [{ name: REPO, git_url: gitUrl, default_branch: 'main' }] }),
     log: silentLogger,
     now: () => new Date('2024-06-01T00:00:00Z'),
     signal: new AbortController().signal,
-    services: createServices(),
-    options: { dataDir },
-  };
+    dataDir,
+    env: {},
+  });
 }
 
 /** Runs one stage the way the runner does: plan, process each item, save in a transaction. */

@@ -67,7 +67,7 @@ describe('Forward from the fake GitHub', () => {
     const config = Config.parse({ github: { api_url: server.url }, repos: [{ name: REPO, git_url: repo.dir }] });
     const ctx = createStageContext({
       store, config, log: silentLogger, signal: new AbortController().signal, dataDir,
-      env: { GITHUB_TOKEN: TOKEN }, now: () => new Date('2025-01-01T00:00:00Z'), options: { githubClient: FAST_CLIENT },
+      env: { GITHUB_TOKEN: TOKEN }, now: () => new Date('2025-01-01T00:00:00Z'), githubClient: FAST_CLIENT,
     });
     try {
       const summary = await runStages(ctx, { stages: [discoverStage, linkStage, recoverStage, routeStage, forwardScreenStage], repos: [REPO] });

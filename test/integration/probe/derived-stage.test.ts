@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { Config } from '../../../src/config.js';
 import { silentLogger } from '../../../src/log.js';
 import { parseAnyProbeSpec } from '../../../src/probe/spec.js';
-import { createServices } from '../../../src/services.js';
+import { createStageContext } from '../../../src/run/context.js';
 import { probeStage, type ProbeItem } from '../../../src/stages/probe.js';
 import type { PlannedItem, StageContext } from '../../../src/stages/types.js';
 import { openStore, type Store } from '../../../src/store/db.js';
@@ -45,10 +45,9 @@ async function fixture(opts: { testCommand?: string; fixFiles?: Record<string, s
   const dataDir = await tempDir('r2v-data-');
   const store = openStore(':memory:');
   const config = Config.parse({ repos: [{ name: REPO, git_url: repo.dir, ...(opts.testCommand ? { test_command: opts.testCommand } : {}) }] });
-  const ctx: StageContext = {
-    store, config, log: silentLogger, now: () => new Date('2024-03-01T00:00:00Z'), signal: new AbortController().signal,
-    services: createServices(), options: { dataDir },
-  };
+  const ctx: StageContext = createStageContext({
+    store, config, log: silentLogger, now: () => new Date('2024-03-01T00:00:00Z'), signal: new AbortController().signal, dataDir, env: {},
+  });
   const caseId = 'acme_slug__7__0123abcd';
   new BackwardTables(store.db).replaceResolution(
     {

@@ -10,7 +10,7 @@ import { openStore, type Store } from '../../../src/store/db.js';
 import { BackwardTables } from '../../../src/store/tables/backward.js';
 import { ProbeTables } from '../../../src/store/tables/probes.js';
 import { Sources } from '../../../src/store/tables/sources.js';
-import { createServices } from '../../../src/services.js';
+import { createStageContext } from '../../../src/run/context.js';
 import { runStages } from '../../../src/run/runner.js';
 import { makeRepo, tempDir, type TestRepo } from '../../support/make-repo.js';
 import { BUILD_OK, CHECK, LIB_BAD, LIB_GOOD } from './support/repos.js';
@@ -46,11 +46,9 @@ async function fixture(): Promise<Fixture> {
   const dataDir = await tempDir('r2v-data-');
   const store = openStore(':memory:');
   const config = Config.parse({ repos: [{ name: REPO, git_url: repo.dir }] });
-  const services = createServices();
-  const ctx: StageContext = {
-    store, config, log: silentLogger, now: () => new Date('2024-03-01T00:00:00Z'), signal: new AbortController().signal,
-    services, options: { dataDir },
-  };
+  const ctx: StageContext = createStageContext({
+    store, config, log: silentLogger, now: () => new Date('2024-03-01T00:00:00Z'), signal: new AbortController().signal, dataDir, env: {},
+  });
   return { store, ctx, dataDir, repo, parent, gold };
 }
 

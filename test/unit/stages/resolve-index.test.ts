@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { indexPulls, neededObjects } from '../../../src/stages/resolve.js';
+import { indexPulls } from '../../../src/backward/pull-index.js';
+import { neededObjects } from '../../../src/stages/resolve.js';
 import type { PullRow } from '../../../src/store/tables/sources.js';
 import type { Attribution } from '../../../src/model/backward.js';
 import { seededRandom } from '../../../src/util/random.js';

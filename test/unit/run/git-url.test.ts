@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { resolveGitUrl } from '../../../src/stages/git-service.js';
+import { resolveGitUrl } from '../../../src/run/context.js';
 
 describe('resolveGitUrl', () => {
   it.each([
