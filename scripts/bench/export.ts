@@ -6,14 +6,16 @@
  */
 import { mkdtempSync, rmSync, writeFileSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import { execa } from 'execa';
-import { exportManifests } from '../../src/export/manifest.js';
 import { openStore } from '../../src/store/db.js';
 import { AdmissionTables } from '../../src/store/tables/admission.js';
 import { BackwardTables } from '../../src/store/tables/backward.js';
 import { Sources } from '../../src/store/tables/sources.js';
 import { canonicalJson, sha256 } from '../../src/util/canonical.js';
+import { ensureBuild } from '../build.mjs';
+
+const ROOT = resolve(import.meta.dirname, '../..');
 
 interface ChildResult {
   mode: string;
@@ -62,44 +64,54 @@ function seed(dbPath: string, n: number): void {
   store.close();
 }
 
-/** The naive exporter: everything in memory, sorted there, written in one go. */
-function naiveExport(dbPath: string, out: string): void {
+/**
+ * The measured children run compiled JavaScript from dist/ (no tsx), like the installed CLI:
+ * `baseline` loads the CLI and opens the database; `streamed` is `r2v --db DB -q export --out OUT`
+ * itself; `naive` loads every row, parses, sorts in memory, stringifies and writes once. Each
+ * prints its peak RSS (process.resourceUsage().maxRSS) as the last line of stdout.
+ */
+const CHILD = String.raw`
+const [mode, dbPath, out, root] = process.argv.slice(1);
+const { readFileSync, writeFileSync } = await import('node:fs');
+const { join } = await import('node:path');
+const { createHash } = await import('node:crypto');
+const { pathToFileURL } = await import('node:url');
+const dist = (p) => pathToFileURL(join(root, 'dist', p)).href;
+const { openStore } = await import(dist('store/db.js'));
+const { canonicalJson } = await import(dist('util/canonical.js'));
+const t0 = performance.now();
+if (mode === 'streamed') {
+  const { runCli } = await import(dist('cli.js'));
+  const sink = { write: () => true };
+  const code = await runCli(['--db', dbPath, '-q', 'export', '--out', out], { io: { stdout: sink, env: {}, cwd: root } });
+  if (code !== 0) throw new Error('r2v export exited ' + code);
+} else if (mode === 'naive') {
   const store = openStore(dbPath);
-  const rows = store.db.prepare(`SELECT task, case_id, record, blockers FROM admissions a WHERE
-    (a.task = 'backward' AND EXISTS (SELECT 1 FROM backward_cases c WHERE c.repo = a.repo AND c.number = a.number))
-    OR (a.task = 'forward' AND EXISTS (SELECT 1 FROM links l WHERE l.repo = a.repo AND l.issue = a.number AND l.pull = a.pull))`)
-    .all() as { task: string; case_id: string; record: string; blockers: string }[];
-  const parsed = rows.map((r) => ({ task: r.task, caseId: r.case_id, record: JSON.parse(r.record) as unknown, blockers: JSON.parse(r.blockers) as { gate: string }[] }));
+  const rows = store.db.prepare("SELECT task, case_id, record, blockers FROM admissions a WHERE " +
+    "(a.task = 'backward' AND EXISTS (SELECT 1 FROM backward_cases c WHERE c.repo = a.repo AND c.number = a.number)) " +
+    "OR (a.task = 'forward' AND EXISTS (SELECT 1 FROM links l WHERE l.repo = a.repo AND l.issue = a.number AND l.pull = a.pull))").all();
+  const parsed = rows.map((r) => ({ task: r.task, caseId: r.case_id, record: JSON.parse(r.record), blockers: JSON.parse(r.blockers) }));
   parsed.sort((a, b) => (a.caseId < b.caseId ? -1 : a.caseId > b.caseId ? 1 : 0));
   for (const task of ['backward', 'forward']) {
     const admitted = parsed.filter((p) => p.task === task && !p.blockers.some((b) => b.gate === 'always' || b.gate === 'candidate'));
-    const text = admitted.map((p) => canonicalJson({ ...(p.record as object), tier: 'admitted', blockers: [] })).join('\n');
-    writeFileSync(join(out, `${task}.jsonl`), text.length > 0 ? `${text}\n` : '');
+    const text = admitted.map((p) => canonicalJson({ ...p.record, tier: 'admitted', blockers: [] })).join('\n');
+    writeFileSync(join(out, task + '.jsonl'), text.length > 0 ? text + '\n' : '');
   }
   store.close();
+} else {
+  await import(dist('cli.js'));
+  openStore(dbPath).close();
 }
-
-async function child(mode: string, dbPath: string, out: string): Promise<void> {
-  const t0 = performance.now();
-  if (mode === 'streamed') exportManifests(openStore(dbPath).db, { out });
-  else if (mode === 'naive') naiveExport(dbPath, out);
-  else openStore(dbPath).close();
-  const ms = performance.now() - t0;
-  const result: ChildResult = {
-    mode,
-    ms,
-    maxRssMb: process.resourceUsage().maxRSS / 1024,
-    heapUsedMb: process.memoryUsage().heapUsed / 2 ** 20,
-    backwardSha: mode === 'baseline' ? '' : sha256(readFileSync(join(out, 'backward.jsonl'))),
-  };
-  process.stdout.write(`${JSON.stringify(result)}\n`);
-}
+const ms = performance.now() - t0;
+const backwardSha = mode === 'baseline' ? '' : createHash('sha256').update(readFileSync(join(out, 'backward.jsonl'))).digest('hex');
+process.stdout.write(JSON.stringify({ mode, ms, maxRssMb: process.resourceUsage().maxRSS / 1024, heapUsedMb: process.memoryUsage().heapUsed / 2 ** 20, backwardSha }) + '\n');
+`;
 
 /** The fixed bound on the streamed exporter's peak RSS above the baseline process, whatever the case count. */
 const MEMORY_BOUND_MB = 160;
 
 async function runChild(mode: string, dbPath: string, out: string): Promise<ChildResult> {
-  const r = await execa(process.execPath, ['--import', 'tsx', import.meta.filename, '--child', mode, dbPath, out]);
+  const r = await execa(process.execPath, ['--input-type=module', '-e', CHILD, mode, dbPath, out, ROOT]);
   return JSON.parse(r.stdout.trim().split('\n').at(-1)!) as ChildResult;
 }
 
@@ -144,8 +156,5 @@ async function one(n: number, withNaive: boolean): Promise<string> {
   }
 }
 
-if (process.argv[2] === '--child') {
-  await child(process.argv[3]!, process.argv[4]!, process.argv[5]!);
-} else {
-  await main();
-}
+await ensureBuild();
+await main();

@@ -12,7 +12,7 @@ import { AdmissionTables } from '../store/tables/admission.js';
 import { UsageError } from '../errors.js';
 import { refuseFrozen } from './freeze.js';
 import { EVALUATOR_ID } from '../routing/index.js';
-import { canonicalJson } from '../util/canonical.js';
+import { canonicalJson, withCanonicalFields } from '../util/canonical.js';
 import { applicableBlockers, SCHEMA_VERSION, tierOf, type Selection, type Tier } from './records.js';
 import type { Blocker, Task } from '../model/admission.js';
 import { r2vVersion } from '../version.js';
@@ -66,12 +66,12 @@ export interface ManifestMeta {
 
 const FLUSH_BYTES = 1 << 20;
 
-/** Appends lines to a file descriptor through a bounded buffer, hashing what it writes. */
+/** Appends lines to a file descriptor through one reused buffer (no per-line allocation), hashing what it writes. */
 class LineSink {
   private readonly fd: number;
   private readonly hash: Hash = createHash('sha256');
-  private pending: string[] = [];
-  private size = 0;
+  private readonly buf = Buffer.allocUnsafe(FLUSH_BYTES);
+  private used = 0;
   private closed = false;
   records = 0;
   readonly byRepo = new Map<string, number>();
@@ -84,24 +84,28 @@ class LineSink {
   }
 
   write(line: string, repo: string, task: Task, tier: Tier, reasons: readonly string[] = []): void {
-    this.pending.push(line, '\n');
-    this.size += line.length + 1;
+    const text = `${line}\n`;
+    // Worst case 3 bytes per UTF-16 unit: flush first unless the line surely fits.
+    if (this.used + text.length * 3 > FLUSH_BYTES) this.flush();
+    if (text.length * 3 > FLUSH_BYTES) this.put(Buffer.from(text, 'utf8'));
+    else this.used += this.buf.write(text, this.used, 'utf8');
     this.records += 1;
     bump(this.byRepo, repo);
     bump(this.byTask, task);
     bump(this.byTier, tier);
     for (const r of new Set(reasons)) bump(this.byReason, r);
-    if (this.size >= FLUSH_BYTES) this.flush();
   }
 
   flush(): void {
-    if (this.pending.length === 0) return;
-    const buf = Buffer.from(this.pending.join(''), 'utf8');
-    this.pending = [];
-    this.size = 0;
-    this.hash.update(buf);
+    if (this.used === 0) return;
+    this.put(this.buf.subarray(0, this.used));
+    this.used = 0;
+  }
+
+  private put(bytes: Buffer): void {
+    this.hash.update(bytes);
     let off = 0;
-    while (off < buf.length) off += writeSync(this.fd, buf, off);
+    while (off < bytes.length) off += writeSync(this.fd, bytes, off);
   }
 
   /** Flushes and closes; returns the SHA-256 of everything written. */
@@ -150,8 +154,8 @@ function blockerJson(b: Blocker): Blocker {
  * keep it from the admitted tier (none for an admitted case) are explicit in every line.
  */
 export function tieredRecordLine(record: string, tier: Exclude<Tier, 'rejected'>, blocking: readonly Blocker[]): string {
-  const r = JSON.parse(record) as Record<string, unknown>;
-  return canonicalJson({ ...r, tier, blockers: blocking.map(blockerJson) });
+  // Stored records are canonical JSON: splice the two fields in rather than parse and re-sort every record.
+  return withCanonicalFields(record, { tier, blockers: blocking.map(blockerJson) });
 }
 
 /**

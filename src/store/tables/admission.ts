@@ -48,9 +48,9 @@ export class AdmissionTables {
         VALUES (@task, @itemKey, @caseId, @repo, @number, @pull, @record, @blockers)`),
       byCase: db.prepare('SELECT * FROM admissions WHERE case_id = ? ORDER BY task, item_key'),
       byKey: db.prepare('SELECT * FROM admissions WHERE task = ? AND item_key = ?'),
-      streamAll: db.prepare(`SELECT task, case_id AS caseId, repo, number, pull, record, blockers FROM admissions a
+      streamAll: db.prepare(`SELECT task, case_id AS caseId, repo, number, pull, record, blockers FROM admissions a INDEXED BY admissions_case
         WHERE ${CURRENT} ORDER BY case_id, task, item_key`),
-      streamTask: db.prepare(`SELECT task, case_id AS caseId, repo, number, pull, record, blockers FROM admissions a
+      streamTask: db.prepare(`SELECT task, case_id AS caseId, repo, number, pull, record, blockers FROM admissions a INDEXED BY admissions_case
         WHERE task = ? AND ${CURRENT} ORDER BY case_id, task, item_key`),
       count: db.prepare('SELECT count(*) AS n FROM admissions'),
     };

@@ -1,4 +1,5 @@
 import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { createHash } from 'node:crypto';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { exportManifests } from '../../../src/export/manifest.js';
@@ -101,6 +102,27 @@ describe('exportManifests', () => {
     store.db.prepare("UPDATE admissions SET blockers = 'not json' WHERE case_id = 'b_r__3__cccccccc'").run();
     expect(() => exportManifests(store.db, { out: dir })).toThrow(SyntaxError);
     expect(Object.fromEntries(readdirSync(dir).map((f) => [f, readFileSync(join(dir, f), 'utf8')]))).toEqual(before);
+    store.close();
+  });
+
+  it('writes records of every size byte for byte, across the write buffer and larger than it, with the digest of the file', async () => {
+    const dir = await tempDir();
+    const store = openStore(':memory:');
+    const t = new AdmissionTables(store.db);
+    // Multi-byte text in records larger and smaller than the 1 MiB buffer, in an order that crosses it.
+    const sizes = [10, 400_000, 5, 700_000, 1_500_000, 3, 350_000];
+    const expected: string[] = [];
+    sizes.forEach((size, i) => {
+      const caseId = `a_r__${i + 1}__${String(i).padStart(8, '0')}`;
+      upstream(store, 'forward', 'a/r', i + 1);
+      const record = canonicalJson({ case_id: caseId, task: 'forward', text: 'é€😀x'.repeat(size / 5 + 1) });
+      t.replace({ task: 'forward', itemKey: `a/r#${i + 1}`, caseId, repo: 'a/r', number: i + 1, pull: i + 101, record, blockers: [] });
+      expected.push(canonicalJson({ ...(JSON.parse(record) as object), tier: 'admitted', blockers: [] }));
+    });
+    const summary = exportManifests(store.db, { out: dir, task: 'forward' });
+    const bytes = readFileSync(join(dir, 'forward.jsonl'));
+    expect(bytes.toString('utf8')).toBe(`${expected.join('\n')}\n`);
+    expect(summary.files.find((f) => f.name === 'forward.jsonl')!.sha256).toBe(createHash('sha256').update(bytes).digest('hex'));
     store.close();
   });
 
