@@ -96,7 +96,10 @@ export interface Candidate {
 
 /** Causal words that tie a reference to the regression when they share its sentence or list item. */
 const CAUSAL =
-  /\b(?:bisect\w*|first[- ]["'`]?(?:bad|broken|failing)["'`]?|introduc(?:ed|es|ing)|caus(?:ed|es|ing)|broke|breaks|breaking|broken\s+(?:by|in|since|after)|offending|culprit|regress(?:ed|ing|ion|ions)|responsible|started|appeared|slowed\s+down|introducer|guilty|faulty|the\s+bad\s+commit|murderer)\b/i;
+  /\b(?:bisect\w*|first[- ]["'`]?(?:bad|broken|failing)["'`]?|introduc(?:e|ed|es|ing)|caus(?:ed|es|ing)|broke|breaks|breaking|broken\s+(?:by|in|since|after)|(?:has|have|had)\s+broken|offending|culprit|regress(?:ed|ing|ion|ions)|responsible|started|appeared|slowed\s+down|introducer|guilty|faulty|the\s+bad\s+commit|murderer|accidentally|inadvertently|mistakenly)\b/i;
+
+/** A title speaks of a bisect in progress as often as of its outcome ("bisect round 3 (commit X)"): there the word alone is no cause. */
+const TITLE_CAUSAL = new RegExp(CAUSAL.source.replace('bisect\\w*|', ''), 'i');
 
 /** A sentence that opens by blaming what the previous sentence named. */
 const ANAPHORA = /^(?:this|that|it|which|the\s+change|this\s+change|this\s+commit|that\s+commit)\s+(?:(?:then|also|apparently)\s+)?(?:introduced|caused|broke|regressed|is\s+what\s+broke)\b/i;
@@ -118,8 +121,8 @@ const ENDPOINT_AFTER = /^[`'"*_)\]]*(?:\s*(?:(?:as|is|was|=|:|->|→|-)\s*)?(?:t
 /** Right before the reference: the far end of a range ("A..B"). */
 const RANGE_BEFORE = /[\w`]\.\.\.?[`]?$/;
 
-/** The sentence names several possible commits. */
-const SEVERAL = /\b(?:any\s+of|one\s+of|either|between|among|several|candidates?)\b/i;
+/** The sentence names several possible commits, or a commit that bundles several (a rollup; git's revert of a merge says "reversing changes made to"). */
+const SEVERAL = /\b(?:any\s+of|one\s+of|either|between|among|several|candidates?|roll-?up|reversing\s+changes\s+made\s+to)\b/i;
 
 /** A step line of a bisect run. */
 const TRANSCRIPT_LINE = /^\s*(?:[$>#]\s*)*(?:git\s+bisect\s+(?:good|bad|skip|start|new|old)\b|Bisecting:|(?:good|bad|skip):\s*\[)/i;
@@ -131,7 +134,10 @@ export const ELSEWHERE = /\b(?:recommend|suggest|please|should|better)\s+(?:repo
 const REVERTED_BEFORE = /\b(?:revert(?:s|ing|ed)?|back(?:s|ing|ed)?\s+out|undoing|dropping)\s+(?:of\s+)?(?:the\s+)?(?:commit|change)?\s*[`'"([]*$/i;
 
 /** The post says the revert fixes the problem. */
-const REVERT_FIXES = /\b(?:fix(?:es|ed)?|solves?|solved|resolves?|resolved|helps|go(?:es)?\s+away|went\s+away|works\s+again)\b/i;
+const REVERT_FIXES = /\b(?:fix(?:es|ed)?|solves?|solved|resolves?|resolved|helps|go(?:es)?\s+away|went\s+away|works\s+again)\b|\bcaus(?:ed|es|ing)\s+(?:a|the|this)\s+(?:regression|crash|failure|breakage)\b|\b(?:broke|breaks)\s+(?:the\s+)?\w+/i;
+
+/** The post reverts something no longer needed (a workaround): the revert blames nothing. */
+const REVERT_CLEANUP = /\bno\s+longer\s+(?:required|needed|necessary)\b|\bnot\s+needed\s+any(?:more|\s+more)\b/i;
 
 /** A reference alone in its post (quotes, backticks, a link wrapper and a full stop aside). */
 const BARE_POST = /^\s*[`'"<(\[]*\s*$/;
@@ -156,7 +162,7 @@ export function scoreCandidates(
     ...thread.posts.map((p) => ({ index: p.index, author: p.author, body: p.body })),
   ];
   const titleRefs = findRefs(thread.title.slice(0, SCORING.maxScan));
-  const titleCausal = CAUSAL.test(thread.title);
+  const titleCausal = TITLE_CAUSAL.test(thread.title);
   for (const src of sources) {
     const body = src.body.length > SCORING.maxScan ? src.body.slice(0, SCORING.maxScan) : src.body;
     const layout = layoutOf(body);
@@ -237,10 +243,11 @@ function evidenceOf(layout: Layout, ref: RefMatch, post: number, patternHits: re
   const bareNumber = ref.ref.type === 'pr' && !/\/pull\//.test(ref.ref.text);
   // "X. This introduced …": the next sentence blames the commit of this one.
   const next = body.slice(s.end, s.end + 200).replace(/^[\s>]+/, '');
-  const causal = inCode || bareNumber ? null : (CAUSAL.exec(sentence) ?? (ANAPHORA.test(next) ? ANAPHORA.exec(next) : null));
+  const causalWords = post === -1 ? TITLE_CAUSAL : CAUSAL;
+  const causal = inCode || bareNumber ? null : (causalWords.exec(sentence) ?? (ANAPHORA.test(next) ? ANAPHORA.exec(next) : null));
   if (causal) add('causal', causal[0]);
   const reverted = causal ? null : REVERTED_BEFORE.exec(body.slice(Math.max(s.start, ref.outerStart - 40), ref.outerStart));
-  if (reverted && !inCode && REVERT_FIXES.test(body)) add('reverted', reverted[0].trim());
+  if (reverted && !inCode && REVERT_FIXES.test(body) && !REVERT_CLEANUP.test(body)) add('reverted', reverted[0].trim());
   const several = patterned ? null : SEVERAL.exec(sentence);
   if (several) add('several', several[0]);
   const before = body.slice(Math.max(s.start, ref.outerStart - 80), ref.outerStart);

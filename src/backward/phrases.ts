@@ -42,6 +42,9 @@ export const RETRACTION = [
   /\bred\s+herring\b/i,
   /\bretract(?:ed|ing)?\b/i,
   /\bcorrection\s*:/i,
+  // An automated alarm dismissed by a person: "an outlier", "a false positive", "just noise".
+  /\bfalse\s+positive\b/i,
+  /\b(?:is|was|looks\s+like|seems\s+to\s+be)\s+(?:an?\s+|just\s+)?(?:outlier|noise|fluke)\b/i,
   /\b(?:actually|in fact),?\s+it(?:'s|\s+is|\s+was)\s+(?:commit\s+|`)?(?:[0-9a-f]{7,40}|#\d+|https?:\/\/)/i,
   /\bit(?:'s|\s+is|\s+was)\s+actually\s+(?:commit\s+|`)?(?:[0-9a-f]{7,40}|#\d+|https?:\/\/)/i,
 ];
@@ -51,7 +54,8 @@ export const FIX_BEFORE =
   /\b(?:(?:fixed|resolved|addressed|solved|repaired)\s+(?:by|in|with|via|on)|the\s+fix\s+(?:is|was|landed in|went in(?:to)?|came in|:)|fix(?:ed)?\s+landed\s+in|fixing\s+commit(?:\s+is|:)?)\s*(?:(?:the\s+)?(?:commit|PR|pull request|change)\s+)?[`'"([]*$/i;
 
 /** The commit described as a fix, matched just after the reference. */
-export const FIX_AFTER = /^[`'")\]]*\s*(?:\([^)\n]{0,80}\)\s*)?(?:(?:(?:fixes|fixed|resolves|resolved|should fix|addresses|repairs)\s+(?:it|this|the|that|these)\b|(?:is|was)\s+(?:the|a)\s+fix\b))/i;
+export const FIX_AFTER =
+  /^[`'")\]]*\s*(?:\([^)\n]{0,80}\)\s*)?(?:(?:(?:fixes|fixed|resolves|resolved|should fix|addresses|repairs|(?:tried|attempted|was\s+meant|was\s+intended|was\s+supposed)\s+to\s+(?:fix|address|solve))\s+(?:it|this|the|that|these|an?)\b|(?:is|was)\s+(?:the|a)\s+fix\b|,?\s*(?:as|since|because)\s+(?:that|this|the)\s+fix\b))/i;
 
 /** "reverting X fixes it": evidence for X as the culprit, not a fix. */
 export const REVERT_BEFORE = /\b(?:revert(?:ing|ed|s)?|back(?:ing|ed)?\s+out|undoing|undo)\b(?:\s+(?:of|the|commit|change|PR))*[\s`'"([]*$/i;

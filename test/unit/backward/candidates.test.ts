@@ -245,3 +245,38 @@ describe('candidates: a bare reference answering an unnamed blame', () => {
     expect(out.text).not.toContain(FULL.slice(0, 7));
   });
 });
+
+describe('candidates: more wordings seen on real threads (written anew)', () => {
+  it.each([
+    ['"has broken" with a mild "seems"', `Commit ${SHA} seems to have broken the plugin loader for every later build.`, SHA],
+    ['the bare verb "introduce"', `Please revert ${SHA}, since it appears to introduce a crash when closing the last tab.`, SHA],
+    ['an admission of a slip in a commit', `Sorry, I accidentally switched the cache off in https://github.com/acme/widget/commit/${FULL} while testing.`, `https://github.com/acme/widget/commit/${FULL}`],
+    ['a revert sent because the commit caused a regression', `One of my changes caused a regression in the exporter, so here is the revert.\n\nThis reverts commit ${FULL}.`, FULL],
+  ])('%s', (_name, body, ref) => {
+    expect(refs(aThread([SYMPTOM, body]))).toEqual([ref]);
+  });
+
+  it.each([
+    ['a rollup that bundles many pull requests', `The graph points at https://github.com/acme/widget/commit/${SHA}, which is a rollup, so the regression could be in any of its parts.`],
+    ['a revert of a merge ("reversing changes made to")', `The last merge breaks the build, reverting for now.\n\nThis reverts commit ${FULL}, reversing\nchanges made to 4b5c6d7e8f9a.`],
+    ['a commit that only tried to fix a crash', `Commit ${FULL} tried to fix an odd crash which in the end was caused by something else entirely.`],
+    ['a revert of a workaround that is no longer needed', `This reverts commit ${FULL}.\n\nThe test machines are fixed now, so the workaround is no longer needed.`],
+  ])('%s names no culprit', (_name, body) => {
+    expect(refs(aThread([SYMPTOM, body]))).toEqual([]);
+  });
+
+  it('a title about a bisect step ("bisect round 3 (commit X)") is no attribution by the word "bisect" alone', () => {
+    const thread = { ...aThread([`Testing midpoint ${FULL}; bounds are now 2..9.`]), title: `bisect round 3 of 6 (commit ${SHA})` };
+    expect(refs(thread)).toEqual([]);
+  });
+
+  it('a regression alarm later called an outlier by someone else is retracted', () => {
+    const thread = aThread(
+      [`Regression detected for commit [${SHA}](https://github.com/acme/widget/commit/${FULL}): p95 latency 412 ms exceeds the 400 ms limit of the import benchmark.`, 'Looked at it locally: this one is an outlier, the numbers are back to normal.'],
+      { authors: ['perf-alarm', 'maintainer'] },
+    );
+    const atts = extractAttributions(thread);
+    expect(atts.length).toBeGreaterThan(0);
+    expect(screenThread(thread, atts).reasons.map((r) => r.code)).toContain('retracted');
+  });
+});
