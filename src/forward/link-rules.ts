@@ -66,14 +66,17 @@ export function pairKey(repo: string, issue: number, pull: number): string {
   return `${repo}#${issue}<-${pull}`;
 }
 
+/** What judgePair reads of the linked pull request. */
+export type LinkedPull = Pick<PullRow, 'number' | 'state' | 'mergedAt' | 'baseRef'>;
+
 /**
  * Decides a pair. `defaultBranch` is the config override or the repository's recorded default
  * branch; `releasePatterns` are the config's release_branches or the defaults.
  */
 export function judgePair(
   pair: PairInput,
-  issue: ThreadRow | undefined,
-  pull: PullRow | undefined,
+  issue: Pick<ThreadRow, 'kind'> | undefined,
+  pull: LinkedPull | undefined,
   defaultBranch: string | null,
   releasePatterns: readonly string[],
 ): LinkVerdict {

@@ -1,15 +1,20 @@
 import { repoConfig } from '../config.js';
-import { DEFAULT_RELEASE_BRANCHES, judgePair, pairKey, pairsOf, type PairInput } from '../forward/link-rules.js';
+import { DEFAULT_RELEASE_BRANCHES, judgePair, pairKey, pairsOf, type LinkedPull, type PairInput } from '../forward/link-rules.js';
 import { defaultBranchOf } from '../git/history.js';
 import { Sources } from '../store/tables/sources.js';
 import { ForwardTables } from '../store/tables/forward.js';
-import { digestOf } from '../util/canonical.js';
-import type { Stage } from './types.js';
+import type { ThreadRow } from '../store/tables/sources.js';
+import { planItem } from './plan.js';
+import type { PlannedItem, Stage } from './types.js';
 
 export interface LinkItem {
   readonly pair: PairInput;
   readonly defaultBranch: string | null;
   readonly releasePatterns: readonly string[];
+  /** The stored issue thread (null: not stored). */
+  readonly issue: Pick<ThreadRow, 'kind'> | null;
+  /** The stored pull request (null: not stored). */
+  readonly pull: LinkedPull | null;
 }
 
 /**
@@ -25,7 +30,7 @@ export const linkStage: Stage<LinkItem> = {
   description: 'pair issues with the merged pull requests that fixed them (Forward)',
   plan(ctx, repos) {
     const sources = new Sources(ctx.store.db);
-    const items = [];
+    const items: PlannedItem<LinkItem>[] = [];
     for (const repo of repos) {
       const cfg = repoConfig(ctx.config, repo);
       const defaultBranch = cfg?.default_branch ?? sources.repo(repo)?.defaultBranch ?? null;
@@ -33,28 +38,24 @@ export const linkStage: Stage<LinkItem> = {
       for (const pair of pairsOf(repo, sources.links(repo))) {
         const issue = sources.thread(repo, pair.issue);
         const pull = sources.pull(repo, pair.pull);
-        items.push({
-          key: pairKey(repo, pair.issue, pair.pull),
-          repo,
-          inputDigest: digestOf({
+        items.push(
+          planItem(pairKey(repo, pair.issue, pair.pull), repo, {
             pair,
             defaultBranch,
             releasePatterns,
             issue: issue ? { kind: issue.kind } : null,
-            pull: pull ? { state: pull.state, mergedAt: pull.mergedAt, baseRef: pull.baseRef } : null,
+            pull: pull ? { number: pull.number, state: pull.state, mergedAt: pull.mergedAt, baseRef: pull.baseRef } : null,
           }),
-          input: { pair, defaultBranch, releasePatterns },
-        });
+        );
       }
     }
     return items;
   },
   async process(item, ctx) {
-    const { pair, releasePatterns } = item.input;
+    const { pair, releasePatterns, issue, pull } = item.input;
     // Offline imports record no default branch: the mirror's HEAD branch stands in (as in resolve).
     const defaultBranch = item.input.defaultBranch ?? (await defaultBranchOf((await ctx.git.get(pair.repo)).gitDir));
-    const sources = new Sources(ctx.store.db);
-    const verdict = judgePair(pair, sources.thread(pair.repo, pair.issue), sources.pull(pair.repo, pair.pull), defaultBranch, releasePatterns);
+    const verdict = judgePair(pair, issue ?? undefined, pull ?? undefined, defaultBranch, releasePatterns);
     const save = (store: typeof ctx.store): void =>
       new ForwardTables(store.db).putLink({
         repo: pair.repo,

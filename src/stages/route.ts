@@ -2,14 +2,19 @@ import { EVALUATOR_ID, isWorkflowPath, route } from '../routing/index.js';
 import { forwardContext } from '../model/forward.js';
 import { computeGold } from '../forward/gold.js';
 import { pairKey } from '../forward/link-rules.js';
-import { ForwardTables, type GoldRecord } from '../store/tables/forward.js';
-import { digestOf } from '../util/canonical.js';
-import type { Stage } from './types.js';
+import { ForwardTables, type GoldRecord, type RecoveryRecord } from '../store/tables/forward.js';
+import { planItem } from './plan.js';
+import type { PlannedItem, Stage } from './types.js';
 
 export interface RouteItem {
   readonly repo: string;
   readonly issue: number;
   readonly pull: number;
+  readonly evaluator: string;
+  /** The recovered base: its workflow files, Δ* and the PR's base branch. */
+  readonly workflows: RecoveryRecord['workflows'];
+  readonly changedPaths: readonly string[];
+  readonly baseRef: string;
 }
 
 /**
@@ -23,26 +28,19 @@ export const routeStage: Stage<RouteItem> = {
   description: 'compute the Forward gold workflow set with the versioned routing evaluator',
   plan(ctx, repos) {
     const forward = new ForwardTables(ctx.store.db);
-    const items = [];
+    const items: PlannedItem<RouteItem>[] = [];
     for (const repo of repos) {
       for (const rec of forward.recoveries(repo)) {
         if (rec.status !== 'done') continue;
-        const input = { repo, issue: rec.issue, pull: rec.pull };
-        items.push({
-          key: pairKey(repo, rec.issue, rec.pull),
-          repo,
-          inputDigest: digestOf({ evaluator: EVALUATOR_ID, workflows: rec.workflowsDigest, changed: rec.changedPaths, baseRef: rec.baseRef }),
-          input,
-        });
+        const input = { repo, issue: rec.issue, pull: rec.pull, evaluator: EVALUATOR_ID, workflows: rec.workflows, changedPaths: rec.changedPaths, baseRef: rec.baseRef };
+        items.push(planItem(pairKey(repo, rec.issue, rec.pull), repo, input));
       }
     }
     return items;
   },
   async process(item, ctx) {
-    const { repo, issue, pull } = item.input;
-    const rec = new ForwardTables(ctx.store.db).recovery(repo, issue, pull);
-    if (!rec || rec.status !== 'done') throw new Error(`${item.key}: no recovered base (run the recover stage first)`);
-    const g = computeGold(rec.workflows, rec.changedPaths, forwardContext(rec.baseRef), route, isWorkflowPath);
+    const { repo, issue, pull, workflows, changedPaths, baseRef } = item.input;
+    const g = computeGold(workflows, changedPaths, forwardContext(baseRef), route, isWorkflowPath);
     const row: GoldRecord = {
       repo,
       issue,

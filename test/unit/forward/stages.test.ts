@@ -62,6 +62,9 @@ describe('link stage', () => {
     expect(t.link(R, 2, 11)).toMatchObject({ status: 'rejected', linkKinds: ['keyword-title'], links: [{ how: 'keyword-title', evidence: 'fixes #2' }] });
 
     const before = (await linkStage.plan(ctx, [R])).map((i) => i.inputDigest);
+    // What the link rules do not read (the title) leaves the item up to date.
+    s.upsertPull(pullRow(10, { title: 'fix, retitled' }));
+    expect((await linkStage.plan(ctx, [R])).map((i) => i.inputDigest)).toEqual(before);
     s.upsertPull(pullRow(10, { mergedAt: null, state: 'open' }));
     const after = (await linkStage.plan(ctx, [R])).map((i) => i.inputDigest);
     expect(after[0]).not.toBe(before[0]);
