@@ -11,6 +11,11 @@ import type { RouteContext } from '../model/forward.js';
 
 export { DEFAULT_TYPES, DIFF_LIMIT, isWorkflowPath, type WorkflowFile } from './compile.js';
 
+/** Routes change sets under one fixed context: `activated(paths)` as `activatedFor(paths, ctx)`. */
+export interface Router {
+  activated(changedPaths: readonly string[]): string[];
+}
+
 /** Bump on any change of semantics; every stored gold records the id that computed it. */
 export const EVALUATOR_ID = 'routing/1';
 
@@ -348,6 +353,15 @@ export class CompiledWorkflows {
       this.planContext = { ...ctx };
     }
     return this.plan.activated(changedPaths);
+  }
+
+  /**
+   * A router for one context with nothing learnt yet: what `activatedFor` keeps between calls
+   * (per-group plans, per-path results) starts empty and belongs to the returned router.
+   */
+  routerFor(ctx: RouteContext): Router {
+    checkContext(ctx);
+    return new ContextPlan(this.candidates, ctx, shortBranch(ctx.base_branch));
   }
 
   /** Paths of files that are invalid whatever the event (parse and load errors). */

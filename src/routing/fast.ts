@@ -1,21 +1,51 @@
 /**
  * The fast path of the evaluator: the same decisions as section 18 without explanations, for
- * routing many change sets under one context (the "repository prior": every tracked path as
- * its own one-path change).
+ * routing many change sets under one context (the repository prior, paired-state searches,
+ * benchmarks over a repository's history).
  *
  * For one context, the context predicates (merge conflict, types, branches) are decided once;
- * what is left depends on the changed paths only. For one-path changes, the patterns that can
- * match a file at all are worked out once per directory and name ending (from each pattern's
- * literal prefix and suffix); the ordered walk over what is left gives the same last match.
+ * what is left depends on the changed paths only. The path lists of all workflows form one set
+ * (identical lists shared), so a path is examined once for all workflows:
+ *
+ * - Paths are grouped by directory and name ending (`src/` + `.ts`; the ending is the name from
+ *   its last `.`, or the whole name when it has none). For a group, each list is
+ *   cut down from each pattern's literal prefix and suffix: patterns that cannot match any path
+ *   of the group are dropped, and the last pattern that matches every path of the group (`src/**`
+ *   for `src/`, `**\/*.ts` for `.ts`) ends the ordered walk, so only the patterns after it are
+ *   tested. Last-match-wins is kept: the last matching pattern is always among those left.
+ * - A workflow whose every trigger is decided by the group alone needs no test at all; a group
+ *   where every workflow is decided has its answer ready.
+ * - Change sets of several paths read, per path, the results of all lists at once, kept per path
+ *   string for later change sets (histories touch the same paths again and again), and stop per
+ *   workflow as soon as the semantics allow: `paths` at the first included path, `paths-ignore` at
+ *   the first path that is not ignored.
  */
 import { DEFAULT_TYPES, DIFF_LIMIT, type CompiledTrigger, type CompiledWorkflow } from './compile.js';
-import { isIncluded, type CompiledPattern } from './pattern.js';
+import { compilePattern, hits, isIncluded, type CompiledPattern } from './pattern.js';
 
-/** A trigger that passed the context predicates, with the ids of its path lists (-1: absent). */
+/** One path list cut down for the paths of one group (one directory, one name ending). */
+interface ListProgram {
+  /** Patterns that may match some paths of the group and not others, in list order. */
+  readonly maybe: readonly CompiledPattern[];
+  /** The result when none of `maybe` matches: the polarity of the last pattern before them that matches every path of the group, else false. */
+  readonly fallback: boolean;
+}
+
+const NEVER: ListProgram = { maybe: [], fallback: false };
+
+/** Ordered walk (section 11) over a cut-down list: from the end, the first hit decides. */
+function runList(prog: ListProgram, path: string): boolean {
+  const maybe = prog.maybe;
+  for (let i = maybe.length - 1; i >= 0; i--) {
+    const p = maybe[i]!;
+    if (hits(p, path)) return !p.negative;
+  }
+  return prog.fallback;
+}
+
+/** A trigger that passed the context predicates: ids of its `paths` / `paths-ignore` lists (-1: absent). */
 interface Step {
-  readonly paths: readonly CompiledPattern[] | undefined;
   readonly pathsId: number;
-  readonly ignore: readonly CompiledPattern[] | undefined;
   readonly ignoreId: number;
 }
 
@@ -24,20 +54,44 @@ interface Entry {
   readonly steps: readonly Step[];
 }
 
-/**
- * For one directory: each path list cut down to the patterns that can match a file directly in
- * it (`undefined` when none can), and the workflows worth looking at.
- */
-interface DirPlan {
-  readonly lists: readonly (readonly CompiledPattern[] | undefined)[];
-  /** Entries (workflows) to evaluate, in order. */
+/** Everything about one group of paths (one directory, one name ending). */
+interface GroupPlan {
+  /** Per list id. */
+  readonly progs: readonly ListProgram[];
+  /** Entries (workflows) a path of the group may activate, in order. */
   readonly entries: Int32Array;
-  /** The same, narrowed to the files of one name ending (see `endingOf`), built on first use. */
-  readonly byEnding: Map<string, DirPlan>;
+  /** Per position of `entries`: 1 when the entry must be evaluated for the path, 0 when the group alone activates it. */
+  readonly dynamic: Uint8Array;
+  /** When no entry needs evaluating: the activated workflow paths. */
+  readonly fixed: readonly string[] | undefined;
 }
 
-/** Directory plans kept per context plan; cleared past this many directories to bound memory. */
+/**
+ * One list for one directory: the patterns after the last one that matches every file of the
+ * directory (those before it cannot be the last match), and that one's polarity (`base`).
+ * `null` when no pattern of the list can match a file of the directory.
+ */
+interface DirList {
+  readonly infos: readonly PatternInfo[];
+  readonly base: boolean;
+}
+
+/** One directory: its lists, and the group plans of its name endings. */
+interface DirPlan {
+  readonly dir: string;
+  readonly lists: readonly (DirList | null)[];
+  readonly byEnding: Map<string, GroupPlan>;
+  /** The first FEW_ENDINGS endings and their plans, looked up without hashing. */
+  readonly endings: string[];
+  readonly groups: GroupPlan[];
+}
+
+const FEW_ENDINGS = 16;
+
+/** Plans kept per context; cleared past this many directories (or endings in one directory) to bound memory. */
 const MAX_CACHED_DIRS = 50_000;
+/** Per-path list results kept per context; cleared past this many paths. */
+const MAX_CACHED_PATHS = 200_000;
 
 /**
  * Can `p` match some file directly in `dir` (a directory ending in `/`, or '' for the root)?
@@ -57,101 +111,108 @@ export function mayEndWith(p: CompiledPattern, ending: string): boolean {
   return p.suffix.length <= ending.length ? ending.endsWith(p.suffix) : p.suffix.endsWith(ending);
 }
 
-/** The end of a path's name from its last `.` (`.ts`), or the whole name when it has none. */
-function endingOf(path: string, nameStart: number): string {
-  const dot = path.lastIndexOf('.');
-  return path.slice(dot >= nameStart ? dot : nameStart);
+/**
+ * A pattern read as a directory part and a name part, when it has that form: the body splits at
+ * its last `/` into a part that ends with `/` and a name part without `/`, `?` or `+` at its start
+ * (which would quantify the `/`), and no `\` anywhere. The directory part's regex can only match ''
+ * or a string ending in `/`, and the name part cannot match `/`, so for a file `dir` + `name`
+ * the pattern matches exactly when the directory part matches `dir` and the name part `name`.
+ * A name part `**` (`X/**`) matches any file below a directory matching `X/`: still decided by the
+ * directory alone (the pattern's regex on `dir`).
+ */
+interface Split {
+  /** Decides for the directory: `dirPart` regex, or for `X/**` the pattern's own regex. */
+  readonly dir: RegExp;
+  /** The name part matches every name (`*`, `**`), or names ending with `suffix` (`*S`), or is judged per name. */
+  readonly name: 'any' | 'suffix' | 'other';
+  readonly suffix: string;
+}
+
+/** A pattern with its split form (worked out once per context plan). */
+interface PatternInfo {
+  readonly p: CompiledPattern;
+  readonly split: Split | null;
+}
+
+function splitOf(p: CompiledPattern): Split | null {
+  let split: Split | null = null;
+  const body = p.negative ? p.source.slice(1) : p.source;
+  const slash = body.lastIndexOf('/');
+  if (slash >= 0 && !body.includes('\\')) {
+    const dirPart = body.slice(0, slash + 1);
+    const namePart = body.slice(slash + 1);
+    if (namePart === '**' && !dirPart.endsWith('**/')) {
+      split = { dir: p.regex, name: 'any', suffix: '' };
+    } else if (!namePart.includes('**') && !namePart.startsWith('?') && !namePart.startsWith('+')) {
+      try {
+        const dir = compilePattern(dirPart).regex;
+        const rest = namePart.slice(1);
+        if (namePart === '*') split = { dir, name: 'any', suffix: '' };
+        else if (namePart.startsWith('*') && !/[*?+[\]\\]/.test(rest)) split = { dir, name: 'suffix', suffix: rest };
+        else split = { dir, name: 'other', suffix: '' };
+      } catch {
+        split = null;
+      }
+    }
+  }
+  return split;
+}
+
+/** 0: matches no file directly in `dir`; 1: matches every such file; 2: depends on the name. */
+function inDir({ p, split }: PatternInfo, dir: string): 0 | 1 | 2 {
+  if (!mayMatchIn(p, dir)) return 0;
+  // `L**` matches every file in a directory that starts with L.
+  if (p.shape === 'starts' && p.prefix.length <= dir.length) return 1;
+  if (split === null) return 2;
+  if (!split.dir.test(dir)) return 0;
+  return split.name === 'any' ? 1 : 2;
+}
+
+/** For a pattern that may match in `dir`: 0: matches no name ending with `ending`; 1: every one; 2: depends on the name. */
+function withEnding({ p, split }: PatternInfo, dir: string, ending: string): 0 | 1 | 2 {
+  if (!mayEndWith(p, ending)) return 0;
+  if (matchesWholeEnding(p, dir, ending)) return 1;
+  // The directory part already matched (`inDir`); a name part `*S` matches every name ending with S.
+  if (split !== null && split.name === 'suffix' && split.suffix.length <= ending.length && ending.endsWith(split.suffix)) return 1;
+  return 2;
 }
 
 /**
- * Per-directory plans. Dropping the patterns that cannot match keeps the ordered walk exact:
- * the last matching pattern is among those that can match. A workflow whose every eligible
- * trigger has a `paths` list with nothing left is not activated by a file in that directory.
+ * Does `p` match every file of `dir` whose name ends with `ending`? `**S` and `**\/*S` (S without
+ * `/`) match every path ending with S, except that `**\/*S` needs no leading `/`.
  */
-class DirPlans {
-  private readonly dirs = new Map<string, DirPlan>();
-  /** The directory and plan of the previous path: sorted input hits it without hashing. */
-  private lastDir = '';
-  private lastPlan: DirPlan | undefined;
-
-  /** `owners[id]`: the entry (workflow) list `id` belongs to; `always`: entries any path may activate. */
-  constructor(
-    private readonly lists: readonly (readonly CompiledPattern[])[],
-    private readonly owners: readonly number[],
-    private readonly always: readonly number[],
-  ) {}
-
-  planFor(path: string): DirPlan {
-    const nameStart = path.lastIndexOf('/') + 1;
-    let plan = this.lastPlan;
-    if (plan === undefined || nameStart !== this.lastDir.length || !path.startsWith(this.lastDir)) {
-      const dir = path.slice(0, nameStart);
-      plan = this.dirs.get(dir);
-      if (plan === undefined) {
-        if (this.dirs.size >= MAX_CACHED_DIRS) this.dirs.clear();
-        plan = this.build(dir);
-        this.dirs.set(dir, plan);
-      }
-      this.lastDir = dir;
-      this.lastPlan = plan;
-    }
-    const ending = endingOf(path, nameStart);
-    let narrowed = plan.byEnding.get(ending);
-    if (narrowed === undefined) {
-      if (plan.byEnding.size >= MAX_CACHED_DIRS) plan.byEnding.clear();
-      narrowed = this.narrow(plan, ending);
-      plan.byEnding.set(ending, narrowed);
-    }
-    return narrowed;
-  }
-
-  private narrow(plan: DirPlan, ending: string): DirPlan {
-    const entries = new Set<number>(this.always);
-    const lists = plan.lists.map((patterns, id) => {
-      const kept = patterns?.filter((p) => mayEndWith(p, ending));
-      if (kept === undefined || kept.length === 0) return undefined;
-      entries.add(this.owners[id]!);
-      return kept;
-    });
-    return { lists, entries: Int32Array.from([...entries].sort((x, y) => x - y)), byEnding: new Map() };
-  }
-
-  private build(dir: string): DirPlan {
-    const entries = new Set<number>(this.always);
-    const lists = this.lists.map((patterns, id) => {
-      const kept = patterns.filter((p) => mayMatchIn(p, dir));
-      if (kept.length === 0) return undefined;
-      entries.add(this.owners[id]!);
-      return kept;
-    });
-    return { lists, entries: Int32Array.from([...entries].sort((x, y) => x - y)), byEnding: new Map() };
-  }
+function matchesWholeEnding(p: CompiledPattern, dir: string, ending: string): boolean {
+  return p.shape === 'ends' && p.suffix.length <= ending.length && ending.endsWith(p.suffix) && dir.charCodeAt(0) !== 47;
 }
 
-function anyIncluded(patterns: readonly CompiledPattern[], files: readonly string[]): boolean {
-  for (let i = 0; i < files.length; i++) if (isIncluded(patterns, files[i]!)) return true;
-  return false;
-}
-
-function allIncluded(patterns: readonly CompiledPattern[], files: readonly string[]): boolean {
-  for (let i = 0; i < files.length; i++) if (!isIncluded(patterns, files[i]!)) return false;
-  return true;
-}
 
 export class ContextPlan {
   private readonly entries: readonly Entry[];
-  private readonly dirPlans: DirPlans;
+  private readonly lists: readonly (readonly PatternInfo[])[];
+  private readonly dirs = new Map<string, DirPlan>();
+  /** The directory plan of the previous path: sorted input hits it without hashing. */
+  private lastDir: DirPlan | undefined;
+  /** Per path string: the result of every list (1 included), for change sets of several paths. */
+  private readonly results = new Map<string, Uint8Array>();
+  /** Scratch for the list results of the paths of one change set. */
+  private scratch: Uint8Array[] = [];
 
   /** `branch` is the short base branch name. */
   constructor(workflows: readonly CompiledWorkflow[], ctx: { readonly action: string; readonly merge_conflict?: boolean }, branch: string) {
     const lists: (readonly CompiledPattern[])[] = [];
-    const owners: number[] = [];
-    const entries: Entry[] = [];
+    const ids = new Map<string, number>();
+    // Identical lists (same patterns in the same order) share one id: one result per path.
     const listId = (patterns: readonly CompiledPattern[] | undefined): number => {
       if (patterns === undefined) return -1;
-      owners.push(entries.length);
-      return lists.push(patterns) - 1;
+      const key = patterns.map((p) => p.source).join('\0');
+      let id = ids.get(key);
+      if (id === undefined) {
+        id = lists.push(patterns) - 1;
+        ids.set(key, id);
+      }
+      return id;
     };
+    const entries: Entry[] = [];
     for (const file of workflows) {
       const steps: Step[] = [];
       for (const t of file.triggers) {
@@ -160,55 +221,192 @@ export class ContextPlan {
         // Reaching an invalid pattern makes the file invalid: no later trigger counts.
         if (t.patternError) break;
         if (!passesBranches(t, branch)) continue;
-        const paths = t.filters.paths;
-        const ignore = t.filters['paths-ignore'];
-        steps.push({ paths, pathsId: listId(paths), ignore, ignoreId: listId(ignore) });
+        steps.push({ pathsId: listId(t.filters.paths), ignoreId: listId(t.filters['paths-ignore']) });
       }
       if (steps.length > 0) entries.push({ path: file.path, steps });
     }
     this.entries = entries;
-    // A workflow with an eligible trigger without `paths` may be activated by any path.
-    const always = entries.flatMap((entry, i) => (entry.steps.some((st) => st.paths === undefined) ? [i] : []));
-    this.dirPlans = new DirPlans(lists, owners, always);
+    this.lists = lists.map((patterns) => patterns.map((p) => ({ p, split: splitOf(p) })));
   }
 
   /** Activated workflow paths (in workflow path order) for one change set. */
   activated(changedPaths: readonly string[]): string[] {
+    if (changedPaths.length === 1) return this.activatedOne(changedPaths[0]!);
+    const n = changedPaths.length > DIFF_LIMIT ? DIFF_LIMIT : changedPaths.length;
+    const scratch = this.scratch;
+    // Results of paths 0..got-1 are in `scratch`; the loops below read paths in order and stop early.
+    let got = 0;
     const out: string[] = [];
-    if (changedPaths.length === 1) {
-      const path = changedPaths[0]!;
-      const plan = this.dirPlans.planFor(path);
-      const lists = plan.lists;
-      const candidates = plan.entries;
-      for (let c = 0; c < candidates.length; c++) {
-        const entry = this.entries[candidates[c]!]!;
-        const steps = entry.steps;
-        for (let s = 0; s < steps.length; s++) {
-          const step = steps[s]!;
-          if (step.paths !== undefined) {
-            const kept = lists[step.pathsId];
-            if (kept === undefined || !isIncluded(kept, path)) continue;
+    const entries = this.entries;
+    for (let e = 0; e < entries.length; e++) {
+      const entry = entries[e]!;
+      const steps = entry.steps;
+      for (let s = 0; s < steps.length; s++) {
+        const { pathsId, ignoreId } = steps[s]!;
+        if (pathsId >= 0) {
+          // `paths`: some path (of the first 300) is included.
+          let found = false;
+          for (let i = 0; i < n; i++) {
+            if (i === got) scratch[got++] = this.resultsOf(changedPaths[i]!);
+            if (scratch[i]![pathsId] === 1) {
+              found = true;
+              break;
+            }
           }
-          if (step.ignore !== undefined) {
-            const kept = lists[step.ignoreId];
-            if (kept !== undefined && isIncluded(kept, path)) continue;
-          }
-          out.push(entry.path);
-          break;
+          if (!found) continue;
         }
-      }
-      return out;
-    }
-    const files = changedPaths.length > DIFF_LIMIT ? changedPaths.slice(0, DIFF_LIMIT) : changedPaths;
-    for (const entry of this.entries) {
-      for (const step of entry.steps) {
-        if (step.paths !== undefined && !anyIncluded(step.paths, files)) continue;
-        if (step.ignore !== undefined && allIncluded(step.ignore, files)) continue;
+        if (ignoreId >= 0) {
+          // `paths-ignore`: some path (of the first 300) is not ignored.
+          let found = false;
+          for (let i = 0; i < n; i++) {
+            if (i === got) scratch[got++] = this.resultsOf(changedPaths[i]!);
+            if (scratch[i]![ignoreId] === 0) {
+              found = true;
+              break;
+            }
+          }
+          if (!found) continue;
+        }
         out.push(entry.path);
         break;
       }
     }
     return out;
+  }
+
+  /** One changed path: the group plan decides, testing only the patterns it cannot decide. */
+  private activatedOne(path: string): string[] {
+    const plan = this.planFor(path);
+    if (plan.fixed !== undefined) return plan.fixed.slice();
+    const out: string[] = [];
+    const { progs, entries: candidates, dynamic } = plan;
+    for (let c = 0; c < candidates.length; c++) {
+      const entry = this.entries[candidates[c]!]!;
+      if (dynamic[c] === 0) {
+        out.push(entry.path);
+        continue;
+      }
+      const steps = entry.steps;
+      for (let s = 0; s < steps.length; s++) {
+        const { pathsId, ignoreId } = steps[s]!;
+        if (pathsId >= 0 && !runList(progs[pathsId]!, path)) continue;
+        if (ignoreId >= 0 && runList(progs[ignoreId]!, path)) continue;
+        out.push(entry.path);
+        break;
+      }
+    }
+    return out;
+  }
+
+  /** The result of every list for one path (kept per path string). */
+  private resultsOf(path: string): Uint8Array {
+    let r = this.results.get(path);
+    if (r === undefined) {
+      const progs = this.planFor(path).progs;
+      r = new Uint8Array(progs.length);
+      for (let id = 0; id < progs.length; id++) {
+        const prog = progs[id]!;
+        if (prog !== NEVER && runList(prog, path)) r[id] = 1;
+      }
+      if (this.results.size >= MAX_CACHED_PATHS) this.results.clear();
+      this.results.set(path, r);
+    }
+    return r;
+  }
+
+  private planFor(path: string): GroupPlan {
+    const nameStart = path.lastIndexOf('/') + 1;
+    let dirPlan = this.lastDir;
+    if (dirPlan === undefined || nameStart !== dirPlan.dir.length || !path.startsWith(dirPlan.dir)) {
+      const dir = path.slice(0, nameStart);
+      dirPlan = this.dirs.get(dir);
+      if (dirPlan === undefined) {
+        if (this.dirs.size >= MAX_CACHED_DIRS) this.dirs.clear();
+        dirPlan = this.buildDir(dir);
+        this.dirs.set(dir, dirPlan);
+      }
+      this.lastDir = dirPlan;
+    }
+    // A directory has few name endings: compare in place before slicing and hashing.
+    const dot = path.lastIndexOf('.');
+    const endStart = dot >= nameStart ? dot : nameStart;
+    const len = path.length - endStart;
+    const { endings, groups } = dirPlan;
+    for (let k = 0; k < endings.length; k++) {
+      const e = endings[k]!;
+      if (e.length === len && path.startsWith(e, endStart)) return groups[k]!;
+    }
+    const ending = path.slice(endStart);
+    let plan = dirPlan.byEnding.get(ending);
+    if (plan === undefined) {
+      if (dirPlan.byEnding.size >= MAX_CACHED_DIRS) dirPlan.byEnding.clear();
+      plan = this.buildGroup(dirPlan, ending);
+      dirPlan.byEnding.set(ending, plan);
+      if (endings.length < FEW_ENDINGS) {
+        endings.push(ending);
+        groups.push(plan);
+      }
+    }
+    return plan;
+  }
+
+  private buildDir(dir: string): DirPlan {
+    const lists = this.lists.map((infos): DirList | null => {
+      const kept: PatternInfo[] = [];
+      for (let i = infos.length - 1; i >= 0; i--) {
+        const info = infos[i]!;
+        const d = inDir(info, dir);
+        if (d === 1) return { infos: kept.reverse(), base: !info.p.negative };
+        if (d === 2) kept.push(info);
+      }
+      return kept.length === 0 ? null : { infos: kept.reverse(), base: false };
+    });
+    return { dir, lists, byEnding: new Map(), endings: [], groups: [] };
+  }
+
+  private buildGroup(dirPlan: DirPlan, ending: string): GroupPlan {
+    const { dir } = dirPlan;
+    const progs = dirPlan.lists.map((list): ListProgram => {
+      if (list === null) return NEVER;
+      const infos = list.infos;
+      const maybe: CompiledPattern[] = [];
+      let fallback = list.base;
+      for (let i = infos.length - 1; i >= 0; i--) {
+        const info = infos[i]!;
+        const e = withEnding(info, dir, ending);
+        if (e === 0) continue;
+        if (e === 1) {
+          fallback = !info.p.negative;
+          break;
+        }
+        maybe.push(info.p);
+      }
+      if (maybe.length === 0 && !fallback) return NEVER;
+      return { maybe: maybe.reverse(), fallback };
+    });
+    const decided = (id: number): boolean => id < 0 || progs[id]!.maybe.length === 0;
+    const value = (id: number): boolean => progs[id]!.fallback;
+    const entries: number[] = [];
+    const dynamic: number[] = [];
+    this.entries.forEach((entry, e) => {
+      // 'on': some trigger is activated by every path of the group; 'maybe': some trigger needs the path itself.
+      let state: 'off' | 'maybe' | 'on' = 'off';
+      for (const { pathsId, ignoreId } of entry.steps) {
+        const pathsOff = pathsId >= 0 && decided(pathsId) && !value(pathsId);
+        const ignoreOff = ignoreId >= 0 && decided(ignoreId) && value(ignoreId);
+        if (pathsOff || ignoreOff) continue;
+        if (decided(pathsId) && decided(ignoreId)) {
+          state = 'on';
+          break;
+        }
+        state = 'maybe';
+      }
+      if (state === 'off') return;
+      entries.push(e);
+      dynamic.push(state === 'maybe' ? 1 : 0);
+    });
+    const fixed = dynamic.every((d) => d === 0) ? entries.map((e) => this.entries[e]!.path) : undefined;
+    return { progs, entries: Int32Array.from(entries), dynamic: Uint8Array.from(dynamic), fixed };
   }
 }
 

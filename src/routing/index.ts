@@ -16,6 +16,7 @@ export {
   type PredicateName,
   type RouteContext,
   type RouteResult,
+  type Router,
   type TriggerExplain,
   type WorkflowExplain,
   type WorkflowFile,

@@ -221,21 +221,24 @@ export function matchList(patterns: readonly CompiledPattern[], subject: string)
   return { included: false, index: -1 };
 }
 
+/** Does `p` (without its `!`) match `subject`? The literal pre-checks first, the regex as judge. */
+export function hits(p: CompiledPattern, subject: string): boolean {
+  const shape = p.shape;
+  return shape === 'exact'
+    ? subject === p.prefix
+    : shape === 'starts'
+      ? subject.startsWith(p.prefix)
+      : shape === 'ends'
+        ? // `(?:.+/)?` cannot take a lone leading `/`: such a (non-git) path goes to the regex.
+          subject.endsWith(p.suffix) && (subject.charCodeAt(0) !== 47 || p.regex.test(subject))
+        : subject.startsWith(p.prefix) && subject.endsWith(p.suffix) && p.regex.test(subject);
+}
+
 /** `matchList(...).included` without allocating: the hot path of the repository prior. */
 export function isIncluded(patterns: readonly CompiledPattern[], subject: string): boolean {
   for (let i = patterns.length - 1; i >= 0; i--) {
     const p = patterns[i]!;
-    const shape = p.shape;
-    const hit =
-      shape === 'exact'
-        ? subject === p.prefix
-        : shape === 'starts'
-          ? subject.startsWith(p.prefix)
-          : shape === 'ends'
-            ? // `(?:.+/)?` cannot take a lone leading `/`: such a (non-git) path goes to the regex.
-              subject.endsWith(p.suffix) && (subject.charCodeAt(0) !== 47 || p.regex.test(subject))
-            : subject.startsWith(p.prefix) && subject.endsWith(p.suffix) && p.regex.test(subject);
-    if (hit) return !p.negative;
+    if (hits(p, subject)) return !p.negative;
   }
   return false;
 }
