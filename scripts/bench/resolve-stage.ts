@@ -107,7 +107,7 @@ async function main(): Promise<void> {
     const cpu = process.cpuUsage(cpu0);
     stop();
     console.log(`repository: ${source} (${branch}); ${fmt(PULLS)} pull requests stored (${fmt(Math.min(heads.length, PULLS))} with real refs/pull heads), ${fmt(items.length)} threads`);
-    console.log(`resolve stage (index once per repository, shared branch history): ${fmt(items.length)} items in ${(stageMs / 1000).toFixed(2)} s = ${(stageMs / items.length).toFixed(2)} ms/item wall, ${((cpu.user + cpu.system) / 1000 / items.length).toFixed(2)} ms/item of this process's CPU (${done} resolved; target <= 5 ms/item); git processes: ${[...spawned].map(([k, v]) => `${k} ${v}`).join(', ') || 'none'} (plus the long-lived cat-file readers)`);
+    console.log(`resolve stage (index once per repository, shared branch history): ${fmt(items.length)} items in ${(stageMs / 1000).toFixed(2)} s = ${(stageMs / items.length).toFixed(2)} ms/item wall, ${((cpu.user + cpu.system) / 1000 / items.length).toFixed(2)} ms/item of this process's CPU (${done} resolved; target <= 5 ms/item); git processes: ${[...spawned].map(([k, v]) => `${k} ${v}`).join(', ') || 'none'} (cat-file: the long-lived readers)`);
 
     // The old shape, on a sample: every item reloads every pull request and scans the list.
     const handle = await ctx.git.get(REPO);

@@ -1,6 +1,6 @@
-import { execa, type ResultPromise } from 'execa';
+import type { ResultPromise } from 'execa';
 import { GitError } from './errors.js';
-import { GIT_ENV } from './runner.js';
+import { startGit } from './runner.js';
 
 /** One answer of `cat-file --batch-check` (content null) or `--batch`. */
 export interface CatFileAnswer {
@@ -75,17 +75,7 @@ export class CatFileProcess {
   ) {
     const args = ['cat-file', protocol === 'command' ? '--batch-command' : mode === 'check' ? '--batch-check' : '--batch'];
     if (protocol === 'command') args.push('--buffer');
-    this.child = execa('git', [`--git-dir=${gitDir}`, ...args], {
-      env: GIT_ENV,
-      extendEnv: true,
-      stdin: 'pipe',
-      stdout: 'pipe',
-      stderr: 'pipe',
-      buffer: false,
-      reject: false,
-      encoding: 'buffer',
-      cleanup: true,
-    });
+    this.child = startGit(gitDir, args);
     this.pid = this.child.pid;
     track(this.child);
     this.child.stdout!.on('data', (chunk: Buffer) => this.onData(chunk));

@@ -1,4 +1,9 @@
-import { execa, type ExecaError } from 'execa';
+/**
+ * The one place r2v starts git: runGit / runGitBuffer (whole output), gitLines / streamGit (output
+ * streamed), startGit (a long-lived child spoken to over its pipes). Argument arrays only, GIT_ENV
+ * always, every failure a GitError (test/unit/architecture/git-runner.test.ts holds this).
+ */
+import { execa, type ExecaError, type ResultPromise } from 'execa';
 import { GitError } from './errors.js';
 
 export { GitError } from './errors.js';
@@ -28,7 +33,8 @@ export interface GitResult {
 }
 
 export interface RunGitOptions {
-  input?: string;
+  /** Written to git's stdin (text, or bytes such as a binary patch). */
+  input?: string | Uint8Array;
   timeoutMs?: number;
   /** Exit codes other than 0 that are data, not failure (e.g. 1 for `merge-base --is-ancestor`). */
   allowExit?: readonly number[];
@@ -42,7 +48,8 @@ export interface RunGitOptions {
 /**
  * Runs `git --git-dir=<gitDir> <args>` with an argument array (never a shell), LC_ALL=C and
  * GIT_TERMINAL_PROMPT=0. Throws GitError on a non-allowed exit code, a timeout or a spawn error.
- * Pass gitDir '' to run git without a repository (clone).
+ * Pass gitDir '' to run git without `--git-dir` (a clone, a command in `cwd`'s work tree, or a
+ * repository named by GIT_DIR in `env`).
  */
 export async function runGit(gitDir: string, args: readonly string[], opts: RunGitOptions = {}): Promise<GitResult> {
   const r = await spawnGit(gitDir, args, opts);
@@ -166,4 +173,27 @@ export async function streamGit(
   if (r.isCanceled) throw new GitError(args, null, stderr, { message: 'canceled' });
   if (r.failed && r.exitCode === undefined) throw new GitError(args, null, stderr, { cause: r.cause, message: `could not run git: ${(r.cause as Error | undefined)?.message ?? r.shortMessage}` });
   if ((r.exitCode ?? 0) !== 0) throw new GitError(args, r.exitCode ?? null, stderr);
+}
+
+/** Options of a long-lived git child: pipes on all three streams, nothing buffered, raw bytes. */
+const LONG_LIVED = {
+  stdin: 'pipe',
+  stdout: 'pipe',
+  stderr: 'pipe',
+  buffer: false,
+  reject: false,
+  encoding: 'buffer',
+  cleanup: true,
+  extendEnv: true,
+} as const;
+
+/**
+ * Starts `git --git-dir=<gitDir> <args>` as a long-lived child (`cat-file --batch-command`) whose
+ * stdin, stdout and stderr the caller speaks through. The child never rejects: the caller awaits
+ * it, reads its exit code and turns a failure into a GitError.
+ */
+export function startGit(gitDir: string, args: readonly string[], opts: { env?: Readonly<Record<string, string>> } = {}): ResultPromise<typeof LONG_LIVED & { env: Record<string, string> }> {
+  const argv = gitDir ? [`--git-dir=${gitDir}`, ...args] : [...args];
+  for (const observe of observers) observe(gitDir, args);
+  return execa('git', argv, { ...LONG_LIVED, env: { ...opts.env, ...GIT_ENV } });
 }

@@ -4,15 +4,13 @@
  * results) goes to a scratch object directory that borrows the mirror's objects as an alternate.
  * A killed run leaves only a temp directory behind; the mirror never sees our objects.
  *
- * Runs git through execa with argument arrays. `src/git/runner.ts` cannot pass an environment,
- * and GIT_INDEX_FILE / GIT_OBJECT_DIRECTORY are what make this work, so the spawn is here.
+ * Git runs through src/git/runner.ts; the repository, the scratch object directory and the index
+ * are named by GIT_DIR, GIT_OBJECT_DIRECTORY and GIT_INDEX_FILE in the environment.
  */
-import { execa } from 'execa';
 import { mkdir, mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { GitError } from '../git/errors.js';
-import { GIT_ENV } from '../git/runner.js';
+import { GitError, runGitBuffer } from '../git/runner.js';
 
 const FIXED_IDENT: Readonly<Record<string, string>> = {
   GIT_AUTHOR_NAME: 'r2v',
@@ -65,7 +63,6 @@ export class PairGit {
     opts: { input?: Buffer | string; index?: string; allowExit?: readonly number[]; workTree?: string } = {},
   ): Promise<{ stdout: Buffer; stderr: string; exitCode: number }> {
     const env: Record<string, string> = {
-      ...GIT_ENV,
       GIT_DIR: this.gitDir,
       GIT_OBJECT_DIRECTORY: join(this.scratch, 'objects'),
       GIT_ALTERNATE_OBJECT_DIRECTORIES: join(this.gitDir, 'objects'),
@@ -73,25 +70,7 @@ export class PairGit {
       ...FIXED_IDENT,
     };
     if (opts.workTree) env.GIT_WORK_TREE = opts.workTree;
-    const r = await execa('git', [...args], {
-      env,
-      cwd: opts.workTree,
-      extendEnv: true,
-      input: opts.input,
-      stdin: opts.input === undefined ? 'ignore' : undefined,
-      timeout: this.timeoutMs,
-      reject: false,
-      stripFinalNewline: false,
-      encoding: 'buffer',
-      maxBuffer: 1024 * 1024 * 1024,
-    });
-    const stderr = Buffer.from(r.stderr ?? new Uint8Array()).toString('utf8');
-    if (r.timedOut) throw new GitError(args, null, stderr, { timedOut: true });
-    if (r.exitCode === undefined) {
-      throw new GitError(args, null, stderr, { cause: r.cause, message: `could not run git: ${r.shortMessage}` });
-    }
-    if (r.exitCode !== 0 && !(opts.allowExit ?? []).includes(r.exitCode)) throw new GitError(args, r.exitCode, stderr);
-    return { stdout: Buffer.from(r.stdout ?? new Uint8Array()), stderr, exitCode: r.exitCode };
+    return runGitBuffer('', args, { env, cwd: opts.workTree, input: opts.input, timeoutMs: this.timeoutMs, allowExit: opts.allowExit });
   }
 
   private async text(args: readonly string[]): Promise<string> {

@@ -5,11 +5,10 @@
  * that does not exist at a state, or whose change does not apply there, makes the probe
  * `not-applicable`: nothing is guessed. Verdicts follow the rules of every probe (classify.ts).
  */
-import { execa } from 'execa';
 import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { ValidationError } from '../errors.js';
-import { GIT_ENV, runGit, runGitBuffer } from '../git/runner.js';
+import { GitError, runGit, runGitBuffer } from '../git/runner.js';
 import { buildCommand, parseJunit, usesJunit } from '../pairs/tests.js';
 import { decideBoundary, stateVerdict, type Classified } from './classify.js';
 import type { ExecResult } from './exec.js';
@@ -80,6 +79,17 @@ async function checkApplicable(gitDir: string, state: ProbeState, sha: string, t
   return null;
 }
 
+/** `git apply` of a patch in a worktree: null when it applied, else the first line of git's complaint ('' when it said nothing). */
+async function applyInWorktree(worktree: string, patch: Buffer): Promise<string | null> {
+  try {
+    await runGit('', ['apply', '--whitespace=nowarn', '-'], { cwd: worktree, input: patch });
+    return null;
+  } catch (error) {
+    if (!(error instanceof GitError) || error.exitCode === null) throw error;
+    return error.stderrTail.split(' | ')[0] ?? '';
+  }
+}
+
 /** Writes the fix's added test files and applies its changes to modified ones in the worktree. */
 async function applyTests(gitDir: string, worktree: string, state: ProbeState, sha: string, fixParent: string, fix: string, tests: readonly { path: string; how: string }[]): Promise<NotApplicable | null> {
   for (const t of tests) {
@@ -89,9 +99,8 @@ async function applyTests(gitDir: string, worktree: string, state: ProbeState, s
       await writeFile(join(worktree, t.path), blob);
     } else if (t.how === 'patch') {
       const patch = (await runGitBuffer(gitDir, ['diff', '--no-renames', '--no-ext-diff', '--binary', fixParent, fix, '--', t.path])).stdout;
-      const r = await execa('git', ['apply', '--whitespace=nowarn', '-'], { cwd: worktree, input: patch, env: GIT_ENV, reject: false });
-      if (r.exitCode !== 0) {
-        const why = String(r.stderr).trim().split('\n')[0] ?? '';
+      const why = await applyInWorktree(worktree, patch);
+      if (why !== null) {
         return { state, sha, cause: 'patch-does-not-apply', detail: `the fix's change to ${t.path} does not apply at ${state} ${sha.slice(0, 12)}${why ? `: ${why}` : ''}` };
       }
     }

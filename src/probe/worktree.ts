@@ -4,29 +4,23 @@
  * killed process left behind (their pid is gone) and remove them.
  */
 import { isProcessAlive } from '../util/pid.js';
-import { execa } from 'execa';
 import { randomBytes } from 'node:crypto';
 import { mkdir, readdir, rm } from 'node:fs/promises';
 import { join } from 'node:path';
-import { MinerError } from '../errors.js';
-import { GIT_ENV } from '../git/runner.js';
+import { GitError, runGit } from '../git/runner.js';
 
 export const WORKTREE_PREFIX = 'r2v-probe-wt-';
 
 async function git(gitDir: string, args: string[]): Promise<string> {
-  const r = await execa('git', [`--git-dir=${gitDir}`, ...args], { env: GIT_ENV, reject: false, stdin: 'ignore' });
-  if (r.exitCode !== 0) {
-    const detail = String(r.stderr ?? '').trim().split('\n').pop() ?? '';
-    throw new MinerError('git', `git ${args[0]} in ${gitDir} failed (exit ${r.exitCode ?? r.signal}): ${detail || r.shortMessage}`);
-  }
-  return String(r.stdout).trim();
+  return (await runGit(gitDir, args)).stdout.trim();
 }
 
 /** Full SHA of a commit, or a `git` error naming the revision. */
 export async function resolveCommit(gitDir: string, rev: string): Promise<string> {
-  const r = await execa('git', [`--git-dir=${gitDir}`, 'rev-parse', '--verify', '--quiet', `${rev}^{commit}`], { env: GIT_ENV, reject: false, stdin: 'ignore' });
-  if (r.exitCode !== 0) throw new MinerError('git', `${gitDir}: ${rev}: not a commit in this repository`);
-  return String(r.stdout).trim();
+  const args = ['rev-parse', '--verify', '--quiet', `${rev}^{commit}`];
+  const r = await runGit(gitDir, args, { allowExit: [1, 128] });
+  if (r.exitCode !== 0) throw new GitError(args, r.exitCode, r.stderr, { message: `${gitDir}: ${rev}: not a commit in this repository` });
+  return r.stdout.trim();
 }
 
 /** First parent of a commit, or null for a root commit. */
@@ -47,9 +41,10 @@ export async function addWorktree(gitDir: string, workRoot: string, sha: string)
 
 /** Removes a worktree (tracked or not, clean or not) and prunes git's record of it. */
 export async function removeWorktree(gitDir: string, dir: string): Promise<void> {
-  await execa('git', [`--git-dir=${gitDir}`, 'worktree', 'remove', '--force', '--force', dir], { env: GIT_ENV, reject: false, stdin: 'ignore' });
+  // Best effort: the directory goes either way, and prune forgets a worktree git could not remove.
+  await runGit(gitDir, ['worktree', 'remove', '--force', '--force', dir]).catch(() => undefined);
   await rm(dir, { recursive: true, force: true });
-  await execa('git', [`--git-dir=${gitDir}`, 'worktree', 'prune'], { env: GIT_ENV, reject: false, stdin: 'ignore' });
+  await runGit(gitDir, ['worktree', 'prune']).catch(() => undefined);
 }
 
 /**
