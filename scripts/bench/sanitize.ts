@@ -15,7 +15,8 @@ import { BatchObjects } from '../../src/git/batch.js';
 import { GIT_ENV } from '../../src/git/runner.js';
 import { buildReport, sanitizeBuiltReport } from '../../src/sanitize/index.js';
 import { HEX_RUN, matchesOf } from '../../src/sanitize/text.js';
-import { commitPrefixes } from '../../src/stages/sanitize.js';
+import { commitRunsOf } from '../../src/backward/chain.js';
+import { commitPrefixTest } from '../../src/backward/report.js';
 
 const COMMITS = 5000;
 const ROUNDS = 20;
@@ -59,7 +60,8 @@ try {
   const t0 = performance.now();
   for (let r = 0; r < ROUNDS; r += 1) {
     for (const p of prepared) {
-      const isCommitPrefix = await commitPrefixes(p.report.text, objects, []);
+      const runs = [...new Set(matchesOf(p.report.text, HEX_RUN).map((m) => m.text.toLowerCase()))];
+      const isCommitPrefix = commitPrefixTest(p.report.text, [], await commitRunsOf(objects, runs));
       deletedBatch += sanitizeBuiltReport(p.report, p.attributions, { repo: p.t.repo, isCommitPrefix }).deletions.length;
     }
   }

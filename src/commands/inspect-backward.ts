@@ -1,22 +1,18 @@
 import { existsSync, statSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { extractAttributions, extractWithCandidates } from '../backward/attribute.js';
+import { extractWithCandidates } from '../backward/attribute.js';
 import { SCORING } from '../backward/candidates.js';
+import { runChain, type ChainRepo } from '../backward/chain.js';
 import { findRefs } from '../backward/refs.js';
-import { screenThread } from '../backward/attribution-screen.js';
+import type { ThreadResolution } from '../backward/resolve.js';
 import { threadFromImport } from '../backward/thread.js';
-import type { Attribution, Decision, Reason, Thread } from '../model/backward.js';
+import type { Attribution, Decision, Thread } from '../model/backward.js';
 import { repoNameProblem } from '../config.js';
 import { describeError, MinerError, UsageError } from '../errors.js';
 import { BatchObjects } from '../git/batch.js';
 import { defaultBranchOf } from '../git/history.js';
-import type { GitRepoHandle } from '../git/repos.js';
 import { runGit } from '../git/runner.js';
 import type { LeakFinding, Span } from '../model/deletions.js';
-import { resolveThread, type ThreadResolution } from '../stages/resolve.js';
-import { sanitizeThread } from '../stages/sanitize.js';
-import { checkReasons } from '../backward/validate.js';
-import { validateCase } from '../stages/validate.js';
 import { readJsonl } from '../util/jsonl.js';
 import { groupCommand, printJson, type RegisterCommand } from './types.js';
 
@@ -37,11 +33,8 @@ export interface InspectedThread {
   leak_check: { ok: boolean; findings: LeakFinding[] };
 }
 
-export interface GitTarget {
-  readonly gitDir: string;
-  readonly objects: BatchObjects;
-  readonly branch: string | null;
-}
+/** The repository inspect resolves against (the chain's ChainRepo). */
+export type GitTarget = ChainRepo;
 
 const GOLD_STATUS: Readonly<Record<string, GoldStatus>> = {
   ok: 'ok',
@@ -79,58 +72,23 @@ function where(a: Attribution): string {
 }
 
 /**
- * attribute → resolve → validate → sanitize → audit for one thread, without a database. With no
- * repository, only the text-level rules decide and gold stays unresolved.
+ * attribute → resolve → validate → sanitize → audit for one thread, without a database (runChain:
+ * the stages' steps and final decision). With no repository, only the text-level rules decide and
+ * gold stays unresolved.
  */
 export async function inspectThread(input: Thread, git: GitTarget | null): Promise<InspectedThread> {
   const thread = git ? await withResolvedAliases(input, git.objects) : input;
-  const attributions = extractAttributions(thread);
-  const text = screenThread(thread, attributions);
-  const reasons: Reason[] = [...text.reasons];
-  let decision: Decision = text.decision;
-  // Without the repository's pull requests a PR-only culprit cannot be resolved: a person decides.
-  const culprits = text.culprits.map((i) => attributions[i]!);
-  if (!git && decision === 'candidate' && culprits.length > 0 && culprits.every((a) => a.ref.type === 'pr')) {
-    decision = 'review';
-    reasons.push({ code: 'unresolved', evidence: 'only pull requests are named; resolving them needs the repository' });
-  }
-  let resolution: ThreadResolution | null = null;
-  if (git && text.decision !== 'reject') {
-    const handle: GitRepoHandle = { repo: thread.repo, gitDir: git.gitDir, objects: git.objects };
-    resolution = await resolveThread(handle, thread, attributions, text, { defaultBranch: git.branch });
-    reasons.splice(0, reasons.length, ...resolution.screen.reasons);
-    decision = resolution.record.status === 'resolved' ? resolution.screen.decision : 'reject';
-    if (resolution.record.status === 'resolved') {
-      const failed = checkReasons(await validateCase(handle, resolution.record));
-      reasons.push(...failed);
-      if (failed.length > 0) decision = 'reject';
-    }
-  }
-  const record = resolution?.record ?? null;
-  const sanitized = await sanitizeThread(
-    thread,
-    attributions,
-    {
-      gold: record?.gold ?? null,
-      goldSubject: record?.goldSubject ?? null,
-      prNumbers: record?.prNumbers ?? [],
-      knownShas: resolution ? resolution.resolutions.flatMap((r) => (r.sha ? [r.sha] : [])) : [],
-    },
-    git?.objects ?? null,
-  );
-  if (sanitized.reasons.length > 0) {
-    reasons.push(...sanitized.reasons);
-    decision = 'reject';
-  }
+  const out = await runChain(thread, git);
+  const { attributions, text, resolution, sanitization: sanitized } = out;
   return {
     repo: thread.repo,
     number: thread.number,
-    decision,
-    reasons: [...new Set(reasons.map((r) => r.code))],
-    evidence: [...new Set(reasons.map((r) => `${r.code}: ${r.evidence}`))],
+    decision: out.decision,
+    reasons: [...new Set(out.reasons.map((r) => r.code))],
+    evidence: [...new Set(out.reasons.map((r) => `${r.code}: ${r.evidence}`))],
     attributions: attributions.map((a) => ({ text: a.ref.text, kind: a.kind, where: where(a), quote: a.sentence.text, hedged: a.hedged })),
     gold: goldOf(resolution, git !== null && text.reasons.some((r) => r.code === 'cross-repository')),
-    cutoff: record?.cutoff ?? null,
+    cutoff: resolution?.record.cutoff ?? null,
     report: { text: sanitized.report.text, deletions: sanitized.report.deletions },
     leak_check: { ok: sanitized.audit.ok, findings: sanitized.audit.findings },
   };

@@ -1,5 +1,4 @@
-import { extractAttributions } from '../backward/attribute.js';
-import { screenThread } from '../backward/attribution-screen.js';
+import { attributeThread } from '../backward/chain.js';
 import { threadFromRows } from '../backward/thread.js';
 import { repoConfig } from '../config.js';
 import { BackwardTables } from '../store/tables/backward.js';
@@ -47,8 +46,7 @@ export const attributeStage: Stage<AttributeItem> = {
   async process(item) {
     const { repo, number } = item.input;
     const thread = threadFromRows(item.input.thread, [...item.input.comments], item.input.aliases);
-    const attributions = extractAttributions(thread);
-    const screen = screenThread(thread, attributions);
+    const { attributions, screen } = attributeThread(thread);
     const save = (store: Store): void =>
       new BackwardTables(store.db).replaceAttributions(repo, number, attributions, screen);
     if (screen.decision === 'reject') {

@@ -1,160 +1,19 @@
-import { screenResolved, type ResolvedRef } from '../backward/attribution-screen.js';
+import { resolveThread } from '../backward/chain.js';
+import { indexPulls, type PullIndex } from '../backward/pull-index.js';
 import { threadFromRows } from '../backward/thread.js';
-import type { Attribution, Reason, TextScreen, Thread } from '../model/backward.js';
+import type { Attribution, Reason } from '../model/backward.js';
 import { repoConfig } from '../config.js';
 import { MinerError } from '../errors.js';
-import type { Cutoff } from '../backward/cutoff.js';
-import { computeCutoff, defaultBranchOf, historyWindow, matchingTag, tagWindow } from '../git/history.js';
-import type { GitRepoHandle } from '../git/repos.js';
-import { resolveRef } from '../git/resolve-ref.js';
-import { BackwardTables, type BackwardCaseRecord, type ResolutionRow } from '../store/tables/backward.js';
-import { Sources, type PullRow } from '../store/tables/sources.js';
+import { historyWindow } from '../git/history.js';
+import { BackwardTables } from '../store/tables/backward.js';
+import { Sources } from '../store/tables/sources.js';
 import { digestOf } from '../util/canonical.js';
-import { caseId } from '../util/case-id.js';
-import { indexPulls, type PullIndex } from '../backward/pull-index.js';
 import type { Store } from '../store/db.js';
 import type { PlannedItem, Stage } from './types.js';
 
 export interface ResolveItem {
   readonly repo: string;
   readonly number: number;
-}
-
-export interface ThreadResolution {
-  readonly record: BackwardCaseRecord;
-  readonly resolutions: ResolutionRow[];
-  /** The screen after resolution (competing, ambiguous-sha, cross-repository, …). */
-  readonly screen: TextScreen;
-}
-
-export interface ResolveOptions {
-  /** The default branch to cut at; null: the mirror's HEAD branch. */
-  readonly defaultBranch: string | null;
-  /** Stored pull requests by number (for `#N` attributions). */
-  readonly pull?: (n: number) => PullRow | undefined;
-  /** Pull requests linked to the issue as its fix. */
-  readonly fixPulls?: readonly number[];
-  /** All stored pull requests of the repository (to find the culprit's PR); see also `carrying`. */
-  readonly pulls?: readonly PullRow[];
-  /** The branch as it stood at a time; default: computeCutoff, the per-case reference (git processes per call). */
-  readonly cutoffOf?: (branch: string, reportTime: Date) => Promise<Cutoff>;
-  /** `rev-list --count base..tip`; default: historyWindow (one git process per call). */
-  readonly countBetween?: (branch: string, base: string, tip: string) => Promise<number>;
-  /** Numbers of the pull requests whose merge or head commits include this SHA (indexed; wins over `pulls`). */
-  readonly carrying?: (sha: string) => readonly number[];
-}
-
-const GOOD_VERSION = /\b(?:works?|worked|working|fine|good|ok|okay|last good|passes|passed)\b[^.\n]{0,60}?\bv?\d+(?:\.\d+){1,3}(?:-[0-9A-Za-z.]+)?/i;
-
-/** The phrase naming the last good version ("works in 1.4.2"), or null. */
-export function goodVersionText(text: string): string | null {
-  return GOOD_VERSION.exec(text)?.[0] ?? null;
-}
-
-/**
- * Resolves every attribution of a thread against the repository, applies the rules that need
- * the resolved commits, and for a surviving culprit computes gold, parent, cutoff (with the rule
- * that decided it), the history window and the tag window.
- */
-export async function resolveThread(
-  handle: GitRepoHandle,
-  thread: Thread,
-  attributions: readonly Attribution[],
-  text: TextScreen,
-  options: ResolveOptions,
-): Promise<ThreadResolution> {
-  const repo = thread.repo;
-  const resolutions: ResolutionRow[] = [];
-  for (const [idx, a] of attributions.entries()) {
-    const r = await resolveRef(handle, a.ref, {
-      repo,
-      aliases: thread.aliases ?? [],
-      pullCommits: (n) => {
-        const p = options.pull?.(n);
-        return p ? { commitShas: p.commitShas, mergeCommitSha: p.mergeCommitSha } : undefined;
-      },
-    });
-    resolutions.push({ idx, input: r.input, status: r.status, sha: r.sha, candidates: r.candidates, via: r.via });
-  }
-  const resolved: ResolvedRef[] = resolutions.map((r) => ({
-    index: r.idx,
-    status: r.status as ResolvedRef['status'],
-    sha: r.sha,
-    candidates: r.candidates,
-  }));
-  let screen = screenResolved(thread, attributions, text, resolved);
-  const base: BackwardCaseRecord = {
-    repo,
-    number: thread.number,
-    status: 'rejected',
-    decision: 'reject',
-    caseId: null,
-    gold: null,
-    goldSubject: null,
-    parent: null,
-    defaultBranch: null,
-    cutoff: null,
-    cutoffRule: 'none',
-    cutoffNotes: [],
-    historyWindow: null,
-    tag: null,
-    tagWindow: null,
-    prNumbers: [...new Set(options.fixPulls ?? [])].sort((x, y) => x - y),
-    reportTime: thread.createdAt,
-    reportUrl: thread.url,
-  };
-  if (screen.decision === 'reject') return { record: base, resolutions, screen };
-
-  // Unknown pull requests beside a resolved commit culprit are left out (see screenResolved).
-  const known = screen.culprits.filter((i) => resolutions[i]?.status !== 'pr-unknown');
-  const golds = [...new Set((known.length > 0 ? known : screen.culprits).map((i) => resolutions[i]?.sha ?? null))];
-  const gold = golds.length === 1 ? golds[0]! : null;
-  if (gold === null) {
-    const evidence = screen.culprits.length === 0 ? 'no culprit attribution' : `culprits resolve to ${golds.map(String).join(', ')}`;
-    screen = { decision: 'reject', culprits: [], reasons: [...screen.reasons, { code: 'unresolved', evidence }] };
-    return { record: base, resolutions, screen };
-  }
-
-  const commit = await handle.objects.commit(gold);
-  const branch = options.defaultBranch ?? (await defaultBranchOf(handle.gitDir));
-  if (branch === null) throw new MinerError('git', `${repo}: cannot tell the default branch (mirror HEAD is detached; set default_branch in the config)`);
-  const cutoff = options.cutoffOf ? await options.cutoffOf(branch, new Date(thread.createdAt)) : await computeCutoff(handle.gitDir, branch, new Date(thread.createdAt));
-  const window = cutoff.sha
-    ? options.countBetween
-      ? await options.countBetween(branch, gold, cutoff.sha)
-      : await historyWindow(handle.gitDir, gold, cutoff.sha)
-    : null;
-  const versionText = goodVersionText(`${thread.title}\n${thread.posts[0]?.body ?? ''}`);
-  const tag = versionText ? await matchingTag(handle.gitDir, versionText) : null;
-  const tagCount = tag && cutoff.sha ? await tagWindow(handle.gitDir, tag, cutoff.sha) : null;
-
-  const culpritPulls = screen.culprits.map((i) => attributions[i]!).filter((a) => a.ref.type === 'pr').map((a) => Number(a.ref.value));
-  const carrying = options.carrying
-    ? [...options.carrying(gold)]
-    : (options.pulls ?? []).filter((p) => p.mergeCommitSha === gold || p.commitShas.includes(gold)).map((p) => p.number);
-  const prNumbers = [...new Set([...base.prNumbers, ...culpritPulls, ...carrying])].filter(Number.isInteger).sort((x, y) => x - y);
-
-  return {
-    record: {
-      ...base,
-      status: 'resolved',
-      decision: screen.decision,
-      caseId: caseId(repo, thread.number, { repo, number: thread.number, gold }),
-      gold,
-      goldSubject: commit?.subject ?? null,
-      parent: commit?.parents[0] ?? null,
-      defaultBranch: branch,
-      cutoff: cutoff.sha,
-      cutoffRule: cutoff.rule,
-      cutoffNotes: cutoff.notes,
-      historyWindow: window,
-      tag,
-      tagWindow: tagCount,
-      prNumbers,
-    },
-    resolutions,
-    screen,
-  };
 }
 
 /** Full SHAs the attributions name (directly or through a stored pull request): fetched if the mirror lacks them. */

@@ -1,5 +1,5 @@
-import type { Decision } from '../model/backward.js';
-import { BackwardTables, type StageReason } from '../store/tables/backward.js';
+import { decide, type Gathered } from '../backward/decision.js';
+import { BackwardTables } from '../store/tables/backward.js';
 import { digestOf } from '../util/canonical.js';
 import type { Store } from '../store/db.js';
 import type { PlannedItem, Stage } from './types.js';
@@ -9,23 +9,7 @@ export interface ScreenItem {
   readonly number: number;
 }
 
-export interface FinalDecision {
-  readonly decision: Decision;
-  readonly caseId: string | null;
-  readonly reasons: StageReason[];
-}
-
-/** What the final decision of a thread reads, gathered from the earlier Backward stages. */
-export interface Gathered {
-  readonly textDecision: Decision;
-  readonly caseStatus: 'resolved' | 'rejected' | null;
-  readonly caseDecision: Decision | null;
-  readonly caseId: string | null;
-  readonly reasons: { readonly attribute: StageReason[]; readonly resolve: StageReason[]; readonly validate: StageReason[]; readonly sanitize: StageReason[] };
-  readonly validated: boolean;
-  readonly sanitized: boolean;
-}
-
+/** What the final decision of a thread reads, from the rows the earlier Backward stages stored. */
 function gather(tables: BackwardTables, repo: string, number: number): Gathered | null {
   const text = tables.textScreen(repo, number);
   if (!text) return null;
@@ -44,22 +28,6 @@ function gather(tables: BackwardTables, repo: string, number: number): Gathered 
     validated: tables.checks(repo, number).length > 0,
     sanitized: tables.report(repo, number) !== undefined,
   };
-}
-
-/**
- * The final Backward decision from what the stages stored, or null while a stage it needs has
- * not run yet. Rejections at any stage reject; otherwise a thread the text rules sent to review
- * stays in review (pending a human decision); otherwise it is a candidate. Never breaks a tie.
- */
-export function decide(g: Gathered): FinalDecision | null {
-  if (g.textDecision === 'reject') return { decision: 'reject', caseId: null, reasons: g.reasons.attribute };
-  if (g.caseStatus === null) return null;
-  // The resolve stage's reasons include the text-level ones it re-screened.
-  if (g.caseStatus === 'rejected') return { decision: 'reject', caseId: null, reasons: g.reasons.resolve };
-  if (!g.validated || !g.sanitized) return null;
-  const failures = [...g.reasons.validate, ...g.reasons.sanitize];
-  if (failures.length > 0) return { decision: 'reject', caseId: g.caseId, reasons: [...g.reasons.resolve, ...failures] };
-  return { decision: g.caseDecision === 'review' ? 'review' : 'candidate', caseId: g.caseId, reasons: g.reasons.resolve };
 }
 
 /**

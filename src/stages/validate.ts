@@ -1,9 +1,6 @@
 import { checkReasons } from '../backward/validate.js';
-import type { BatchObjects } from '../git/batch.js';
-import type { BranchHistory } from '../git/branch-history.js';
-import { structuralChecks, structuralChecksWith } from '../git/checks.js';
-import { MinerError } from '../errors.js';
-import { BackwardTables, type BackwardCaseRecord, type CheckRow } from '../store/tables/backward.js';
+import { validateCase } from '../backward/chain.js';
+import { BackwardTables } from '../store/tables/backward.js';
 import { digestOf } from '../util/canonical.js';
 import type { Store } from '../store/db.js';
 import type { PlannedItem, Stage } from './types.js';
@@ -11,24 +8,6 @@ import type { PlannedItem, Stage } from './types.js';
 export interface ValidateItem {
   readonly repo: string;
   readonly number: number;
-}
-
-/** The structural checks of a resolved case, one row per check with its evidence. */
-export async function validateCase(
-  handle: { gitDir: string; objects: BatchObjects },
-  record: BackwardCaseRecord,
-  /** The default branch's history, read once for all cases of the repository; without it, one git process per ancestry question. */
-  history?: BranchHistory,
-): Promise<CheckRow[]> {
-  if (!record.gold || !record.defaultBranch) throw new MinerError('internal', `${record.repo}#${record.number}: validate needs a resolved gold and branch`);
-  const input = {
-    gold: record.gold,
-    cutoff: record.cutoff,
-    defaultBranch: record.defaultBranch,
-    reportTime: new Date(record.reportTime),
-  };
-  const results = history && history.branch === record.defaultBranch ? await structuralChecksWith(history, handle, input) : await structuralChecks(handle, input);
-  return results.map((r) => ({ name: r.name, pass: r.pass, evidence: r.evidence }));
 }
 
 /**

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { decide, type Gathered } from '../../../src/stages/screen.js';
+import { decide, type Gathered } from '../../../src/backward/decision.js';
 import type { StageReason } from '../../../src/store/tables/backward.js';
 
 const r = (stage: string, code: string): StageReason => ({ stage, code, evidence: `${code} evidence`, post: null });

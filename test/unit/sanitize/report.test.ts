@@ -1,8 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import { buildReport, sanitizeReport, toReportSpan, auditLeaks } from '../../../src/sanitize/index.js';
 import { reproductionBlocks } from '../../../src/sanitize/report.js';
-import { sanitizeThread } from '../../../src/stages/sanitize.js';
+import { decideReport, reportDrafts, type SanitizeTarget, type ThreadSanitization } from '../../../src/backward/report.js';
+import type { Attribution, Thread } from '../../../src/model/backward.js';
 import { aThread, anAttribution } from './threads.js';
+
+/** The report decision with no repository to ask: only the known SHAs count as commits. */
+const reportWithoutRepository = (thread: Thread, attributions: readonly Attribution[], target: SanitizeTarget): ThreadSanitization =>
+  decideReport(thread, attributions, target, reportDrafts(thread, attributions), new Set());
 
 const GOLD = '3f9a2c1d8e7b6a5f4e3d2c1b0a9f8e7d6c5b4a39';
 const isCommitPrefix = (hex: string): boolean => GOLD.startsWith(hex);
@@ -133,19 +138,19 @@ describe('auditLeaks', () => {
   });
 });
 
-describe('sanitizeThread leakage rejection', () => {
+describe('decideReport leakage rejection', () => {
   it('rejects leak with the finding when a gold prefix survives the detectors, and passes the clean report', async () => {
     const body = 'Rendering `in.svg` fails with TypeError: path is undefined since 2.4.0. Steps: run `widget render in.svg`.';
     const target = { gold: GOLD, goldSubject: null, prNumbers: [], knownShas: [GOLD] };
     // Glued to word characters, the SHA detector leaves the hex alone; the audit still finds it.
     const leaky = aThread('Render fails', [`${body} Artifact: build_3f9a2c1d8e.tar`, 'Bisected to 3f9a2c1.']);
-    const out = await sanitizeThread(leaky, [anAttribution(leaky, 1, 'Bisected to 3f9a2c1.', '3f9a2c1')], target, null);
+    const out = reportWithoutRepository(leaky, [anAttribution(leaky, 1, 'Bisected to 3f9a2c1.', '3f9a2c1')], target);
     expect(out.report.text).toContain('build_3f9a2c1d8e.tar');
     expect(out.audit.ok).toBe(false);
     expect(out.reasons).toEqual([{ code: 'leak', evidence: 'gold-prefix: 3f9a2c1d8e' }]);
 
     const clean = aThread('Render fails', [body, 'Bisected to 3f9a2c1.']);
-    const ok = await sanitizeThread(clean, [anAttribution(clean, 1, 'Bisected to 3f9a2c1.', '3f9a2c1')], target, null);
+    const ok = reportWithoutRepository(clean, [anAttribution(clean, 1, 'Bisected to 3f9a2c1.', '3f9a2c1')], target);
     expect(ok.audit).toEqual({ ok: true, findings: [] });
     expect(ok.reasons).toEqual([]);
   });

@@ -1,8 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import { extractAttributions } from '../../../src/backward/attribute.js';
 import { findSubject } from '../../../src/sanitize/gold-subject.js';
-import { sanitizeThread, subjectFromBisectOutput } from '../../../src/stages/sanitize.js';
+import { decideReport, reportDrafts, subjectFromBisectOutput, type SanitizeTarget, type ThreadSanitization } from '../../../src/backward/report.js';
+import type { Attribution, Thread } from '../../../src/model/backward.js';
 import { aThread } from '../backward/build.js';
+
+/** The report decision with no repository to ask: only the known SHAs count as commits. */
+const reportWithoutRepository = (thread: Thread, attributions: readonly Attribution[], target: SanitizeTarget): ThreadSanitization =>
+  decideReport(thread, attributions, target, reportDrafts(thread, attributions), new Set());
 
 const FULL = '8f14e45fceea167a5a36dedd4bea2543a1b2c3d4';
 
@@ -20,7 +25,7 @@ describe('the culprit subject without the repository', () => {
   });
 });
 
-describe('sanitizeThread: the attribution post as a last resort for the symptom', () => {
+describe('decideReport: the attribution post as a last resort for the symptom', () => {
   it('a title that is the culprit subject is deleted, and the stack trace above the bisect log in the attribution post is kept', async () => {
     const trace = 'at org.example.groups.Loader.read(Loader.java:42) ~[main/:?]';
     const thread = {
@@ -28,7 +33,7 @@ describe('sanitizeThread: the attribution post as a last resort for the symptom'
       title: 'Rework group loading',
     };
     const attributions = extractAttributions(thread);
-    const out = await sanitizeThread(thread, attributions, { gold: null, goldSubject: null, prNumbers: [], knownShas: [] }, null);
+    const out = reportWithoutRepository(thread, attributions, { gold: null, goldSubject: null, prNumbers: [], knownShas: [] });
     expect(out.reasons).toEqual([]);
     expect(out.report.text).toContain(trace);
     expect(out.report.text).not.toContain('Rework group loading');

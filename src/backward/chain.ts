@@ -1,0 +1,205 @@
+/**
+ * The one chain of Backward decisions: attribute → resolve → validate → sanitize → decide. Each
+ * step reads what it needs from the repository through git/ and decides with the pure modules
+ * (attribute, attribution-screen, resolve, validate, report, decision). The stages run one step
+ * each, storing the results in between; `r2v inspect backward` runs them all in memory (runChain).
+ */
+import { extractAttributions } from './attribute.js';
+import { screenThread } from './attribution-screen.js';
+import type { Cutoff } from './cutoff.js';
+import { decide, decideWithoutRepository } from './decision.js';
+import { decideReport, hexRunsOf, isKnownPrefix, knownCommitShas, reportDrafts, type SanitizeTarget, type ThreadSanitization } from './report.js';
+import { decideGold, rejectedRecord, resolvedRecord, threadVersionText, type ThreadResolution } from './resolve.js';
+import { checkReasons } from './validate.js';
+import { MinerError } from '../errors.js';
+import type { BatchObjects } from '../git/batch.js';
+import type { BranchHistory } from '../git/branch-history.js';
+import { structuralChecks, structuralChecksWith } from '../git/checks.js';
+import { computeCutoff, defaultBranchOf, historyWindow, matchingTag, tagWindow } from '../git/history.js';
+import type { GitRepoHandle } from '../git/repos.js';
+import { resolveRef } from '../git/resolve-ref.js';
+import type { Attribution, Decision, Reason, TextScreen, Thread } from '../model/backward.js';
+import type { BackwardCaseRecord, CheckRow, ResolutionRow } from '../store/tables/backward.js';
+import type { PullRow } from '../store/tables/sources.js';
+
+/** Step 1: the attributions of a thread and the text-level screen (pure: the thread is all it reads). */
+export function attributeThread(thread: Thread): { attributions: Attribution[]; screen: TextScreen } {
+  const attributions = extractAttributions(thread);
+  return { attributions, screen: screenThread(thread, attributions) };
+}
+
+export interface ResolveOptions {
+  /** The default branch to cut at; null: the mirror's HEAD branch. */
+  readonly defaultBranch: string | null;
+  /** Stored pull requests by number (for `#N` attributions). */
+  readonly pull?: (n: number) => PullRow | undefined;
+  /** Pull requests linked to the issue as its fix. */
+  readonly fixPulls?: readonly number[];
+  /** All stored pull requests of the repository (to find the culprit's PR); see also `carrying`. */
+  readonly pulls?: readonly PullRow[];
+  /** The branch as it stood at a time; default: computeCutoff, the per-case reader (git processes per call). */
+  readonly cutoffOf?: (branch: string, reportTime: Date) => Promise<Cutoff>;
+  /** `rev-list --count base..tip`; default: historyWindow (one git process per call). */
+  readonly countBetween?: (branch: string, base: string, tip: string) => Promise<number>;
+  /** Numbers of the pull requests whose merge or head commits include this SHA (indexed; wins over `pulls`). */
+  readonly carrying?: (sha: string) => readonly number[];
+}
+
+/**
+ * Step 2: resolves every attribution against the repository, picks the gold (decideGold), and for
+ * a gold reads its commit, the cutoff (with the rule that decided it), the history window and the
+ * tag window, from which resolvedRecord makes the case.
+ */
+export async function resolveThread(
+  handle: GitRepoHandle,
+  thread: Thread,
+  attributions: readonly Attribution[],
+  text: TextScreen,
+  options: ResolveOptions,
+): Promise<ThreadResolution> {
+  const repo = thread.repo;
+  const resolutions: ResolutionRow[] = [];
+  for (const [idx, a] of attributions.entries()) {
+    const r = await resolveRef(handle, a.ref, {
+      repo,
+      aliases: thread.aliases ?? [],
+      pullCommits: (n) => {
+        const p = options.pull?.(n);
+        return p ? { commitShas: p.commitShas, mergeCommitSha: p.mergeCommitSha } : undefined;
+      },
+    });
+    resolutions.push({ idx, input: r.input, status: r.status, sha: r.sha, candidates: r.candidates, via: r.via });
+  }
+  const fixPulls = options.fixPulls ?? [];
+  const { screen, gold } = decideGold(thread, attributions, text, resolutions);
+  if (gold === null) return { record: rejectedRecord(thread, fixPulls), resolutions, screen };
+
+  const commit = await handle.objects.commit(gold);
+  const branch = options.defaultBranch ?? (await defaultBranchOf(handle.gitDir));
+  if (branch === null) throw new MinerError('git', `${repo}: cannot tell the default branch (mirror HEAD is detached; set default_branch in the config)`);
+  const reportTime = new Date(thread.createdAt);
+  const cutoff = options.cutoffOf ? await options.cutoffOf(branch, reportTime) : await computeCutoff(handle.gitDir, branch, reportTime);
+  const window = cutoff.sha
+    ? options.countBetween
+      ? await options.countBetween(branch, gold, cutoff.sha)
+      : await historyWindow(handle.gitDir, gold, cutoff.sha)
+    : null;
+  const versionText = threadVersionText(thread);
+  const tag = versionText ? await matchingTag(handle.gitDir, versionText) : null;
+  const tagCount = tag && cutoff.sha ? await tagWindow(handle.gitDir, tag, cutoff.sha) : null;
+  const carryingPulls = options.carrying
+    ? [...options.carrying(gold)]
+    : (options.pulls ?? []).filter((p) => p.mergeCommitSha === gold || p.commitShas.includes(gold)).map((p) => p.number);
+  const record = resolvedRecord(thread, attributions, screen, fixPulls, {
+    gold,
+    commit: commit ? { subject: commit.subject, parents: commit.parents } : null,
+    defaultBranch: branch,
+    cutoff,
+    historyWindow: window,
+    tag,
+    tagWindow: tagCount,
+    carryingPulls,
+  });
+  return { record, resolutions, screen };
+}
+
+/**
+ * Step 3: the structural checks of a resolved case, one row per check with its evidence. With the
+ * default branch's history read once for all cases of the repository, no git process per question.
+ */
+export async function validateCase(handle: { gitDir: string; objects: BatchObjects }, record: BackwardCaseRecord, history?: BranchHistory): Promise<CheckRow[]> {
+  if (!record.gold || !record.defaultBranch) throw new MinerError('internal', `${record.repo}#${record.number}: validate needs a resolved gold and branch`);
+  const input = { gold: record.gold, cutoff: record.cutoff, defaultBranch: record.defaultBranch, reportTime: new Date(record.reportTime) };
+  const results = history && history.branch === record.defaultBranch ? await structuralChecksWith(history, handle, input) : await structuralChecks(handle, input);
+  return results.map((r) => ({ name: r.name, pass: r.pass, evidence: r.evidence }));
+}
+
+/** Which of `runs` (lowercase hex, 7–40) name commits of the repository, asked in one batch; an ambiguous run with commit candidates counts. */
+export async function commitRunsOf(objects: BatchObjects, runs: readonly string[]): Promise<Set<string>> {
+  const yes = new Set<string>();
+  if (runs.length === 0) return yes;
+  for (const a of await objects.resolve(runs)) {
+    if ((a.status === 'ok' && a.type === 'commit') || (a.status === 'ambiguous' && a.candidates.length > 0)) yes.add(a.input.toLowerCase());
+  }
+  return yes;
+}
+
+/**
+ * Step 4: the report an agent reads. Builds the drafts, asks the repository (when there is one)
+ * which of their hex runs name commits, then decides (decideReport).
+ */
+export async function sanitizeThread(
+  thread: Thread,
+  attributions: readonly Attribution[],
+  target: SanitizeTarget,
+  objects: BatchObjects | null,
+): Promise<ThreadSanitization> {
+  const drafts = reportDrafts(thread, attributions);
+  const known = knownCommitShas(attributions, target);
+  const commitRuns = objects ? await commitRunsOf(objects, hexRunsOf(drafts).filter((r) => !isKnownPrefix(r, known))) : new Set<string>();
+  return decideReport(thread, attributions, target, drafts, commitRuns);
+}
+
+/** A repository to run the chain against: its git directory, object reader and default branch. */
+export interface ChainRepo {
+  readonly gitDir: string;
+  readonly objects: BatchObjects;
+  readonly branch: string | null;
+}
+
+/** Every step's result for one thread, and the final decision with its reasons. */
+export interface ChainResult {
+  readonly attributions: Attribution[];
+  readonly text: TextScreen;
+  /** Null without a repository, or when the text rules rejected the thread. */
+  readonly resolution: ThreadResolution | null;
+  /** Null unless a gold resolved. */
+  readonly checks: CheckRow[] | null;
+  /** Run on every thread (also a rejected one: what the report would be). */
+  readonly sanitization: ThreadSanitization;
+  readonly decision: Decision;
+  /** The final decision's reasons, then any sanitization finding on a thread rejected earlier. */
+  readonly reasons: Reason[];
+}
+
+/**
+ * The whole chain for one thread, in memory (no database): the same steps the stages run and the
+ * same final decision the screen stage makes. Without a repository nothing resolves, and the text
+ * rules decide (decideWithoutRepository).
+ */
+export async function runChain(thread: Thread, git: ChainRepo | null): Promise<ChainResult> {
+  const { attributions, screen: text } = attributeThread(thread);
+  let resolution: ThreadResolution | null = null;
+  let checks: CheckRow[] | null = null;
+  if (git && text.decision !== 'reject') {
+    resolution = await resolveThread({ repo: thread.repo, gitDir: git.gitDir, objects: git.objects }, thread, attributions, text, { defaultBranch: git.branch });
+    if (resolution.record.status === 'resolved') checks = await validateCase(git, resolution.record);
+  }
+  const record = resolution?.record ?? null;
+  const sanitization = await sanitizeThread(
+    thread,
+    attributions,
+    {
+      gold: record?.gold ?? null,
+      goldSubject: record?.goldSubject ?? null,
+      prNumbers: record?.prNumbers ?? [],
+      knownShas: resolution ? resolution.resolutions.flatMap((r) => (r.sha ? [r.sha] : [])) : [],
+    },
+    git?.objects ?? null,
+  );
+  if (!git) return { attributions, text, resolution, checks, sanitization, ...decideWithoutRepository(attributions, text, sanitization.reasons) };
+  const final = decide<Reason>({
+    textDecision: text.decision,
+    caseStatus: record?.status ?? null,
+    caseDecision: record?.decision ?? null,
+    caseId: record?.caseId ?? null,
+    reasons: { attribute: text.reasons, resolve: resolution?.screen.reasons ?? [], validate: checkReasons(checks ?? []), sanitize: sanitization.reasons },
+    validated: true,
+    sanitized: true,
+  });
+  if (final === null) throw new MinerError('internal', `${thread.repo}#${thread.number}: the chain ran every step but reached no decision`);
+  // A thread rejected before sanitization still shows what sanitization found (the decision is a rejection already).
+  const reasons = [...final.reasons];
+  for (const r of sanitization.reasons) if (!reasons.includes(r)) reasons.push(r);
+  return { attributions, text, resolution, checks, sanitization, decision: final.decision, reasons };
+}

@@ -1,0 +1,130 @@
+/**
+ * The report an agent reads, decided from facts already read: the thread, its attributions, what
+ * resolve found, and which hex runs of the report the repository knows as commits (asked by the
+ * chain through git/; no git here). Builds the report, deletes the answer, audits the result and
+ * checks that a symptom remains.
+ */
+import { hasObservableSymptom } from './attribution-screen.js';
+import type { Attribution, Reason, Thread } from '../model/backward.js';
+import { auditLeaks, buildReport, sanitizeBuiltReport, type LeakAudit, type Report, type SanitizedReport } from '../sanitize/index.js';
+import { HEX_RUN, matchesOf } from '../sanitize/text.js';
+
+export interface ThreadSanitization {
+  readonly report: SanitizedReport;
+  readonly audit: LeakAudit;
+  readonly symptom: { readonly ok: boolean; readonly why: string };
+  /** `leak` and `insufficient-symptom`, with evidence; empty when the report is usable. */
+  readonly reasons: Reason[];
+}
+
+export interface SanitizeTarget {
+  readonly gold: string | null;
+  readonly goldSubject: string | null;
+  readonly prNumbers: readonly number[];
+  /** Full SHAs already known to be commits of the repository (resolved attributions). */
+  readonly knownShas: readonly string[];
+}
+
+/**
+ * The reports the decision may use, built from the thread: the posts before the first
+ * attribution, and, should those say too little, the same with the attribution's own post (its
+ * answer deleted) — a stack trace pasted above a bisect log.
+ */
+export interface ReportDrafts {
+  readonly first: Report;
+  readonly wider: Report;
+}
+
+export function reportDrafts(thread: Thread, attributions: readonly Attribution[]): ReportDrafts {
+  return { first: buildReport(thread, attributions), wider: buildReport(thread, attributions, { withFirstAttributionPost: true }) };
+}
+
+/** The distinct lowercase hex runs of the drafts (7–40 characters): what the repository is asked about. */
+export function hexRunsOf(drafts: ReportDrafts): string[] {
+  return [...new Set([drafts.first.text, drafts.wider.text].flatMap((t) => matchesOf(t, HEX_RUN).map((m) => m.text.toLowerCase())))];
+}
+
+/** SHAs (or prefixes) known to name commits without asking: resolved attributions, attributed hex, gold. */
+export function knownCommitShas(attributions: readonly Attribution[], target: SanitizeTarget): string[] {
+  const attributedHex = attributions.filter((a) => a.ref.type !== 'pr' && /^[0-9a-f]{7,40}$/i.test(a.ref.value)).map((a) => a.ref.value);
+  return [...target.knownShas, ...attributedHex, ...(target.gold ? [target.gold] : [])];
+}
+
+/** True when `run` is a prefix of one of `known`. */
+export function isKnownPrefix(run: string, known: readonly string[]): boolean {
+  return known.some((k) => k.toLowerCase().startsWith(run.toLowerCase()));
+}
+
+/**
+ * Which hex runs of `text` name commits: the prefixes of SHAs already known (resolved
+ * attributions, attributed hex, gold), and the runs the repository answered as commits
+ * (`commitRuns`, lowercase; an ambiguous run with commit candidates counts).
+ */
+export function commitPrefixTest(text: string, known: readonly string[], commitRuns: ReadonlySet<string>): (hex: string) => boolean {
+  const yes = new Set<string>();
+  for (const m of matchesOf(text, HEX_RUN)) {
+    const run = m.text.toLowerCase();
+    if (commitRuns.has(run) || isKnownPrefix(run, known)) yes.add(run);
+  }
+  return (hex) => yes.has(hex.toLowerCase());
+}
+
+/**
+ * The subject line pasted with bisect output (`# first bad commit: [sha] Subject`, or the first
+ * message line of the commit block after `<sha> is the first bad commit`); null unless exactly one.
+ */
+export function subjectFromBisectOutput(attributions: readonly Attribution[]): string | null {
+  const subjects = new Set<string>();
+  for (const a of attributions) {
+    if (a.kind !== 'bisect-output') continue;
+    const log = /#\s*first bad commit:\s*\[[0-9a-fA-F]{7,40}\]\s+(\S.*)$/m.exec(a.sentence.text);
+    const block = /^(?:>\s?)*(?:Date|CommitDate):.*\n(?:(?:>\s?)*\s*\n)?(?:>\s?)*\s{4}(\S.*)$/m.exec(a.sentence.text);
+    const subject = (log?.[1] ?? block?.[1])?.trim();
+    if (subject) subjects.add(subject);
+  }
+  return subjects.size === 1 ? [...subjects][0]! : null;
+}
+
+/** Pull-request numbers written as `(#N)` in a commit subject. */
+function subjectPulls(subject: string | null): number[] {
+  return [...(subject ?? '').matchAll(/\(#(\d{1,7})\)/g)].map((m) => Number(m[1]));
+}
+
+/**
+ * Deletes the answer from the first draft, audits it and checks a symptom remains; when no
+ * symptom remains, the wider draft is used instead if it audits clean and gives one.
+ * `commitRuns`: the hex runs of the drafts (hexRunsOf) that the repository knows as commits.
+ */
+export function decideReport(
+  thread: Thread,
+  attributions: readonly Attribution[],
+  target: SanitizeTarget,
+  drafts: ReportDrafts,
+  commitRuns: ReadonlySet<string>,
+): ThreadSanitization {
+  // Without the repository, pasted bisect output still tells the culprit's subject line.
+  const goldSubject = target.goldSubject ?? subjectFromBisectOutput(attributions);
+  // Every pull request an attribution names is answer-bearing, whether or not it is the culprit.
+  const attributedPulls = attributions.filter((a) => a.ref.type === 'pr' && /^\d+$/.test(a.ref.value)).map((a) => Number(a.ref.value));
+  const known = knownCommitShas(attributions, target);
+  const attempt = (built: Report): ThreadSanitization => {
+    const report = sanitizeBuiltReport(built, attributions, {
+      repo: thread.repo,
+      aliases: thread.aliases ?? [],
+      isCommitPrefix: commitPrefixTest(built.text, known, commitRuns),
+      // A squash-merged culprit's subject ends in its pull request number ("… (#123)"): that number names the culprit too.
+      prNumbers: [...new Set([...target.prNumbers, ...attributedPulls, ...subjectPulls(goldSubject)])],
+      goldSubject,
+    });
+    const audit = auditLeaks(report.text, { gold: target.gold, goldSubject, repo: thread.repo, aliases: thread.aliases ?? [] });
+    const symptom = hasObservableSymptom(report.text);
+    const reasons: Reason[] = [];
+    if (!audit.ok) reasons.push({ code: 'leak', evidence: audit.findings.map((f) => `${f.code}: ${f.text}`).join('; ') });
+    if (!symptom.ok) reasons.push({ code: 'insufficient-symptom', evidence: symptom.why });
+    return { report, audit, symptom, reasons };
+  };
+  const first = attempt(drafts.first);
+  if (first.symptom.ok) return first;
+  const wider = attempt(drafts.wider);
+  return wider.symptom.ok && wider.audit.ok ? wider : first;
+}
