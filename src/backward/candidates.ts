@@ -96,10 +96,17 @@ export interface Candidate {
 
 /** Causal words that tie a reference to the regression when they share its sentence or list item. */
 const CAUSAL =
-  /\b(?:bisect\w*|first[- ]["'`]?(?:bad|broken|failing)["'`]?|introduc(?:e|ed|es|ing)|caus(?:ed|es|ing)|broke|breaks|breaking|broken\s+(?:by|in|since|after)|(?:has|have|had)\s+broken|offending|culprit|regress(?:ed|ing|ion|ions)|responsible|started|appeared|slowed\s+down|introducer|guilty|faulty|the\s+bad\s+commit|murderer|accidentally|inadvertently|mistakenly)\b/i;
+  /\b(?:bisect\w*|first[- ]["'`]?(?:bad|broken|failing)["'`]?|introduc(?:e|ed|es|ing)|caus(?:ed|es|ing)|broke|breaks|breaking|broken\s+(?:by|in|since|after)|(?:has|have|had)\s+broken|offending|culprit|regress(?:ed|ing|ion|ions)|responsible|started|appeared|slowed\s+down|introducer|guilty|faulty|the\s+bad\s+commit|murderer|accidentally|inadvertently|mistakenly|(?:fail(?:s|ed|ing)?|crash(?:es|ed|ing)?|hangs?|hanging|broken|slower)\s+(?:ever\s+)?since)\b/i;
 
 /** A title speaks of a bisect in progress as often as of its outcome ("bisect round 3 (commit X)"): there the word alone is no cause. */
 const TITLE_CAUSAL = new RegExp(CAUSAL.source.replace('bisect\\w*|', ''), 'i');
+
+/** "bisect" said of a search still to be run ("whenever someone gets around to bisecting it", "please bisect"): no outcome. */
+const BISECT_TO_COME =
+  /\b(?:(?:have|has|had|need|needs|want|wants|going|plan|planning|try|trying|able|around|time)\s+to|will|would|should|could|can|please|without|didn't|did\s+not|haven't|have\s+not|not)\s+(?:(?:go|git|run|do)\s+)?bisect\w*/i;
+
+/** A sentence that only points at a reference ("Turns out it's X.", "It was X.", "Result: X"), or is nothing but the reference. */
+const POINTER_SENTENCE = /^[\s>*_-]*(?:(?:(?:it\s+)?turn(?:s|ed)\s+out\s+(?:to\s+be|it(?:'s|\s+is|\s+was))|it(?:'s|\s+is|\s+was)|that(?:'s|\s+is|\s+was)|the\s+answer\s+is|result\s*:|answer\s*:|here\s+it\s+is\s*:?)\s*(?:commit\s+)?)?[`'"(\[]*$/i;
 
 /** A sentence that opens by blaming what the previous sentence named. */
 const ANAPHORA = /^(?:this|that|it|which|the\s+change|this\s+change|this\s+commit|that\s+commit)\s+(?:(?:then|also|apparently)\s+)?(?:introduced|caused|broke|regressed|is\s+what\s+broke)\b/i;
@@ -122,7 +129,7 @@ const ENDPOINT_AFTER = /^[`'"*_)\]]*(?:\s*(?:(?:as|is|was|=|:|->|→|-)\s*)?(?:t
 const RANGE_BEFORE = /[\w`]\.\.\.?[`]?$/;
 
 /** The sentence names several possible commits, or a commit that bundles several (a rollup; git's revert of a merge says "reversing changes made to"). */
-const SEVERAL = /\b(?:any\s+of|one\s+of|either|between|among|several|candidates?|roll-?up|reversing\s+changes\s+made\s+to)\b/i;
+const SEVERAL = /\b(?:any\s+of|one\s+of|either|between|among|several|candidates?|roll-?up|reversing\s+changes\s+made\s+to|merge\s+commit)\b/i;
 
 /** A step line of a bisect run. */
 const TRANSCRIPT_LINE = /^\s*(?:[$>#]\s*)*(?:git\s+bisect\s+(?:good|bad|skip|start|new|old)\b|Bisecting:|(?:good|bad|skip):\s*\[)/i;
@@ -135,6 +142,9 @@ const REVERTED_BEFORE = /\b(?:revert(?:s|ing|ed)?|back(?:s|ing|ed)?\s+out|undoin
 
 /** The post says the revert fixes the problem. */
 const REVERT_FIXES = /\b(?:fix(?:es|ed)?|solves?|solved|resolves?|resolved|helps|go(?:es)?\s+away|went\s+away|works\s+again)\b|\bcaus(?:ed|es|ing)\s+(?:a|the|this)\s+(?:regression|crash|failure|breakage)\b|\b(?:broke|breaks)\s+(?:the\s+)?\w+/i;
+
+/** The thread calls the reverted commit the bad one ("Revert breaking commit", "found the breaking commit"). */
+const BLAME_NOUN = /\b(?:breaking|bad|faulty|offending|culprit|regressing|broken)\s+(?:commit|change|patch|PR)s?\b/i;
 
 /** The post reverts something no longer needed (a workaround): the revert blames nothing. */
 const REVERT_CLEANUP = /\bno\s+longer\s+(?:required|needed|necessary)\b|\bnot\s+needed\s+any(?:more|\s+more)\b/i;
@@ -170,7 +180,7 @@ export function scoreCandidates(
     for (const ref of findRefs(body)) {
       if (out.length >= SCORING.maxCandidates) return out;
       count += 1;
-      const evidence = evidenceOf(layout, ref, src.index, patternHits);
+      const evidence = evidenceOf(layout, ref, src.index, patternHits, src.index === -1 ? (thread.posts[0]?.body ?? '').slice(0, SCORING.maxScan) : thread.title);
       if (src.index !== -1 && titleCausal && titleRefs.some((t) => sameCommit(t.ref.value, ref.ref.value))) {
         evidence.push({ code: 'titled', weight: SCORING.titled, text: thread.title });
       }
@@ -223,7 +233,14 @@ function mentions(body: string, ref: RefMatch): boolean {
   return body.toLowerCase().includes(ref.ref.value.slice(0, 7));
 }
 
-function evidenceOf(layout: Layout, ref: RefMatch, post: number, patternHits: readonly { post: number; start: number }[]): Evidence[] {
+function evidenceOf(
+  layout: Layout,
+  ref: RefMatch,
+  post: number,
+  patternHits: readonly { post: number; start: number }[],
+  /** The title (for a post) or the body (for the title): where a revert may say why. */
+  context = '',
+): Evidence[] {
   const { body } = layout;
   const ev: Evidence[] = [];
   const add = (code: EvidenceCode, text: string): void => void ev.push({ code, weight: SCORING[code], text });
@@ -244,10 +261,14 @@ function evidenceOf(layout: Layout, ref: RefMatch, post: number, patternHits: re
   // "X. This introduced …": the next sentence blames the commit of this one.
   const next = body.slice(s.end, s.end + 200).replace(/^[\s>]+/, '');
   const causalWords = post === -1 ? TITLE_CAUSAL : CAUSAL;
-  const causal = inCode || bareNumber ? null : (causalWords.exec(sentence) ?? (ANAPHORA.test(next) ? ANAPHORA.exec(next) : null));
+  const own = causalWords.exec(sentence);
+  // "whenever someone gets around to bisecting it": the search is still to come.
+  const ownCausal = own && /^bisect/i.test(own[0]) && BISECT_TO_COME.test(sentence) ? null : own;
+  const causal = inCode || bareNumber ? null : (ownCausal ?? (ANAPHORA.test(next) ? ANAPHORA.exec(next) : null) ?? blameBefore(layout, s, ref));
   if (causal) add('causal', causal[0]);
   const reverted = causal ? null : REVERTED_BEFORE.exec(body.slice(Math.max(s.start, ref.outerStart - 40), ref.outerStart));
-  if (reverted && !inCode && REVERT_FIXES.test(body) && !REVERT_CLEANUP.test(body)) add('reverted', reverted[0].trim());
+  const revertContext = `${body}\n${context}`;
+  if (reverted && !inCode && (REVERT_FIXES.test(body) || BLAME_NOUN.test(revertContext)) && !REVERT_CLEANUP.test(revertContext)) add('reverted', reverted[0].trim());
   const several = patterned ? null : SEVERAL.exec(sentence);
   if (several) add('several', several[0]);
   const before = body.slice(Math.max(s.start, ref.outerStart - 80), ref.outerStart);
@@ -261,6 +282,26 @@ function evidenceOf(layout: Layout, ref: RefMatch, post: number, patternHits: re
   const neg = NEGATION_BEFORE.exec(body.slice(Math.max(s.start, ref.outerStart - 40), ref.outerStart));
   if (neg) add('negated', neg[0].trim());
   return ev;
+}
+
+/**
+ * "I bisected which commit slows it down. Turns out it's X." / "The following commit broke the
+ * tests:\n\nX": a sentence that only points at the reference, right after a sentence with a
+ * causal word, takes that word as its own.
+ */
+function blameBefore(layout: Layout, s: Range, ref: RefMatch): RegExpExecArray | null {
+  const { body } = layout;
+  if (!POINTER_SENTENCE.test(body.slice(s.start, ref.outerStart))) return null;
+  if (!/^[`'")\]]*[.!]?\s*(?:\(?from\s+#\d+\)?\.?)?$/i.test(body.slice(ref.end, Math.max(ref.end, s.end)).replace(/\s*from\s+#\d+\.?$/, ''))) return null;
+  const raw = body.slice(Math.max(0, s.start - 300), s.start);
+  const before = raw.replace(/\s+$/, '');
+  // Across a blank line only a lead-in ending in a colon points at what follows.
+  if (/\n[ \t>]*\n/.test(raw.slice(before.length)) && !/:$/.test(before)) return null;
+  const cut = Math.max(before.lastIndexOf('. '), before.lastIndexOf('.\n'), before.lastIndexOf('\n\n'));
+  const previous = before.slice(cut + 1);
+  const m = CAUSAL.exec(previous);
+  if (!m || BISECT_TO_COME.test(previous) || NEGATION_BEFORE.test(previous.slice(0, m.index))) return null;
+  return m;
 }
 
 function kindOf(ref: RefMatch): AttributionKind {

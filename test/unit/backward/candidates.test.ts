@@ -280,3 +280,29 @@ describe('candidates: more wordings seen on real threads (written anew)', () => 
     expect(screenThread(thread, atts).reasons.map((r) => r.code)).toContain('retracted');
   });
 });
+
+describe('candidates: blame carried from the sentence before, and reverts explained by the title', () => {
+  it.each([
+    ['"I bisected … . Turns out it is X."', `I bisected which change makes the import take 40 seconds. Turns out it's ${FULL} from #31.`, FULL],
+    ['"The following commit broke …:" and the hash alone below', `The following commit broke the export tests:\n\n${FULL}\n\nGoing back one commit makes them pass.`, FULL],
+    ['"fails since commit X"', `The round-trip test fails since commit ${FULL}.`, FULL],
+  ])('%s', (_name, body, ref) => {
+    expect(refs(aThread([SYMPTOM, body]))).toEqual([ref]);
+  });
+
+  it('a pointer sentence after a sentence with no cause names nothing', () => {
+    expect(refs(aThread([SYMPTOM, `I checked the export today. Turns out it's ${FULL}.`]))).toEqual([]);
+  });
+
+  it('a bisect still to be run is no outcome, and a merge commit is not one culprit', () => {
+    expect(refs(aThread([SYMPTOM, `The merge commit is ${SHA} on the feature branch, whenever someone gets around to bisecting it.`]))).toEqual([]);
+    expect(refs(aThread([SYMPTOM, `Could someone try to bisect ${SHA} against the release?`]))).toEqual([]);
+  });
+
+  it('a revert whose title calls the commit the breaking one names it; an unexplained revert does not', () => {
+    const blamed = { ...aThread([`This reverts commit ${FULL}.`]), title: 'Revert breaking commit' };
+    expect(refs(blamed)).toEqual([FULL]);
+    const plain = { ...aThread([`This reverts commit ${FULL}.`]), title: 'Revert an earlier change' };
+    expect(refs(plain)).toEqual([]);
+  });
+});
