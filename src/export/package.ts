@@ -12,6 +12,7 @@ import { runGit, runGitBuffer, streamGit } from '../git/runner.js';
 import { parseLsTree } from '../git/workflows.js';
 import { writeFileAtomic } from '../util/atomic-file.js';
 import { addToPackageIndex } from './package-index.js';
+import { OBJECTS_DIR, packHistory } from './object-layers.js';
 import { canonicalJson } from '../util/canonical.js';
 import type { BackwardManifestRecord, ForwardManifestRecord, ManifestRecord } from './read-manifest.js';
 
@@ -164,8 +165,18 @@ export async function backwardGrading(r: BackwardManifestRecord, mirror: string,
   };
 }
 
+export interface BackwardPackageOptions {
+  /**
+   * The shared layer store (see object-layers.ts): default `<out>/.objects`, so the packages of
+   * one repository share their older history on disk; null packs each history whole.
+   */
+  readonly objects?: string | null;
+  /** First-parent commits per shared layer (tests use small ones). */
+  readonly layerCommits?: number;
+}
+
 /** Backward: repo/ (history up to the cutoff only), history_metadata.jsonl, report.md, task.json. */
-export async function packageBackward(r: BackwardManifestRecord, mirror: string, out: string): Promise<void> {
+export async function packageBackward(r: BackwardManifestRecord, mirror: string, out: string, opts: BackwardPackageOptions = {}): Promise<void> {
   const tmp = start(out, r.case_id);
   try {
     await checkedTreeEntries(mirror, r.cutoff);
@@ -174,8 +185,9 @@ export async function packageBackward(r: BackwardManifestRecord, mirror: string,
     const gitDir = join(repoDir, '.git');
     await runGit(gitDir, ['config', 'core.logAllRefUpdates', 'false']);
     await runGit(gitDir, ['config', 'gc.auto', '0']);
-    // Exactly the objects reachable from the cutoff, packed from the mirror: no remote, no other refs.
-    await runGit(mirror, ['pack-objects', '--revs', '-q', join(gitDir, 'objects', 'pack', 'pack')], { input: `${r.cutoff}\n` });
+    // Exactly the objects reachable from the cutoff, packed from the mirror (shared layers + its own
+    // pack): no remote, no other refs, nothing from after the cutoff.
+    await packHistory(mirror, gitDir, r.cutoff, r.default_branch, opts.objects === undefined ? join(out, OBJECTS_DIR) : opts.objects, opts.layerCommits);
     await runGit(gitDir, ['update-ref', 'refs/heads/main', r.cutoff]);
     await runGit(gitDir, [`--work-tree=${repoDir}`, 'read-tree', '-u', '--reset', 'HEAD']);
     rmSync(join(gitDir, 'logs'), { recursive: true, force: true });

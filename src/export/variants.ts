@@ -23,6 +23,7 @@ import { writeFileAtomic } from '../util/atomic-file.js';
 import { canonicalJson } from '../util/canonical.js';
 import type { ForwardPairRecord } from './forward-pairs.js';
 import { addToPackageIndex } from './package-index.js';
+import { OBJECTS_DIR } from './object-layers.js';
 import { backwardGrading, backwardTaskJson, GRADING_DIR, packageBackward, packageCase, packageForward, writeGitRecords } from './package.js';
 import type { BackwardManifestRecord, ForwardManifestRecord, ManifestRecord } from './read-manifest.js';
 
@@ -113,7 +114,7 @@ export async function packageVariant(
     else if (variant === 'symptom-ablated') {
       const b = r as BackwardManifestRecord;
       const ablated = ablateSymptoms(b.report);
-      await packageBackward({ ...b, report: ablated.text }, mirror, scratch);
+      await packageBackward({ ...b, report: ablated.text }, mirror, scratch, { objects: join(out, OBJECTS_DIR) });
       extra = { case_id: id, variant, deleted: ablated.deletions.map((d) => b.report.slice(d.start, d.end).trim()).filter((t) => t.length > 0) };
     } else {
       const f = r as ForwardManifestRecord;
