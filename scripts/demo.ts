@@ -14,7 +14,6 @@ import { startFakeGitHub } from '../src/github/fake-server.js';
 import { pathToFileURL } from 'node:url';
 import { ensureBuild } from './build.mjs';
 import { openStore } from '../src/store/db.js';
-import { BackwardTables } from '../src/store/tables/backward.js';
 import { captureStream as capture } from '../src/util/capture.js';
 
 const ROOT = resolve(import.meta.dirname, '..');
@@ -54,7 +53,7 @@ export function demoConfigText(world: SampleWorld, apiUrl: string): string {
 export function installDemoProbes(world: SampleWorld, dbPath: string, dataDir: string): number {
   const store = openStore(dbPath);
   try {
-    const cases = new BackwardTables(store.db).resolvedCases();
+    const cases = store.backward.resolvedCases();
     mkdirSync(join(dataDir, 'probes'), { recursive: true });
     let n = 0;
     for (const p of world.probes) {

@@ -2,7 +2,6 @@ import { existsSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { Config, CONFIG_FILE, loadConfig, requireConfig, resolveDataDir, type LoadedConfig } from './config.js';
 import { openStore, type Store } from './store/db.js';
-import { Workspace } from './store/tables/workspace.js';
 import { ensureDir } from './util/ensure-dir.js';
 import { MinerError } from './errors.js';
 import { acquireWorkspaceLock, type WorkspaceLock } from './util/workspace-lock.js';
@@ -36,7 +35,7 @@ function hasConfig(globals: GlobalOptions, io: Io): boolean {
  * still exists), else defaults with the data directory it recorded (else the database's directory).
  */
 function configOfDatabase(store: Store): { loaded: LoadedConfig; dataDir: string } {
-  const workspace = new Workspace(store.db);
+  const workspace = store.workspace;
   const configPath = workspace.get('config_path');
   if (configPath !== null && existsSync(configPath)) {
     const loaded = loadConfig(configPath, dirname(configPath));
@@ -80,7 +79,7 @@ export function openApp(globals: GlobalOptions, io: Io, opts: { lock?: string; m
       ({ loaded, dataDir } = configOfDatabase(store));
     }
     if (!store.readonly) {
-      const workspace = new Workspace(store.db);
+      const workspace = store.workspace;
       workspace.set('data_dir', dataDir);
       if (loaded.path !== null) workspace.set('config_path', loaded.path);
     }

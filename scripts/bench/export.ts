@@ -10,9 +10,6 @@ import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { execa } from 'execa';
 import { openStore } from '../../src/store/db.js';
-import { AdmissionTables } from '../../src/store/tables/admission.js';
-import { BackwardTables } from '../../src/store/tables/backward.js';
-import { Sources } from '../../src/store/tables/sources.js';
 import { canonicalJson, sha256 } from '../../src/util/canonical.js';
 import { ensureBuild } from '../build.mjs';
 
@@ -30,9 +27,9 @@ const hex = (n: number, len: number): string => sha256(String(n)).slice(0, len);
 
 function seed(dbPath: string, n: number): void {
   const store = openStore(dbPath);
-  const t = new AdmissionTables(store.db);
-  const backwardTables = new BackwardTables(store.db);
-  const sources = new Sources(store.db);
+  const t = store.admission;
+  const backwardTables = store.backward;
+  const sources = store.sources;
   const report = 'Rendering any SVG with nested groups now fails with a TypeError in src/flatten.js. '.repeat(12);
   store.transaction(() => {
     for (let i = 0; i < n; i += 1) {

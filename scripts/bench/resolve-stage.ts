@@ -22,8 +22,6 @@ import { resolveStage } from '../../src/stages/resolve.js';
 import type { StageContext } from '../../src/stages/types.js';
 import { threadFromRows } from '../../src/backward/thread.js';
 import { openStore } from '../../src/store/db.js';
-import { BackwardTables } from '../../src/store/tables/backward.js';
-import { Sources } from '../../src/store/tables/sources.js';
 import { seededRandom } from '../../src/util/random.js';
 
 const { values } = parseArgs({
@@ -56,7 +54,7 @@ async function main(): Promise<void> {
     const random = seededRandom(20);
     const line = (await runGit(source, ['rev-list', '--no-merges', '--format=%H %ct', '--no-commit-header', `refs/heads/${branch}`])).stdout.split('\n').filter(Boolean).map((l) => l.split(' '));
     const heads = (await runGit(source, ['for-each-ref', '--format=%(objectname) %(refname)', 'refs/pull/'])).stdout.split('\n').filter(Boolean).map((l) => l.split(' '));
-    const sources = new Sources(store.db);
+    const sources = store.sources;
     store.transaction(() => {
       for (let n = 1; n <= PULLS; n++) {
         const real = heads[n - 1];
@@ -112,7 +110,7 @@ async function main(): Promise<void> {
 
     // The old shape, on a sample: every item reloads every pull request and scans the list.
     const handle = await ctx.git.get(REPO);
-    const tables = new BackwardTables(store.db);
+    const tables = store.backward;
     const sample = items.slice(0, SAMPLE);
     const t1 = performance.now();
     for (const item of sample) {

@@ -7,9 +7,7 @@
 import { importDecisions } from '../../src/review/import.js';
 import { reviewExportLines } from '../../src/review/review-export.js';
 import { openStore } from '../../src/store/db.js';
-import { BackwardTables } from '../../src/store/tables/backward.js';
-import { ReviewLedger, type ReviewEntry } from '../../src/store/tables/review.js';
-import { Sources } from '../../src/store/tables/sources.js';
+import type { ReviewEntry } from '../../src/store/tables/review.js';
 import { sha256 } from '../../src/util/canonical.js';
 import type { JsonlLine } from '../../src/util/jsonl.js';
 
@@ -18,8 +16,8 @@ const NAIVE_SAMPLE = 300;
 const REPO = 'bench/widget';
 
 const store = openStore(':memory:');
-const sources = new Sources(store.db);
-const tables = new BackwardTables(store.db);
+const sources = store.sources;
+const tables = store.backward;
 const body = 'Rendering nested groups fails with `TypeError: Cannot read properties of undefined` in src/flatten.js since 2.4.0.';
 store.transaction(() => {
   for (let n = 1; n <= CASES; n += 1) {
@@ -60,7 +58,7 @@ store.transaction(() => {
 const seconds = (t0: bigint): number => Number(process.hrtime.bigint() - t0) / 1e9;
 
 let t0 = process.hrtime.bigint();
-const exported = [...reviewExportLines(store.db, { status: 'pending' })].map((l) => JSON.parse(l) as { case_key: string; input_digest: string });
+const exported = [...reviewExportLines(store, { status: 'pending' })].map((l) => JSON.parse(l) as { case_key: string; input_digest: string });
 const exportS = seconds(t0);
 if (exported.length !== CASES) throw new Error(`exported ${exported.length} cases, expected ${CASES}`);
 
@@ -77,7 +75,7 @@ const reimportS = seconds(t0);
 if (first.imported !== CASES || again.skipped !== CASES || again.imported !== 0) throw new Error('import counts are wrong');
 
 // The duplicate check alone: indexed lookup (the ledger's way) vs reading the whole ledger per line.
-const ledger = new ReviewLedger(store.db);
+const ledger = store.review;
 const probes: Omit<ReviewEntry, 'id'>[] = exported.slice(0, NAIVE_SAMPLE).map((r) => ({
   caseKey: r.case_key, task: 'backward', reviewer: 'alice', decision: 'accept', reason: 'sound bisect', inputDigest: r.input_digest,
   recordedAt: '2024-06-01T00:00:00.000Z', source: 'human',

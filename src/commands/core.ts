@@ -14,15 +14,11 @@ import { runStages, type RunSummary } from '../run/runner.js';
 import { selectStages } from '../run/select.js';
 import { planShards, reposOfShard, resolveShard, shardLabel, tokenEnvFor, type Shard } from '../run/shard.js';
 import { EVALUATOR_ID } from '../routing/index.js';
-import { StoreMeta } from '../store/tables/meta.js';
 import { r2vVersion } from '../version.js';
 import { stages as registry } from '../stages/index.js';
 import type { RunOptions, Stage } from '../stages/types.js';
-import { Runs } from '../store/tables/runs.js';
-import { Sources } from '../store/tables/sources.js';
 import { openStore } from '../store/db.js';
 import { mergeShards } from '../store/merge.js';
-import { Workspace } from '../store/tables/workspace.js';
 import { ensureDir } from '../util/ensure-dir.js';
 import type { CliContext, GlobalOptions, Io, RegisterCommand } from './types.js';
 import { printJson } from './types.js';
@@ -44,7 +40,7 @@ export function allStages(ctx: CliContext): readonly Stage<any>[] {
 export function reposInScope(app: App, only?: string): string[] {
   const names = new Map<string, string>();
   for (const r of app.loaded.config.repos) names.set(r.name.toLowerCase(), r.name);
-  for (const name of new Sources(app.store.db).repoNames()) {
+  for (const name of app.store.sources.repoNames()) {
     if (!names.has(name.toLowerCase())) names.set(name.toLowerCase(), name);
   }
   const all = [...names.values()].sort();
@@ -83,7 +79,7 @@ export async function executeRun(
   const log = createLogger({ stream: ctx.io.stderr, level: globals.quiet ? 'error' : 'info', secrets });
   let repos = reposInScope(app, sel.repo);
   if (shard) {
-    const meta = new StoreMeta(app.store.db);
+    const meta = app.store.meta;
     const before = meta.get('shard');
     if (before !== undefined && before !== shardLabel(shard)) {
       app.close();
@@ -105,11 +101,11 @@ export async function executeRun(
     tokenEnv,
   });
   // This run holds the lock: whatever an earlier, killed run left is cleaned now.
-  const left = await cleanLeftovers({ db: app.store.db, dataDir: app.dataDir });
+  const left = await cleanLeftovers({ store: app.store, dataDir: app.dataDir });
   if (left.interruptedRuns + left.partialLogs + left.pairScratch + left.probeWorktrees > 0) {
     log.info(`cleaned after an interrupted run: ${left.interruptedRuns} runs marked interrupted, ${left.partialLogs} partial logs, ${left.pairScratch} pairs scratch directories, ${left.probeWorktrees} probe worktrees`);
   }
-  const runs = new Runs(app.store.db);
+  const runs = app.store.runs;
   const runId = runs.start(['run', ...Object.entries(sel).map(([k, v]) => `${k}=${JSON.stringify(v)}`)], new Date());
   let outcome = 'error';
   try {
@@ -138,7 +134,7 @@ export async function executeRun(
 
 /** Records what produces the database's rows; `r2v merge` refuses shards that disagree. */
 function recordMeta(app: App, shard: Shard | null): void {
-  const meta = new StoreMeta(app.store.db);
+  const meta = app.store.meta;
   app.store.transaction(() => {
     meta.set('r2v_version', r2vVersion());
     meta.set('evaluator', EVALUATOR_ID);
@@ -168,7 +164,7 @@ export const registerCore: RegisterCommand = (program: Command, ctx: CliContext)
       ensureDir(resolveDataDir(loaded), 'data directory');
       const store = openStore(db);
       try {
-        const workspace = new Workspace(store.db);
+        const workspace = store.workspace;
         workspace.set('data_dir', resolveDataDir(loaded));
         workspace.set('config_path', path);
       } finally {

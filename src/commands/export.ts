@@ -29,7 +29,6 @@ import { verifyManifest } from '../export/verify.js';
 import { gitDirFromUser } from '../git/open-dir.js';
 import { emitRubric, RUBRICS_DIR, type OracleRow } from '../mergeability/emit.js';
 import { commentEvidence, coupledPairTasks, forwardTask, type TaskContext } from '../mergeability/tasks.js';
-import { AdmissionTables } from '../store/tables/admission.js';
 import { readJsonl } from '../util/jsonl.js';
 import { snakeKeys } from '../util/snake-case.js';
 import { printJson, type CliContext, type GlobalOptions, type Io, type RegisterCommand } from './types.js';
@@ -62,7 +61,7 @@ function goldsOf(records: readonly ManifestRecord[]): GoldEntry[] {
 function* admittedFromDb(cmd: Command, io: Io): Generator<ManifestRecord> {
   const app = openApp(cmd.optsWithGlobals<GlobalOptions>(), io, { mode: 'read' });
   try {
-    for (const row of new AdmissionTables(app.store.db).stream()) {
+    for (const row of app.store.admission.stream()) {
       if (tierOf(JSON.parse(row.blockers) as Blocker[], { requireReview: false }) !== 'admitted') continue;
       yield ManifestRecord.parse(JSON.parse(row.record));
     }
@@ -72,13 +71,13 @@ function* admittedFromDb(cmd: Command, io: Io): Generator<ManifestRecord> {
 }
 
 /** Test globs and comment evidence from the configuration and database; nothing of either with --git-dir. */
-function rubricContext(opts: { gitDir?: string }, cmd: Command, io: Io): { ctx: TaskContext; db: App['store']['db'] | null; close: () => void } {
-  if (opts.gitDir) return { ctx: { testGlobs: () => undefined, evidence: () => [] }, db: null, close: () => undefined };
+function rubricContext(opts: { gitDir?: string }, cmd: Command, io: Io): { ctx: TaskContext; store: App['store'] | null; close: () => void } {
+  if (opts.gitDir) return { ctx: { testGlobs: () => undefined, evidence: () => [] }, store: null, close: () => undefined };
   const app = openApp(cmd.optsWithGlobals<GlobalOptions>(), io, { mode: 'read' });
   const config = app.loaded.config;
   return {
-    ctx: { testGlobs: (repo) => repoConfig(config, repo)?.test_globs, evidence: commentEvidence(app.store.db) },
-    db: app.store.db,
+    ctx: { testGlobs: (repo) => repoConfig(config, repo)?.test_globs, evidence: commentEvidence(app.store) },
+    store: app.store,
     close: () => app.close(),
   };
 }
@@ -104,7 +103,7 @@ export const registerExport: RegisterCommand = (program: Command, ctx: CliContex
       const out = opts.freeze !== undefined ? join(resolve(io.cwd, opts.out), opts.freeze) : resolve(io.cwd, opts.out);
       const app = openApp(cmd.optsWithGlobals<GlobalOptions>(), io, { mode: 'read' });
       try {
-        const summary = exportManifests(app.store.db, {
+        const summary = exportManifests(app.store, {
           out,
           task: opts.task,
           requireReview: opts.requireReview ?? false,
@@ -207,8 +206,8 @@ export const registerExport: RegisterCommand = (program: Command, ctx: CliContex
           throw new UsageError(`--case ${opts.case}: no such admitted case${opts.manifest ? ` in ${opts.manifest}` : ''}`);
         }
         // Coupled pairs have no package of their own; their scaffolds come with a whole-database packaging.
-        if (opts.variant === 'full' && opts.all && !opts.manifest && rubrics.db) {
-          for (const task of coupledPairTasks(rubrics.db, rubrics.ctx)) oracles.push(await emitRubric(task, mirrors(task.repo), out));
+        if (opts.variant === 'full' && opts.all && !opts.manifest && rubrics.store) {
+          for (const task of coupledPairTasks(rubrics.store, rubrics.ctx)) oracles.push(await emitRubric(task, mirrors(task.repo), out));
         }
         markPackageIndex(out, true);
       } finally {

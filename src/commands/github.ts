@@ -16,8 +16,6 @@ import {
   type Parsed,
 } from '../github/import.js';
 import type { Store } from '../store/db.js';
-import { GitHubTables } from '../store/tables/github.js';
-import { Sources } from '../store/tables/sources.js';
 import { writeFileAtomic } from '../util/atomic-file.js';
 import { canonicalJson } from '../util/canonical.js';
 import { readJsonl } from '../util/jsonl.js';
@@ -118,7 +116,7 @@ export async function importFile(
   const rows: ImportRows[] = [];
   // A comment id belongs to one thread: the same id under two threads would overwrite one of them.
   const seen = new Map<string, { number: number; line: number }>();
-  const sources = new Sources(store.db);
+  const sources = store.sources;
   const commentClash = (r: ImportRows, lineNumber: number): string | null => {
     for (const c of r.comments) {
       const key = `${r.repo.toLowerCase()}\u0000${c.commentId}`;
@@ -170,7 +168,7 @@ export async function importFile(
 
 /** Saves imported rows; repositories not yet known are registered with source 'import'. */
 export function saveImportRows(store: Store, rows: readonly ImportRows[], now: Date): void {
-  const sources = new Sources(store.db);
+  const sources = store.sources;
   for (const name of new Set(rows.map((r) => r.repo))) {
     if (sources.repo(name)) continue;
     sources.upsertRepo({ name, defaultBranch: null, isFork: null, parent: null, htmlUrl: null, source: IMPORT_SOURCE, updatedAt: now.toISOString() });
@@ -189,8 +187,8 @@ export function saveImportRows(store: Store, rows: readonly ImportRows[], now: D
 
 /** Every stored thread (of one repository, or all), sorted, one canonical JSON line each. */
 export function exportThreads(store: Store, repo?: string): string {
-  const sources = new Sources(store.db);
-  const known = new GitHubTables(store.db).threadRepos();
+  const sources = store.sources;
+  const known = store.github.threadRepos();
   let repos = known;
   if (repo !== undefined) {
     const hit = known.find((r) => r.toLowerCase() === repo.toLowerCase());

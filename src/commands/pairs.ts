@@ -9,7 +9,6 @@ import { openApp } from '../app.js';
 import { repoConfig, repoNameProblem } from '../config.js';
 import { UsageError } from '../errors.js';
 import { exportPairs } from '../pairs/pairs-export.js';
-import { PairTables } from '../store/tables/pairs.js';
 import { snakeKeys } from '../util/snake-case.js';
 import { groupCommand, printJson, type CliContext, type GlobalOptions, type RegisterCommand } from './types.js';
 
@@ -38,7 +37,7 @@ export const registerPairs: RegisterCommand = (program: Command, ctx: CliContext
         const repos = checkRepos(opts.repo ?? [], (r) => repoConfig(app.loaded.config, r) !== undefined);
         const out = resolve(ctx.io.cwd, opts.out);
         if (existsSync(out) && !statSync(out).isDirectory()) throw new UsageError(`--out ${opts.out}: exists and is not a directory`);
-        const summary = await exportPairs(app.store.db, out, repos);
+        const summary = await exportPairs(app.store, out, repos);
         printJson(ctx.io, { out: summary.outDir, coupled: summary.coupled, control: summary.control, rejected: summary.rejected, files: summary.files });
       } finally {
         app.close();
@@ -54,7 +53,7 @@ export const registerPairs: RegisterCommand = (program: Command, ctx: CliContext
       const app = openApp(cmd.optsWithGlobals<GlobalOptions>(), ctx.io, { mode: 'read' });
       try {
         const repos = checkRepos(opts.repo ?? [], (r) => repoConfig(app.loaded.config, r) !== undefined);
-        for (const r of new PairTables(app.store.db).results(repos)) {
+        for (const r of app.store.pairs.results(repos)) {
           const row = { key: r.key, status: r.status, tier: r.tier, reason: r.reason, base_commit: r.baseCommit };
           if (opts.json) printJson(ctx.io, row);
           else ctx.io.stdout.write(`${r.key}\t${r.status}\t${r.tier ?? '-'}\t${r.reason ?? '-'}\n`);
@@ -71,7 +70,7 @@ export const registerPairs: RegisterCommand = (program: Command, ctx: CliContext
     .action((key: string, _opts: unknown, cmd: Command) => {
       const app = openApp(cmd.optsWithGlobals<GlobalOptions>(), ctx.io, { mode: 'read' });
       try {
-        const tables = new PairTables(app.store.db);
+        const tables = app.store.pairs;
         const result = tables.result(key);
         if (!result) throw new UsageError(`${key}: no such pair (keys look like owner/name#A+B; see r2v pairs list)`);
         const runs = tables.runs(key).map((r) => ({ condition: r.condition, test: r.testId, repeat: r.repeat, outcome: r.outcome, exit_code: r.exitCode, timed_out: r.timedOut }));

@@ -13,7 +13,7 @@ import { replay, type ReplayResult, type RunRecord, type SetupRecord } from '../
 import { isTransplanted, loadAnyProbeSpec } from '../probe/spec.js';
 import { replayTransplanted } from '../probe/transplant.js';
 import { resolveCommit } from '../probe/worktree.js';
-import { ProbeTables, type ProbeRunRow, type ProbeVerdictRow } from '../store/tables/probes.js';
+import type { ProbeRunRow, ProbeVerdictRow } from '../store/tables/probes.js';
 import { printJson, type GlobalOptions, type Io, type RegisterCommand } from './types.js';
 
 interface ProbeOptions {
@@ -86,7 +86,7 @@ function writeLines(stream: NodeJS.WritableStream, lines: readonly string[]): vo
 function showCase(io: Io, globals: GlobalOptions, caseId: string, json: boolean): void {
   const app = openApp(globals, io, { mode: 'read' });
   try {
-    const tables = new ProbeTables(app.store.db);
+    const tables = app.store.probes;
     const v: ProbeVerdictRow | undefined = tables.verdict(caseId);
     if (!v) throw new UsageError(`--case ${caseId}: no probe record for this case (run: r2v run --stage probe)`);
     const runs = tables.runs(caseId);

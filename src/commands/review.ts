@@ -14,9 +14,7 @@ import { entryView, reviewExportLines, reviewRecord, STATUS_FILTERS, type Status
 import { importDecisions } from '../review/import.js';
 import type { ReviewTask } from '../review/keys.js';
 import { candidateJson, checkAnswer, runScreener, screenerReason } from '../review/screener.js';
-import { ReviewLedger } from '../store/tables/review.js';
 import { reviewStanding } from '../review/status.js';
-import { LabelOverrides } from '../store/tables/label-overrides.js';
 import { LABEL_VALUES } from '../labels/rules.js';
 import { readJsonl, type JsonlLine } from '../util/jsonl.js';
 import { reposInScope } from './core.js';
@@ -116,7 +114,7 @@ export const registerReview: RegisterCommand = (program: Command, ctx) => {
       const task = parseTask(opts.task);
       withApp(cmd, io, (app) => {
         const repos = opts.repo !== undefined ? reposInScope(app, opts.repo) : undefined;
-        const lines = reviewExportLines(app.store.db, { status, task, repos, includeCandidates: opts.includeCandidates === true });
+        const lines = reviewExportLines(app.store, { status, task, repos, includeCandidates: opts.includeCandidates === true });
         if (opts.out !== undefined) {
           const n = writeAtomically(resolve(io.cwd, opts.out), lines);
           io.stderr.write(`r2v: ${n} case${n === 1 ? '' : 's'} written to ${opts.out}\n`);
@@ -148,10 +146,10 @@ export const registerReview: RegisterCommand = (program: Command, ctx) => {
     .argument('<case>', 'case key (owner/name#N or owner/name#I<-P) or case id')
     .action((ref: string, _opts: unknown, cmd: Command) => {
       withApp(cmd, io, (app) => {
-        const index = indexCases(app.store.db);
+        const index = indexCases(app.store);
         const l = index.byKey.get(ref) ?? index.byId.get(ref);
         if (!l) throw new UsageError(`${ref}: unknown case (expected a case key or case id)`);
-        const ledger = new ReviewLedger(app.store.db);
+        const ledger = app.store.review;
         if (l.kind === 'reviewable') {
           printJson(io, reviewRecord(l.case, ledger).record);
           return;
@@ -171,7 +169,7 @@ export const registerReview: RegisterCommand = (program: Command, ctx) => {
     .requiredOption('--reason <text>', 'why (kept as the label evidence)')
     .action((ref: string, label: string, value: string, opts: { reviewer: string; reason: string }, cmd: Command) => {
       withApp(cmd, io, (app) => {
-        const index = indexCases(app.store.db);
+        const index = indexCases(app.store);
         const l = index.byKey.get(ref) ?? index.byId.get(ref);
         if (!l) throw new UsageError(`${ref}: unknown case (expected a case key or case id)`);
         if (l.kind !== 'reviewable') throw new UsageError(`${ref}: no labels to override: ${l.kind === 'rejected' ? `rejected (${l.codes.join(', ')})` : l.why}`);
@@ -181,7 +179,7 @@ export const registerReview: RegisterCommand = (program: Command, ctx) => {
         if (!allowed[label]!.includes(value)) throw new UsageError(`${ref}: label ${label} takes ${allowed[label]!.join(' or ')}, not ${JSON.stringify(value)}`);
         const reviewer = opts.reviewer.trim();
         if (reviewer.length === 0 || /[\r\n]/.test(reviewer)) throw new UsageError('--reviewer: must be one non-empty line');
-        new LabelOverrides(app.store.db).append({
+        app.store.labelOverrides.append({
           caseKey: c.caseKey, task: c.task, label, value, reviewer, reason: opts.reason, inputDigest: c.inputDigest, recordedAt: new Date().toISOString(),
         });
         printJson(io, { case_key: c.caseKey, case_id: c.caseId, label, value, reviewer, input_digest: c.inputDigest });
@@ -205,7 +203,7 @@ export const registerReview: RegisterCommand = (program: Command, ctx) => {
           throw new UsageError(`${app.loaded.path ?? 'r2v.config.yaml'}: no screener configured (add screener: {name, command, timeout_s})`);
         }
         const repos = opts.repo !== undefined ? reposInScope(app, opts.repo) : undefined;
-        const ledger = new ReviewLedger(app.store.db);
+        const ledger = app.store.review;
         const reviewer = `screener:${screener.name}`;
         const env: NodeJS.ProcessEnv = { ...io.env };
         for (const name of tokenEnvs(config)) delete env[name];
@@ -214,7 +212,7 @@ export const registerReview: RegisterCommand = (program: Command, ctx) => {
           counts.set(outcome, (counts.get(outcome) ?? 0) + 1);
           printJson(io, { case_key: caseKey, outcome, ...extra });
         };
-        for (const c of reviewCases(app.store.db, { task, repos, includeCandidates: opts.includeCandidates === true })) {
+        for (const c of reviewCases(app.store, { task, repos, includeCandidates: opts.includeCandidates === true })) {
           if (ctx.signal.aborted) break;
           if (reviewStanding(ledger.entries(c.caseKey), c.inputDigest).status !== 'pending') continue;
           const asked = ledger.entries(c.caseKey).some((e) => e.reviewer === reviewer && e.inputDigest === c.inputDigest);

@@ -3,9 +3,8 @@ import { redact, silentLogger } from '../log.js';
 import { createStageContext } from '../run/context.js';
 import { pendingReason } from '../run/runner.js';
 import type { Stage } from '../stages/types.js';
-import { budgetSummary, type BudgetEntry } from '../store/tables/github.js';
+import type { BudgetEntry } from '../store/tables/github.js';
 import { Runs } from '../store/tables/runs.js';
-import { WorkItems } from '../store/tables/work-items.js';
 import { liveLockHolder } from '../util/workspace-lock.js';
 import type { CliContext } from './types.js';
 
@@ -22,7 +21,7 @@ export interface StatusReport {
 
 /** Counts per stage over the repositories in scope. Pending = planned items whose ledger row is missing, failed or stale. */
 export async function statusReport(app: App, stages: readonly Stage<any>[], repos: readonly string[], cli: CliContext): Promise<StatusReport> {
-  const ledger = new WorkItems(app.store.db);
+  const ledger = app.store.workItems;
   const ctx = createStageContext({
     store: app.store,
     config: app.loaded.config,
@@ -80,8 +79,8 @@ export async function statusReport(app: App, stages: readonly Stage<any>[], repo
   }
   report.failures.sort((a, b) => a.stage.localeCompare(b.stage) || a.key.localeCompare(b.key));
   report.rejections = [...rejections.values()].sort((a, b) => b.count - a.count || a.stage.localeCompare(b.stage) || a.reason.localeCompare(b.reason));
-  report.budget = budgetSummary(app.store.db).filter((b) => scope.has(b.repo));
-  const unfinished = new Runs(app.store.db).unfinished();
+  report.budget = app.store.github.budget().filter((b) => scope.has(b.repo));
+  const unfinished = app.store.runs.unfinished();
   const holder = liveLockHolder(app.store.path);
   report.unfinished_runs = unfinished.map((r, i) => ({
     id: r.id,

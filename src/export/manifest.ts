@@ -7,7 +7,7 @@
 import { createHash, type Hash } from 'node:crypto';
 import { closeSync, existsSync, mkdirSync, openSync, readSync, renameSync, statSync, unlinkSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
-import type { Db } from '../store/db.js';
+import type { Store } from '../store/db.js';
 import { AdmissionTables } from '../store/tables/admission.js';
 import { UsageError } from '../errors.js';
 import { refuseFrozen } from './freeze.js';
@@ -164,7 +164,7 @@ export function tieredRecordLine(record: string, tier: Exclude<Tier, 'rejected'>
  * rejections.jsonl into `opts.out`. The same database and options always give byte-identical
  * files.
  */
-export function exportManifests(db: Db, opts: ExportOptions): ExportSummary {
+export function exportManifests(store: Store, opts: ExportOptions): ExportSummary {
   if (existsSync(opts.out) && !statSync(opts.out).isDirectory()) throw new UsageError(`--out ${opts.out}: exists and is not a directory`);
   refuseFrozen(opts.out);
   try {
@@ -188,7 +188,7 @@ export function exportManifests(db: Db, opts: ExportOptions): ExportSummary {
     const rejections = sinks.get('rejections')!;
     const candidates = sinks.get('candidates')!;
     const notAdmittedOf = new Map<Task, Map<string, number>>(tasks.map((t) => [t, new Map()]));
-    for (const row of new AdmissionTables(db).stream(opts.task)) {
+    for (const row of store.admission.stream(opts.task)) {
       const blockers = JSON.parse(row.blockers) as Blocker[];
       const tier = tierOf(blockers, sel);
       // A rejected case lists why it was rejected; a candidate what it still waits for.

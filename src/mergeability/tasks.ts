@@ -4,7 +4,7 @@
  * and test patches on the pair's base). Test globs come from the configuration, evidence
  * candidates from the pull requests' imported comments.
  */
-import type { Db } from '../store/db.js';
+import type { Store } from '../store/db.js';
 import type { ForwardManifestRecord } from '../export/read-manifest.js';
 import { instanceId } from '../pairs/pairs-export.js';
 import { PairTables } from '../store/tables/pairs.js';
@@ -20,8 +20,8 @@ export interface TaskContext {
 }
 
 /** Evidence candidates from the stored comments of pull requests (empty when none were imported). */
-export function commentEvidence(db: Db): (repo: string, pull: number) => EvidenceCandidate[] {
-  const sources = new Sources(db);
+export function commentEvidence(store: Store): (repo: string, pull: number) => EvidenceCandidate[] {
+  const sources = store.sources;
   return (repo, pull) =>
     sources.comments(repo, pull).map((c) => ({ kind: 'pull-comment', pull, author: c.author, created_at: c.createdAt, url: c.htmlUrl, body: c.body }));
 }
@@ -41,9 +41,9 @@ export async function forwardTask(r: ForwardManifestRecord, mirror: string, ctx:
 }
 
 /** The rubric tasks of every valid coupled pair in the database. */
-export function coupledPairTasks(db: Db, ctx: TaskContext): RubricTask[] {
-  const tables = new PairTables(db);
-  const sources = new Sources(db);
+export function coupledPairTasks(store: Store, ctx: TaskContext): RubricTask[] {
+  const tables = store.pairs;
+  const sources = store.sources;
   const tasks: RubricTask[] = [];
   for (const r of tables.results()) {
     if (r.status !== 'valid' || r.tier !== 'coupled' || !r.baseCommit) continue;

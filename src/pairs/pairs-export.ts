@@ -10,7 +10,7 @@
 import { existsSync, statSync } from 'node:fs';
 import { mkdir, mkdtemp, rename, rm, writeFile } from 'node:fs/promises';
 import { basename, dirname, join, resolve } from 'node:path';
-import type { Db } from '../store/db.js';
+import type { Store } from '../store/db.js';
 import { MinerError, UsageError } from '../errors.js';
 import { PairTables, type PairMemberRow, type PairResultRow } from '../store/tables/pairs.js';
 import { canonicalJson, sha256 } from '../util/canonical.js';
@@ -66,10 +66,10 @@ export function toInstance(result: PairResultRow, members: readonly PairMemberRo
 const jsonl = (records: readonly unknown[]): string => records.map((r) => `${canonicalJson(r)}\n`).join('');
 
 /** Writes the pairs manifests of `repos` (all repositories with results when empty) under `outDir`. */
-export async function exportPairs(db: Db, outDir: string, repos: readonly string[] = []): Promise<PairsExportSummary> {
+export async function exportPairs(store: Store, outDir: string, repos: readonly string[] = []): Promise<PairsExportSummary> {
   const out = resolve(outDir);
   if (existsSync(out) && !statSync(out).isDirectory()) throw new UsageError(`${outDir}: output path exists and is not a directory`);
-  const tables = new PairTables(db);
+  const tables = store.pairs;
   const results = tables.results(repos);
   const repoList = [...new Set([...repos, ...results.map((r) => r.repo)])].sort();
 

@@ -4,7 +4,7 @@
  * come from. A case the rules rejected is never reviewable: no decision can admit it.
  */
 import { threadFromRows } from '../backward/thread.js';
-import type { Db } from '../store/db.js';
+import type { Store } from '../store/db.js';
 import { BackwardTables } from '../store/tables/backward.js';
 import { ForwardTables, type ForwardCase } from '../store/tables/forward.js';
 import { Sources } from '../store/tables/sources.js';
@@ -59,9 +59,9 @@ function commitUrl(issueUrl: string, sha: string): string | null {
   return m ? `${m[1]}/commit/${sha}` : null;
 }
 
-function backwardLookups(db: Db, repos: readonly string[] | undefined): CaseLookup[] {
-  const tables = new BackwardTables(db);
-  const sources = new Sources(db);
+function backwardLookups(store: Store, repos: readonly string[] | undefined): CaseLookup[] {
+  const tables = store.backward;
+  const sources = store.sources;
   const out: CaseLookup[] = [];
   for (const screen of tables.screens({ repos })) {
     const { repo, number } = screen;
@@ -175,10 +175,10 @@ function forwardLookup(c: ForwardCase): CaseLookup {
 }
 
 /** Every case of the scope the store knows, reviewable or not, sorted by case key. */
-export function lookupCases(db: Db, scope: CaseScope = {}): CaseLookup[] {
+export function lookupCases(store: Store, scope: CaseScope = {}): CaseLookup[] {
   const out: CaseLookup[] = [];
-  if (scope.task !== 'forward') out.push(...backwardLookups(db, scope.repos));
-  if (scope.task !== 'backward') for (const c of new ForwardTables(db).iterateCases(scope.repos)) out.push(forwardLookup(c));
+  if (scope.task !== 'forward') out.push(...backwardLookups(store, scope.repos));
+  if (scope.task !== 'backward') for (const c of store.forward.iterateCases(scope.repos)) out.push(forwardLookup(c));
   return out.sort(byCaseKey);
 }
 
@@ -200,17 +200,17 @@ function byCaseKey(a: CaseLookup, b: CaseLookup): number {
 }
 
 /** The reviewable cases of the scope; with `includeCandidates` also the rules' candidates. */
-export function reviewCases(db: Db, scope: CaseScope & { readonly includeCandidates?: boolean } = {}): ReviewCase[] {
-  return lookupCases(db, scope).flatMap((l) =>
+export function reviewCases(store: Store, scope: CaseScope & { readonly includeCandidates?: boolean } = {}): ReviewCase[] {
+  return lookupCases(store, scope).flatMap((l) =>
     l.kind === 'reviewable' && (l.case.screenDecision === 'review' || scope.includeCandidates) ? [l.case] : [],
   );
 }
 
 /** Every known case by case key and by case id. */
-export function indexCases(db: Db): CaseIndex {
+export function indexCases(store: Store): CaseIndex {
   const byKey = new Map<string, CaseLookup>();
   const byId = new Map<string, CaseLookup>();
-  for (const l of lookupCases(db)) {
+  for (const l of lookupCases(store)) {
     const key = l.kind === 'reviewable' ? l.case.caseKey : l.caseKey;
     const id = l.kind === 'reviewable' ? l.case.caseId : l.caseId;
     byKey.set(key, l);

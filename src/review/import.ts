@@ -7,7 +7,7 @@
  */
 import { z } from 'zod';
 import type { Store } from '../store/db.js';
-import { ReviewLedger, type ReviewEntry } from '../store/tables/review.js';
+import type { ReviewEntry } from '../store/tables/review.js';
 import type { JsonlLine } from '../util/jsonl.js';
 import { indexCases, type CaseIndex, type CaseLookup, type ReviewCase } from './cases.js';
 
@@ -93,7 +93,7 @@ export function entryOfLine(
 
 /** Validates every line, then appends the good ones in one transaction (nothing half-written). */
 export function importDecisions(store: Store, lines: readonly JsonlLine[], now: Date): ImportSummary {
-  const index = indexCases(store.db);
+  const index = indexCases(store);
   const recordedAt = now.toISOString();
   const bad: BadLine[] = [];
   const entries: Omit<ReviewEntry, 'id'>[] = [];
@@ -109,7 +109,7 @@ export function importDecisions(store: Store, lines: readonly JsonlLine[], now: 
   let imported = 0;
   let skipped = 0;
   store.transaction(() => {
-    const ledger = new ReviewLedger(store.db);
+    const ledger = store.review;
     for (const e of entries) {
       if (ledger.findIdentical(e) !== undefined) skipped += 1;
       else {

@@ -3,7 +3,7 @@
  * links, the digest a decision binds to, where it stands in the ledger and every earlier entry.
  * Sorted by case key, canonical JSON: the same database exports the same bytes.
  */
-import type { Db } from '../store/db.js';
+import type { Store } from '../store/db.js';
 import { ReviewLedger, type ReviewEntry, type ReviewStatus } from '../store/tables/review.js';
 import { canonicalJson } from '../util/canonical.js';
 import { reviewCases, type CaseScope, type ReviewCase } from './cases.js';
@@ -39,9 +39,9 @@ export function reviewRecord(c: ReviewCase, ledger: ReviewLedger): { status: Rev
 }
 
 /** The export lines (canonical JSON, no newline), sorted by case key. */
-export function* reviewExportLines(db: Db, options: ExportOptions): Generator<string> {
-  const ledger = new ReviewLedger(db);
-  for (const c of reviewCases(db, options)) {
+export function* reviewExportLines(store: Store, options: ExportOptions): Generator<string> {
+  const ledger = store.review;
+  for (const c of reviewCases(store, options)) {
     const { status, record } = reviewRecord(c, ledger);
     if (options.status !== 'all' && status !== options.status) continue;
     yield canonicalJson(record);

@@ -6,7 +6,6 @@ import { createGitPort, type GitRepos } from '../git/port.js';
 import { secretsInEnv, type Logger } from '../log.js';
 import { createServices } from '../services.js';
 import type { Store } from '../store/db.js';
-import { GitHubTables } from '../store/tables/github.js';
 import type { RunOptions, StageContext } from '../stages/types.js';
 import { createRunCaches } from './caches.js';
 
@@ -49,7 +48,7 @@ export function createStageContext(input: {
         apiUrl: g.api_url,
         ...(g.graphql_url ? { graphqlUrl: g.graphql_url } : {}),
         token: tokenFrom(input.env, tokenEnv, 'discover'),
-        recorder: new GitHubTables(input.store.db, tokenEnv),
+        recorder: input.store.github.withTokenEnv(tokenEnv),
         maxRetries: g.max_retries,
         pace: !isLoopback(g.api_url),
         log: input.log,

@@ -8,11 +8,10 @@
 import { existsSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { Db } from '../store/db.js';
+import type { Store } from '../store/db.js';
 import { PAIRS_SCRATCH_PREFIX } from '../pairs/git.js';
 import { PARTIAL_LOG_PREFIX } from '../probe/exec.js';
 import { pruneStaleWorktrees } from '../probe/worktree.js';
-import { Runs } from '../store/tables/runs.js';
 import { isProcessAlive } from '../util/pid.js';
 
 export interface LeftoverSummary {
@@ -63,9 +62,9 @@ function removeStale(dir: string, prefix: string, now: number): number {
   return removed;
 }
 
-export async function cleanLeftovers(opts: { db: Db; dataDir: string; tmp?: string; now?: Date }): Promise<LeftoverSummary> {
+export async function cleanLeftovers(opts: { store: Store; dataDir: string; tmp?: string; now?: Date }): Promise<LeftoverSummary> {
   const now = (opts.now ?? new Date()).getTime();
-  const interruptedRuns = new Runs(opts.db).markInterrupted();
+  const interruptedRuns = opts.store.runs.markInterrupted();
   const partialLogs = removeStale(join(opts.dataDir, 'logs'), PARTIAL_LOG_PREFIX, now);
   const pairScratch = removeStale(opts.tmp ?? tmpdir(), PAIRS_SCRATCH_PREFIX, now);
   let probeWorktrees = 0;

@@ -1,7 +1,7 @@
 import { appendFileSync, mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import type { ItemOutcome, PlannedItem, Stage, StageContext } from '../stages/types.js';
-import { WorkItems, type WorkItemRow } from '../store/tables/work-items.js';
+import type { WorkItemRow } from '../store/tables/work-items.js';
 import { describeError, errorKind, isFatal } from '../errors.js';
 import { redact } from '../log.js';
 import { quietProgress, type Progress } from './progress.js';
@@ -53,7 +53,7 @@ export function pendingReason(item: PlannedItem, stage: Stage<any>, row: WorkIte
  * An aborted signal (Ctrl-C) finishes the items in flight and stops.
  */
 export async function runStages(ctx: StageContext, options: RunOptions): Promise<RunSummary> {
-  const ledger = new WorkItems(ctx.store.db);
+  const ledger = ctx.store.workItems;
   const progress = options.progress ?? quietProgress;
   const log = (event: Record<string, unknown>): void => {
     if (!options.runLogPath) return;

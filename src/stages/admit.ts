@@ -21,14 +21,8 @@ import { LABEL_RULES_VERSION } from '../labels/rules.js';
 import { pairKey } from '../forward/link-rules.js';
 import { backwardDigestOfRows, forwardDigestOfCase } from '../review/digest.js';
 import { backwardCaseKey, forwardCaseKey } from '../review/keys.js';
-import { ReviewLedger } from '../store/tables/review.js';
 import { reviewStanding } from '../review/status.js';
-import { LabelOverrides } from '../store/tables/label-overrides.js';
-import { AdmissionTables, type AdmissionRow } from '../store/tables/admission.js';
-import { BackwardTables } from '../store/tables/backward.js';
-import { ForwardTables } from '../store/tables/forward.js';
-import { ProbeTables } from '../store/tables/probes.js';
-import { Sources } from '../store/tables/sources.js';
+import type { AdmissionRow } from '../store/tables/admission.js';
 import { canonicalJson, digestOf } from '../util/canonical.js';
 import { repoConfig } from '../config.js';
 import type { ItemOutcome, PlannedItem, Stage, StageContext } from './types.js';
@@ -42,7 +36,7 @@ export type AdmitItem =
 
 /** The label overrides that count for a case (none before it has a review digest). */
 function overridesOf(store: StageContext['store'], caseKey: string, digest: string | null): OverrideList {
-  return digest ? new LabelOverrides(store.db).current(caseKey, digest) : [];
+  return digest ? store.labelOverrides.current(caseKey, digest) : [];
 }
 
 /** The selection a run admits under: `r2v run --require-review --require-isolation`. */
@@ -52,10 +46,10 @@ export function selectionOf(ctx: Pick<StageContext, 'options'>): Selection {
 
 /** Every Backward thread that reached attribution (one attribution at least, or a case row). */
 export function gatherBackward(store: StageContext['store'], repo: string): BackwardInputs[] {
-  const sources = new Sources(store.db);
-  const tables = new BackwardTables(store.db);
-  const probes = new ProbeTables(store.db);
-  const ledger = new ReviewLedger(store.db);
+  const sources = store.sources;
+  const tables = store.backward;
+  const probes = store.probes;
+  const ledger = store.review;
   const out: BackwardInputs[] = [];
   for (const number of tables.screenedThreads(repo)) {
     const attributions = tables.attributions(repo, number);
@@ -92,8 +86,8 @@ export function gatherBackward(store: StageContext['store'], repo: string): Back
 
 /** Every Forward issue–PR pair of the repository, with the digests of its gold's inputs. */
 export function gatherForward(store: StageContext['store'], repo: string): ForwardInputs[] {
-  const forward = new ForwardTables(store.db);
-  const ledger = new ReviewLedger(store.db);
+  const forward = store.forward;
+  const ledger = store.review;
   const out: ForwardInputs[] = [];
   for (const c of forward.iterateCases([repo])) {
     const gold = c.gold !== null ? forward.gold(c.repo, c.issue, c.pull) : undefined;
@@ -105,7 +99,7 @@ export function gatherForward(store: StageContext['store'], repo: string): Forwa
 }
 
 function outcome(row: AdmissionRow, sel: Selection): ItemOutcome {
-  const save = (store: StageContext['store']): void => new AdmissionTables(store.db).replace(row);
+  const save = (store: StageContext['store']): void => store.admission.replace(row);
   const blocking = applicableBlockers(row.blockers, sel);
   if (blocking.length === 0) return { status: 'done', save };
   const codes = [...new Set(blocking.map((b) => b.code))].join(',');

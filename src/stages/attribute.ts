@@ -1,8 +1,7 @@
 import { attributeThread } from '../backward/chain.js';
 import { threadFromRows } from '../backward/thread.js';
 import { repoConfig } from '../config.js';
-import { BackwardTables } from '../store/tables/backward.js';
-import { Sources, type CommentRow, type ThreadRow } from '../store/tables/sources.js';
+import type { CommentRow, ThreadRow } from '../store/tables/sources.js';
 import { digestOf } from '../util/canonical.js';
 import type { Store } from '../store/db.js';
 import type { PlannedItem, Stage } from './types.js';
@@ -26,7 +25,7 @@ export const attributeStage: Stage<AttributeItem> = {
   needs: ['discover'],
   description: 'find first-bad attributions in issue threads and screen their wording (Backward)',
   plan(ctx, repos) {
-    const sources = new Sources(ctx.store.db);
+    const sources = ctx.store.sources;
     const items: PlannedItem<AttributeItem>[] = [];
     for (const repo of repos) {
       const aliases = repoConfig(ctx.config, repo)?.aliases ?? [];
@@ -48,7 +47,7 @@ export const attributeStage: Stage<AttributeItem> = {
     const thread = threadFromRows(item.input.thread, [...item.input.comments], item.input.aliases);
     const { attributions, screen } = attributeThread(thread);
     const save = (store: Store): void =>
-      new BackwardTables(store.db).replaceAttributions(repo, number, attributions, screen);
+      store.backward.replaceAttributions(repo, number, attributions, screen);
     if (screen.decision === 'reject') {
       return { status: 'rejected', reason: [...new Set(screen.reasons.map((r) => r.code))].join(',') || 'no-attribution', save };
     }

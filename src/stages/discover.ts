@@ -1,7 +1,5 @@
 import { repoConfig } from '../config.js';
 import { buildDiscoverRows, fetchRepository, type DiscoverRows, type LaggedCursor } from '../github/discover.js';
-import { GitHubTables } from '../store/tables/github.js';
-import { Sources } from '../store/tables/sources.js';
 import type { Store } from '../store/db.js';
 import { digestOf } from '../util/canonical.js';
 import type { Stage } from './types.js';
@@ -36,8 +34,8 @@ export const discoverStage: Stage<DiscoverInput> = {
   },
   async process(item, ctx) {
     const repo = item.input.repo;
-    const tables = new GitHubTables(ctx.store.db);
-    const sources = new Sources(ctx.store.db);
+    const tables = ctx.store.github;
+    const sources = ctx.store.sources;
     const port = ctx.github.port({ stage: 'discover', repo });
     const cursors: Record<string, LaggedCursor> = {};
     for (const r of CURSOR_RESOURCES) cursors[r] = { since: tables.cursor(repo, r), next: tables.cursor(repo, `${r}:next`) };
@@ -58,8 +56,8 @@ export const discoverStage: Stage<DiscoverInput> = {
 
 /** Replaces what an earlier run of the item wrote (upserts; full comment lists and links are replaced). */
 export function saveDiscoverRows(store: Store, rows: DiscoverRows, cursors: Record<string, LaggedCursor>): void {
-  const sources = new Sources(store.db);
-  const tables = new GitHubTables(store.db);
+  const sources = store.sources;
+  const tables = store.github;
   const old = sources.repo(rows.repo.name);
   const same =
     old !== undefined &&

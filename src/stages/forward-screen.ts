@@ -8,8 +8,6 @@ import { memoizeOnePath, repositoryPrior } from '../forward/prior.js';
 import type { Prior } from '../model/forward.js';
 import { screenCase } from '../forward/case-screen.js';
 import { SCOPE_AMBIGUITY_THRESHOLD } from '../forward/stability.js';
-import { ForwardTables } from '../store/tables/forward.js';
-import { Sources } from '../store/tables/sources.js';
 import { digestOf } from '../util/canonical.js';
 import type { Stage, StageContext } from './types.js';
 
@@ -30,8 +28,8 @@ export const forwardScreenStage: Stage<ForwardScreenItem> = {
   needs: ['link', 'recover', 'route'],
   description: 'build the agent-visible issue and the stability/prior signals of Forward cases',
   plan(ctx, repos) {
-    const sources = new Sources(ctx.store.db);
-    const forward = new ForwardTables(ctx.store.db);
+    const sources = ctx.store.sources;
+    const forward = ctx.store.forward;
     const items = [];
     for (const repo of repos) {
       for (const gold of forward.golds(repo)) {
@@ -62,8 +60,8 @@ export const forwardScreenStage: Stage<ForwardScreenItem> = {
   },
   async process(item, ctx) {
     const { repo, issue, pull } = item.input;
-    const sources = new Sources(ctx.store.db);
-    const forward = new ForwardTables(ctx.store.db);
+    const sources = ctx.store.sources;
+    const forward = ctx.store.forward;
     const link = forward.link(repo, issue, pull);
     const rec = forward.recovery(repo, issue, pull);
     const gold = forward.gold(repo, issue, pull);
@@ -97,7 +95,7 @@ export const forwardScreenStage: Stage<ForwardScreenItem> = {
       prior,
     });
     const save = (store: typeof ctx.store): void => {
-      const t = new ForwardTables(store.db);
+      const t = store.forward;
       if (!cached) t.putPrior(repo, rec.base!, priorKey, EVALUATOR_ID, prior);
       t.putCase(record);
     };

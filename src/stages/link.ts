@@ -1,8 +1,6 @@
 import { repoConfig } from '../config.js';
 import { DEFAULT_RELEASE_BRANCHES, judgePair, pairKey, pairsOf, type LinkedPull, type PairInput } from '../forward/link-rules.js';
 import { defaultBranchOf } from '../git/history.js';
-import { Sources } from '../store/tables/sources.js';
-import { ForwardTables } from '../store/tables/forward.js';
 import type { ThreadRow } from '../store/tables/sources.js';
 import { planItem } from './plan.js';
 import type { PlannedItem, Stage } from './types.js';
@@ -29,7 +27,7 @@ export const linkStage: Stage<LinkItem> = {
   needs: ['discover'],
   description: 'pair issues with the merged pull requests that fixed them (Forward)',
   plan(ctx, repos) {
-    const sources = new Sources(ctx.store.db);
+    const sources = ctx.store.sources;
     const items: PlannedItem<LinkItem>[] = [];
     for (const repo of repos) {
       const cfg = repoConfig(ctx.config, repo);
@@ -57,7 +55,7 @@ export const linkStage: Stage<LinkItem> = {
     const defaultBranch = item.input.defaultBranch ?? (await defaultBranchOf((await ctx.git.get(pair.repo)).gitDir));
     const verdict = judgePair(pair, issue ?? undefined, pull ?? undefined, defaultBranch, releasePatterns);
     const save = (store: typeof ctx.store): void =>
-      new ForwardTables(store.db).putLink({
+      store.forward.putLink({
         repo: pair.repo,
         issue: pair.issue,
         pull: pair.pull,

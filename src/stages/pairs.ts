@@ -10,8 +10,8 @@ import { PairGit } from '../pairs/git.js';
 import { compileGlobs, DEFAULT_TEST_GLOBS } from '../pairs/globs.js';
 import { checkTemplate } from '../pairs/tests.js';
 import { validatePair, type PairValidation, type PrRef } from '../pairs/validate.js';
-import { Sources, type PullRow } from '../store/tables/sources.js';
-import { PairTables, type PairRecord } from '../store/tables/pairs.js';
+import type { PullRow } from '../store/tables/sources.js';
+import type { PairRecord } from '../store/tables/pairs.js';
 import { sha256, digestOf } from '../util/canonical.js';
 import type { ItemOutcome, PlannedItem, Stage, StageContext } from './types.js';
 
@@ -109,7 +109,7 @@ export const pairsStage: Stage<PairInput> = {
   needs: ['discover'],
   description: 'mine coupled and control pairs of merged PRs and validate them by running their tests',
   plan(ctx: StageContext, repos: readonly string[]): PlannedItem<PairInput>[] {
-    const sources = new Sources(ctx.store.db);
+    const sources = ctx.store.sources;
     return repos.flatMap((repo) => {
       if (!repoConfig(ctx.config, repo)?.test_command) {
         ctx.log.warn('pairs: repository has no test_command; skipped', { repo });
@@ -139,7 +139,7 @@ export const pairsStage: Stage<PairInput> = {
         splits: ctx.caches.pairSplits,
       });
       const record = toRecord(input, item.key, v);
-      const save = (store: StageContext['store']): void => new PairTables(store.db).replace(record);
+      const save = (store: StageContext['store']): void => store.pairs.replace(record);
       return v.status === 'valid' ? { status: 'done', save } : { status: 'rejected', reason: v.reason!, save };
     } finally {
       await git.close();

@@ -25,9 +25,10 @@ import { fixTestChanges, replayTransplanted, type NotApplicable } from '../probe
 import { writeFileAtomic } from '../util/atomic-file.js';
 import { BackwardTables, type BackwardCaseRow } from '../store/tables/backward.js';
 import { Sources } from '../store/tables/sources.js';
-import { ProbeTables, type ProbeRunRow, type ProbeVerdictRow } from '../store/tables/probes.js';
+import type { ProbeRunRow, ProbeVerdictRow } from '../store/tables/probes.js';
 import { digestOf, sha256 } from '../util/canonical.js';
 import type { Stage, StageContext } from './types.js';
+import type { Store } from '../store/db.js';
 
 export interface ProbeItem {
   readonly caseId: string;
@@ -120,8 +121,8 @@ function boundaryDetail(r: ReplayResult): string {
 }
 
 /** The text a draft is made from: the sanitized report, else the raw issue body. */
-function reportTextOf(db: StageContext['store']['db'], repo: string, number: number): string | null {
-  return new BackwardTables(db).report(repo, number)?.text ?? new Sources(db).thread(repo, number)?.body ?? null;
+function reportTextOf(store: Store, repo: string, number: number): string | null {
+  return store.backward.report(repo, number)?.text ?? store.sources.thread(repo, number)?.body ?? null;
 }
 
 async function topLevelNames(gitDir: string, sha: string): Promise<string[]> {
@@ -204,8 +205,8 @@ export const probeStage: Stage<ProbeItem> = {
   description: 'replay each case\'s probe (written, or derived from the fix\'s tests) at the parent of gold and at gold; verify the good→bad boundary',
   plan(ctx, repos) {
     const dataDir = dataDirOf(ctx);
-    const backward = new BackwardTables(ctx.store.db);
-    const sources = new Sources(ctx.store.db);
+    const backward = ctx.store.backward;
+    const sources = ctx.store.sources;
     const linksOf = new Map<string, ReturnType<Sources['links']>>();
     return backward.resolvedCases(repos).map((c: BackwardCaseRow) => {
       const specPath = specPathOf(dataDir, c.caseId);
@@ -224,7 +225,7 @@ export const probeStage: Stage<ProbeItem> = {
       }
       const input: ProbeItem = { caseId: c.caseId, repo: c.repo, number: c.number, gold: c.gold, parent: c.parent, specPath, fix, tests };
       // Without a spec the item reads the report (for the draft) and the fix; with one, the spec's bytes.
-      const reportDigest = specPath ? null : sha256(reportTextOf(ctx.store.db, c.repo, c.number) ?? '');
+      const reportDigest = specPath ? null : sha256(reportTextOf(ctx.store, c.repo, c.number) ?? '');
       return {
         key: c.caseId,
         repo: c.repo,
@@ -249,7 +250,7 @@ export const probeStage: Stage<ProbeItem> = {
       spec = parseAnyProbeSpec(specText.toString('utf8'), c.specPath);
     } else {
       const proposal = c.tests.command ? null : proposeTestCommand(await topLevelNames(gitDir, c.gold));
-      draft = writeDraft(dataDir, c, reportTextOf(ctx.store.db, c.repo, c.number), proposal);
+      draft = writeDraft(dataDir, c, reportTextOf(ctx.store, c.repo, c.number), proposal);
       const derived = await deriveSpec(dataDir, c, gitDir, proposal);
       if (derived.spec === null) {
         const verdict = notRunRow(c, now, {
@@ -257,7 +258,7 @@ export const probeStage: Stage<ProbeItem> = {
           proposedCommand: proposal?.command ?? null,
           fixSha: c.fix?.status === 'found' ? c.fix.sha : null, fixPull: c.fix?.status === 'found' ? c.fix.pull : null,
         });
-        return { status: 'done', save: (store) => new ProbeTables(store.db).replaceCase(verdict, []) };
+        return { status: 'done', save: (store) => store.probes.replaceCase(verdict, []) };
       }
       spec = derived.spec;
       specPath = derived.path;
@@ -291,7 +292,7 @@ export const probeStage: Stage<ProbeItem> = {
       if (ctx.signal.aborted) throw new MinerError('transient', `${c.caseId}: probe interrupted; it runs again on the next run`, { cause: error });
       throw error;
     }
-    const save = (store: StageContext['store']): void => new ProbeTables(store.db).replaceCase(rows.verdict, rows.runs);
+    const save = (store: StageContext['store']): void => store.probes.replaceCase(rows.verdict, rows.runs);
     if (rows.verdict.boundary === 'verified') return { status: 'done', save };
     return { status: 'rejected', reason: rows.verdict.reason, save };
   },

@@ -2,8 +2,7 @@ import { MinerError } from '../errors.js';
 import { recoverForward } from '../git/forward.js';
 import { readWorkflowFiles } from '../git/workflows.js';
 import { pairKey } from '../forward/link-rules.js';
-import { ForwardTables, type RecoveryRecord } from '../store/tables/forward.js';
-import { Sources } from '../store/tables/sources.js';
+import type { RecoveryRecord } from '../store/tables/forward.js';
 import { digestOf } from '../util/canonical.js';
 import type { ItemOutcome, Stage } from './types.js';
 
@@ -29,8 +28,8 @@ export const recoverStage: Stage<RecoverItem> = {
   needs: ['link'],
   description: 'recover base, head, changed paths and the workflows at base of linked pull requests (Forward)',
   plan(ctx, repos) {
-    const sources = new Sources(ctx.store.db);
-    const forward = new ForwardTables(ctx.store.db);
+    const sources = ctx.store.sources;
+    const forward = ctx.store.forward;
     const items = [];
     for (const repo of repos) {
       for (const link of forward.links(repo)) {
@@ -69,7 +68,7 @@ export const recoverStage: Stage<RecoverItem> = {
         workflowsDigest: digestOf([]),
         reasons: [{ code, evidence }],
       };
-      return { status: 'rejected', reason: code, save: (store) => new ForwardTables(store.db).putRecovery(row) };
+      return { status: 'rejected', reason: code, save: (store) => store.forward.putRecovery(row) };
     };
     await handle.ensureObjects([p.headSha]);
     if (!(await handle.objects.commit(p.headSha))) {
@@ -101,7 +100,7 @@ export const recoverStage: Stage<RecoverItem> = {
       workflowsDigest: digestOf(workflows),
       reasons: [],
     };
-    return { status: 'done', save: (store) => new ForwardTables(store.db).putRecovery(row) };
+    return { status: 'done', save: (store) => store.forward.putRecovery(row) };
   },
 };
 

@@ -5,8 +5,6 @@ import type { Attribution, Reason } from '../model/backward.js';
 import { repoConfig } from '../config.js';
 import { MinerError } from '../errors.js';
 import { historyWindow } from '../git/history.js';
-import { BackwardTables } from '../store/tables/backward.js';
-import { Sources } from '../store/tables/sources.js';
 import { digestOf } from '../util/canonical.js';
 import type { Store } from '../store/db.js';
 import type { PlannedItem, Stage } from './types.js';
@@ -45,8 +43,8 @@ export const resolveStage: Stage<ResolveItem> = {
   needs: ['attribute'],
   description: 'resolve attributed SHAs, URLs and PRs to one commit; cutoff and history window (Backward)',
   plan(ctx, repos) {
-    const sources = new Sources(ctx.store.db);
-    const tables = new BackwardTables(ctx.store.db);
+    const sources = ctx.store.sources;
+    const tables = ctx.store.backward;
     const items: PlannedItem<ResolveItem>[] = [];
     for (const repo of repos) {
       const repoRow = sources.repo(repo);
@@ -73,13 +71,13 @@ export const resolveStage: Stage<ResolveItem> = {
   },
   async process(item, ctx) {
     const { repo, number } = item.input;
-    const sources = new Sources(ctx.store.db);
-    const tables = new BackwardTables(ctx.store.db);
+    const sources = ctx.store.sources;
+    const tables = ctx.store.backward;
     const text = tables.textScreen(repo, number);
     const row = sources.thread(repo, number);
     if (!text || !row) throw new MinerError('not-found', `${repo}#${number}: thread or its attributions are gone; re-run attribute`);
     if (text.decision === 'reject') {
-      return { status: 'rejected', reason: codesOf(text.reasons) || 'no-attribution', save: (s) => new BackwardTables(s.db).clearResolution(repo, number) };
+      return { status: 'rejected', reason: codesOf(text.reasons) || 'no-attribution', save: (s) => s.backward.clearResolution(repo, number) };
     }
     const thread = threadFromRows(row, sources.comments(repo, number), repoConfig(ctx.config, repo)?.aliases ?? []);
     const attributions = tables.attributions(repo, number);
@@ -100,7 +98,7 @@ export const resolveStage: Stage<ResolveItem> = {
       countBetween: async (branch, base, tip) => (await ctx.git.branchHistory(handle, branch)).countBetween(base, tip) ?? historyWindow(handle.gitDir, base, tip),
     });
     const save = (s: Store): void =>
-      new BackwardTables(s.db).replaceResolution(out.record, out.resolutions, out.screen.reasons);
+      s.backward.replaceResolution(out.record, out.resolutions, out.screen.reasons);
     if (out.record.status === 'rejected') return { status: 'rejected', reason: codesOf(out.screen.reasons) || 'unresolved', save };
     return { status: 'done', save };
   },

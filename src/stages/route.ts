@@ -2,7 +2,7 @@ import { EVALUATOR_ID, isWorkflowPath, route } from '../routing/index.js';
 import { forwardContext } from '../model/forward.js';
 import { computeGold } from '../forward/gold.js';
 import { pairKey } from '../forward/link-rules.js';
-import { ForwardTables, type GoldRecord, type RecoveryRecord } from '../store/tables/forward.js';
+import type { GoldRecord, RecoveryRecord } from '../store/tables/forward.js';
 import { planItem } from './plan.js';
 import type { PlannedItem, Stage } from './types.js';
 
@@ -27,7 +27,7 @@ export const routeStage: Stage<RouteItem> = {
   needs: ['recover'],
   description: 'compute the Forward gold workflow set with the versioned routing evaluator',
   plan(ctx, repos) {
-    const forward = new ForwardTables(ctx.store.db);
+    const forward = ctx.store.forward;
     const items: PlannedItem<RouteItem>[] = [];
     for (const repo of repos) {
       for (const rec of forward.recoveries(repo)) {
@@ -55,7 +55,7 @@ export const routeStage: Stage<RouteItem> = {
       inputDigests: g.inputDigests,
       reasons: g.reasons,
     };
-    const save = (store: typeof ctx.store): void => new ForwardTables(store.db).putGold(row);
+    const save = (store: typeof ctx.store): void => store.forward.putGold(row);
     if (g.reasons.length > 0) return { status: 'rejected', reason: g.reasons[0]!.code, save };
     return { status: 'done', save };
   },

@@ -2,8 +2,7 @@ import { sanitizeThread } from '../backward/chain.js';
 import { threadFromRows } from '../backward/thread.js';
 import { repoConfig } from '../config.js';
 import { MinerError } from '../errors.js';
-import { BackwardTables, type ReportRow } from '../store/tables/backward.js';
-import { Sources } from '../store/tables/sources.js';
+import type { ReportRow } from '../store/tables/backward.js';
 import { digestOf } from '../util/canonical.js';
 import type { Store } from '../store/db.js';
 import type { PlannedItem, Stage } from './types.js';
@@ -24,8 +23,8 @@ export const sanitizeStage: Stage<SanitizeItem> = {
   needs: ['resolve'],
   description: 'delete the answer from Backward reports, audit for leaks, require an observable symptom',
   plan(ctx, repos) {
-    const sources = new Sources(ctx.store.db);
-    const tables = new BackwardTables(ctx.store.db);
+    const sources = ctx.store.sources;
+    const tables = ctx.store.backward;
     const items: PlannedItem<SanitizeItem>[] = [];
     for (const repo of repos) {
       const aliases = repoConfig(ctx.config, repo)?.aliases ?? [];
@@ -49,14 +48,14 @@ export const sanitizeStage: Stage<SanitizeItem> = {
   },
   async process(item, ctx) {
     const { repo, number } = item.input;
-    const sources = new Sources(ctx.store.db);
-    const tables = new BackwardTables(ctx.store.db);
+    const sources = ctx.store.sources;
+    const tables = ctx.store.backward;
     const record = tables.caseOf(repo, number);
     if (!record || record.status !== 'resolved') {
       return {
         status: 'rejected',
         reason: record ? 'unresolved' : 'not-resolved',
-        save: (s) => new BackwardTables(s.db).replaceReport(repo, number, null, []),
+        save: (s) => s.backward.replaceReport(repo, number, null, []),
       };
     }
     const row = sources.thread(repo, number);
@@ -84,7 +83,7 @@ export const sanitizeStage: Stage<SanitizeItem> = {
       symptomWhy: out.symptom.why,
     };
     const save = (s: Store): void =>
-      new BackwardTables(s.db).replaceReport(repo, number, stored, out.reasons);
+      s.backward.replaceReport(repo, number, stored, out.reasons);
     if (out.reasons.length > 0) return { status: 'rejected', reason: out.reasons.map((r) => r.code).join(','), save };
     return { status: 'done', save };
   },

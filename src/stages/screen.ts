@@ -40,7 +40,7 @@ export const screenStage: Stage<ScreenItem> = {
   needs: ['attribute', 'resolve', 'validate', 'sanitize'],
   description: 'final Backward decision combining attribution, resolution, check and sanitization reasons',
   plan(ctx, repos) {
-    const tables = new BackwardTables(ctx.store.db);
+    const tables = ctx.store.backward;
     const items: PlannedItem<ScreenItem>[] = [];
     for (const repo of repos) {
       for (const number of tables.screenedThreads(repo)) {
@@ -53,13 +53,13 @@ export const screenStage: Stage<ScreenItem> = {
   },
   async process(item, ctx) {
     const { repo, number } = item.input;
-    const g = gather(new BackwardTables(ctx.store.db), repo, number);
+    const g = gather(ctx.store.backward, repo, number);
     const final = g ? decide(g) : null;
     if (!final) {
-      return { status: 'rejected', reason: 'incomplete', save: (s) => new BackwardTables(s.db).clearScreen(repo, number) };
+      return { status: 'rejected', reason: 'incomplete', save: (s) => s.backward.clearScreen(repo, number) };
     }
     const save = (s: Store): void =>
-      new BackwardTables(s.db).replaceScreen({ repo, number, caseId: final.caseId, decision: final.decision, reasons: final.reasons });
+      s.backward.replaceScreen({ repo, number, caseId: final.caseId, decision: final.decision, reasons: final.reasons });
     if (final.decision === 'reject') {
       return { status: 'rejected', reason: [...new Set(final.reasons.map((r) => r.code))].join(',') || 'rejected', save };
     }

@@ -1,6 +1,5 @@
 import { checkReasons } from '../backward/validate.js';
 import { validateCase } from '../backward/chain.js';
-import { BackwardTables } from '../store/tables/backward.js';
 import { digestOf } from '../util/canonical.js';
 import type { Store } from '../store/db.js';
 import type { PlannedItem, Stage } from './types.js';
@@ -21,7 +20,7 @@ export const validateStage: Stage<ValidateItem> = {
   needs: ['resolve'],
   description: 'structural checks of each resolved Backward gold, one row per check',
   plan(ctx, repos) {
-    const tables = new BackwardTables(ctx.store.db);
+    const tables = ctx.store.backward;
     const items: PlannedItem<ValidateItem>[] = [];
     for (const repo of repos) {
       for (const number of tables.screenedThreads(repo)) {
@@ -37,12 +36,12 @@ export const validateStage: Stage<ValidateItem> = {
   },
   async process(item, ctx) {
     const { repo, number } = item.input;
-    const record = new BackwardTables(ctx.store.db).caseOf(repo, number);
+    const record = ctx.store.backward.caseOf(repo, number);
     if (!record || record.status !== 'resolved') {
       return {
         status: 'rejected',
         reason: record ? 'unresolved' : 'not-resolved',
-        save: (s) => new BackwardTables(s.db).replaceChecks(repo, number, [], []),
+        save: (s) => s.backward.replaceChecks(repo, number, [], []),
       };
     }
     const handle = await ctx.git.get(repo);
@@ -50,7 +49,7 @@ export const validateStage: Stage<ValidateItem> = {
     const checks = await validateCase(handle, record, history);
     const reasons = checkReasons(checks);
     const save = (s: Store): void =>
-      new BackwardTables(s.db).replaceChecks(repo, number, checks, reasons);
+      s.backward.replaceChecks(repo, number, checks, reasons);
     if (reasons.length > 0) {
       const failed = checks.filter((c) => !c.pass).map((c) => c.name);
       return { status: 'rejected', reason: `structural-check-failed:${failed.join(',')}`, save };

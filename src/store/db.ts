@@ -6,10 +6,50 @@ import { migrate } from './migrate.js';
 import { migrations } from './migrations/index.js';
 import { MinerError } from '../errors.js';
 import { ensureDir } from '../util/ensure-dir.js';
+import { AdmissionTables } from './tables/admission.js';
+import { BackwardTables } from './tables/backward.js';
+import { ForwardTables } from './tables/forward.js';
+import { GitHubTables } from './tables/github.js';
+import { LabelOverrides } from './tables/label-overrides.js';
+import { StoreMeta } from './tables/meta.js';
+import { PairTables } from './tables/pairs.js';
+import { ProbeTables } from './tables/probes.js';
+import { ReviewLedger } from './tables/review.js';
+import { Runs } from './tables/runs.js';
+import { Sources } from './tables/sources.js';
+import { WorkItems } from './tables/work-items.js';
+import { Workspace } from './tables/workspace.js';
 
 export type Db = Database.Database;
 
-export interface Store {
+/**
+ * The table groups of a store, one per concern. Each is made at its first use and kept: its
+ * statements are prepared once per store.
+ */
+export interface Tables {
+  /** Repositories, threads, comments, pulls, links (discover and import). */
+  readonly sources: Sources;
+  /** HTTP cache, raw responses, sync cursors, request budget. */
+  readonly github: GitHubTables;
+  readonly backward: BackwardTables;
+  readonly forward: ForwardTables;
+  readonly probes: ProbeTables;
+  readonly pairs: PairTables;
+  readonly admission: AdmissionTables;
+  /** The append-only review ledger. */
+  readonly review: ReviewLedger;
+  /** Review overrides of difficulty labels (append-only). */
+  readonly labelOverrides: LabelOverrides;
+  /** The resume ledger of the stage runner. */
+  readonly workItems: WorkItems;
+  readonly runs: Runs;
+  /** What produced the database (r2v version, evaluator, shard). */
+  readonly meta: StoreMeta;
+  /** Workspace facts (data directory, config path). */
+  readonly workspace: Workspace;
+}
+
+export interface Store extends Tables {
   readonly db: Db;
   readonly path: string;
   /** Opened read-only (no migrations, no writes). */
@@ -106,11 +146,37 @@ export function openStore(path: string, options: OpenOptions = {}): Store {
     db.close();
     throw databaseError(path, error);
   }
-  return {
+  const base = {
     db,
     path,
     readonly,
     transaction: <T>(fn: () => T): T => db.transaction(fn)(),
     close: () => db.close(),
   };
+  return withTables(base, db);
+}
+
+const TABLES: { readonly [K in keyof Tables]: (db: Db) => Tables[K] } = {
+  sources: (db) => new Sources(db),
+  github: (db) => new GitHubTables(db),
+  backward: (db) => new BackwardTables(db),
+  forward: (db) => new ForwardTables(db),
+  probes: (db) => new ProbeTables(db),
+  pairs: (db) => new PairTables(db),
+  admission: (db) => new AdmissionTables(db),
+  review: (db) => new ReviewLedger(db),
+  labelOverrides: (db) => new LabelOverrides(db),
+  workItems: (db) => new WorkItems(db),
+  runs: (db) => new Runs(db),
+  meta: (db) => new StoreMeta(db),
+  workspace: (db) => new Workspace(db),
+};
+
+/** Adds the table groups of `db` to `target`, each made at its first use and then kept. */
+function withTables<T extends object>(target: T, db: Db): T & Tables {
+  for (const name of Object.keys(TABLES) as (keyof Tables)[]) {
+    let made: Tables[typeof name] | undefined;
+    Object.defineProperty(target, name, { enumerable: false, get: () => (made ??= TABLES[name](db)) });
+  }
+  return target as T & Tables;
 }

@@ -1,4 +1,4 @@
-import type { Database, Statement } from 'better-sqlite3';
+import type { Database } from 'better-sqlite3';
 import type { Blocker, Task } from '../../model/admission.js';
 import { canonicalJson } from '../../util/canonical.js';
 
@@ -39,45 +39,51 @@ const CURRENT = `(
                                     AND r.number = a.number AND r.code <> 'no-attribution')))
   OR (a.task = 'forward' AND EXISTS (SELECT 1 FROM links l WHERE l.repo = a.repo AND l.issue = a.number AND l.pull = a.pull)))`;
 
+
+/** The statements of AdmissionTables, prepared once per instance. */
+function prepareAdmissionTables(db: Database) {
+  return {
+    del: db.prepare('DELETE FROM admissions WHERE task = ? AND item_key = ?'),
+    ins: db.prepare(`INSERT INTO admissions (task, item_key, case_id, repo, number, pull, record, blockers)
+      VALUES (@task, @itemKey, @caseId, @repo, @number, @pull, @record, @blockers)`),
+    byCase: db.prepare('SELECT * FROM admissions WHERE case_id = ? ORDER BY task, item_key'),
+    byKey: db.prepare('SELECT * FROM admissions WHERE task = ? AND item_key = ?'),
+    streamAll: db.prepare(`SELECT task, case_id AS caseId, repo, number, pull, record, blockers FROM admissions a INDEXED BY admissions_case
+      WHERE ${CURRENT} ORDER BY case_id, task, item_key`),
+    streamTask: db.prepare(`SELECT task, case_id AS caseId, repo, number, pull, record, blockers FROM admissions a INDEXED BY admissions_case
+      WHERE task = ? AND ${CURRENT} ORDER BY case_id, task, item_key`),
+    count: db.prepare('SELECT count(*) AS n FROM admissions'),
+  };
+}
+
 export class AdmissionTables {
-  private readonly s: Record<string, Statement>;
+  private readonly s: ReturnType<typeof prepareAdmissionTables>;
   constructor(private readonly db: Database) {
-    this.s = {
-      del: db.prepare('DELETE FROM admissions WHERE task = ? AND item_key = ?'),
-      ins: db.prepare(`INSERT INTO admissions (task, item_key, case_id, repo, number, pull, record, blockers)
-        VALUES (@task, @itemKey, @caseId, @repo, @number, @pull, @record, @blockers)`),
-      byCase: db.prepare('SELECT * FROM admissions WHERE case_id = ? ORDER BY task, item_key'),
-      byKey: db.prepare('SELECT * FROM admissions WHERE task = ? AND item_key = ?'),
-      streamAll: db.prepare(`SELECT task, case_id AS caseId, repo, number, pull, record, blockers FROM admissions a INDEXED BY admissions_case
-        WHERE ${CURRENT} ORDER BY case_id, task, item_key`),
-      streamTask: db.prepare(`SELECT task, case_id AS caseId, repo, number, pull, record, blockers FROM admissions a INDEXED BY admissions_case
-        WHERE task = ? AND ${CURRENT} ORDER BY case_id, task, item_key`),
-      count: db.prepare('SELECT count(*) AS n FROM admissions'),
-    };
+    this.s = prepareAdmissionTables(db);
   }
 
   /** Replaces the row of one item (task + key). */
   replace(row: AdmissionRow): void {
-    this.s.del!.run(row.task, row.itemKey);
-    this.s.ins!.run({ ...row, blockers: canonicalJson(row.blockers) });
+    this.s.del.run(row.task, row.itemKey);
+    this.s.ins.run({ ...row, blockers: canonicalJson(row.blockers) });
   }
 
   get(task: Task, itemKey: string): AdmissionRow | undefined {
-    const r = this.s.byKey!.get(task, itemKey) as Record<string, unknown> | undefined;
+    const r = this.s.byKey.get(task, itemKey) as Record<string, unknown> | undefined;
     return r ? toRow(r) : undefined;
   }
 
   ofCase(caseId: string): AdmissionRow[] {
-    return (this.s.byCase!.all(caseId) as Record<string, unknown>[]).map(toRow);
+    return (this.s.byCase.all(caseId) as Record<string, unknown>[]).map(toRow);
   }
 
   count(): number {
-    return (this.s.count!.get() as { n: number }).n;
+    return (this.s.count.get() as { n: number }).n;
   }
 
   /** Every row (or one task's), sorted by case id, read one row at a time. */
   *stream(task?: Task): Generator<AdmissionStreamRow> {
-    const it = task ? this.s.streamTask!.iterate(task) : this.s.streamAll!.iterate();
+    const it = task ? this.s.streamTask.iterate(task) : this.s.streamAll.iterate();
     for (const r of it as Iterable<AdmissionStreamRow>) yield r;
   }
 }

@@ -85,59 +85,64 @@ export interface ScreenRow {
 
 const j = (v: unknown): string => JSON.stringify(v);
 
+/** The statements of BackwardTables, prepared once per instance. */
+function prepareBackwardTables(db: Database) {
+  const del = (table: string): Statement => db.prepare(`DELETE FROM ${table} WHERE repo = ? AND number = ?`);
+  return {
+    delAttributions: del('backward_attributions'),
+    insAttribution: db.prepare(`INSERT INTO backward_attributions (repo, number, idx, kind, ref_type, ref_text, ref_value, url_repo, post,
+        ref_start, ref_end, sentence_start, sentence_end, sentence, author, created_at, hedged)
+      VALUES (@repo, @number, @idx, @kind, @refType, @refText, @refValue, @urlRepo, @post, @start, @end, @sentenceStart, @sentenceEnd,
+        @sentence, @author, @createdAt, @hedged)`),
+    attributions: db.prepare('SELECT * FROM backward_attributions WHERE repo = ? AND number = ? ORDER BY idx'),
+    delTextScreen: del('backward_text_screens'),
+    insTextScreen: db.prepare('INSERT INTO backward_text_screens (repo, number, decision, culprits) VALUES (?, ?, ?, ?)'),
+    textScreen: db.prepare('SELECT * FROM backward_text_screens WHERE repo = ? AND number = ?'),
+    screenedThreads: db.prepare('SELECT number FROM backward_text_screens WHERE repo = ? ORDER BY number'),
+    delReasons: db.prepare('DELETE FROM backward_reasons WHERE stage = ? AND repo = ? AND number = ?'),
+    insReason: db.prepare('INSERT INTO backward_reasons (stage, repo, number, seq, code, evidence, post) VALUES (?, ?, ?, ?, ?, ?, ?)'),
+    reasonsOfStage: db.prepare('SELECT * FROM backward_reasons WHERE stage = ? AND repo = ? AND number = ? ORDER BY seq'),
+    reasons: db.prepare('SELECT * FROM backward_reasons WHERE repo = ? AND number = ? ORDER BY stage, seq'),
+    delResolutions: del('backward_resolutions'),
+    insResolution: db.prepare(`INSERT INTO backward_resolutions (repo, number, idx, input, status, sha, candidates, via)
+      VALUES (?, ?, ?, ?, ?, ?, ?, ?)`),
+    resolutions: db.prepare('SELECT * FROM backward_resolutions WHERE repo = ? AND number = ? ORDER BY idx'),
+    delCase: del('backward_cases'),
+    insCase: db.prepare(`INSERT INTO backward_cases (repo, number, status, decision, case_id, gold, gold_subject, parent, default_branch,
+        cutoff, cutoff_rule, cutoff_notes, history_window, tag, tag_window, pr_numbers, report_time, report_url)
+      VALUES (@repo, @number, @status, @decision, @caseId, @gold, @goldSubject, @parent, @defaultBranch, @cutoff, @cutoffRule,
+        @cutoffNotes, @historyWindow, @tag, @tagWindow, @prNumbers, @reportTime, @reportUrl)`),
+    caseOf: db.prepare('SELECT * FROM backward_cases WHERE repo = ? AND number = ?'),
+    casesOfRepo: db.prepare('SELECT * FROM backward_cases WHERE repo = ? ORDER BY number'),
+    allCases: db.prepare('SELECT * FROM backward_cases ORDER BY repo, number'),
+    delChecks: del('backward_checks'),
+    insCheck: db.prepare('INSERT INTO backward_checks (repo, number, name, pass, evidence) VALUES (?, ?, ?, ?, ?)'),
+    checks: db.prepare('SELECT * FROM backward_checks WHERE repo = ? AND number = ? ORDER BY name'),
+    delReport: del('backward_reports'),
+    insReport: db.prepare(`INSERT INTO backward_reports (repo, number, original, text, deletions, leak_ok, leak_findings, symptom_ok, symptom_why)
+      VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`),
+    report: db.prepare('SELECT * FROM backward_reports WHERE repo = ? AND number = ?'),
+    delScreen: del('backward_screens'),
+    insScreen: db.prepare('INSERT INTO backward_screens (repo, number, case_id, decision, reasons) VALUES (?, ?, ?, ?, ?)'),
+    screen: db.prepare('SELECT * FROM backward_screens WHERE repo = ? AND number = ?'),
+    screensOfRepo: db.prepare('SELECT * FROM backward_screens WHERE repo = ? ORDER BY number'),
+    allScreens: db.prepare('SELECT * FROM backward_screens ORDER BY repo, number'),
+  };
+}
+
 export class BackwardTables {
-  private readonly s: Record<string, Statement>;
+  private readonly s: ReturnType<typeof prepareBackwardTables>;
   constructor(private readonly db: Database) {
-    const del = (table: string): Statement => db.prepare(`DELETE FROM ${table} WHERE repo = ? AND number = ?`);
-    this.s = {
-      delAttributions: del('backward_attributions'),
-      insAttribution: db.prepare(`INSERT INTO backward_attributions (repo, number, idx, kind, ref_type, ref_text, ref_value, url_repo, post,
-          ref_start, ref_end, sentence_start, sentence_end, sentence, author, created_at, hedged)
-        VALUES (@repo, @number, @idx, @kind, @refType, @refText, @refValue, @urlRepo, @post, @start, @end, @sentenceStart, @sentenceEnd,
-          @sentence, @author, @createdAt, @hedged)`),
-      attributions: db.prepare('SELECT * FROM backward_attributions WHERE repo = ? AND number = ? ORDER BY idx'),
-      delTextScreen: del('backward_text_screens'),
-      insTextScreen: db.prepare('INSERT INTO backward_text_screens (repo, number, decision, culprits) VALUES (?, ?, ?, ?)'),
-      textScreen: db.prepare('SELECT * FROM backward_text_screens WHERE repo = ? AND number = ?'),
-      screenedThreads: db.prepare('SELECT number FROM backward_text_screens WHERE repo = ? ORDER BY number'),
-      delReasons: db.prepare('DELETE FROM backward_reasons WHERE stage = ? AND repo = ? AND number = ?'),
-      insReason: db.prepare('INSERT INTO backward_reasons (stage, repo, number, seq, code, evidence, post) VALUES (?, ?, ?, ?, ?, ?, ?)'),
-      reasonsOfStage: db.prepare('SELECT * FROM backward_reasons WHERE stage = ? AND repo = ? AND number = ? ORDER BY seq'),
-      reasons: db.prepare('SELECT * FROM backward_reasons WHERE repo = ? AND number = ? ORDER BY stage, seq'),
-      delResolutions: del('backward_resolutions'),
-      insResolution: db.prepare(`INSERT INTO backward_resolutions (repo, number, idx, input, status, sha, candidates, via)
-        VALUES (?, ?, ?, ?, ?, ?, ?, ?)`),
-      resolutions: db.prepare('SELECT * FROM backward_resolutions WHERE repo = ? AND number = ? ORDER BY idx'),
-      delCase: del('backward_cases'),
-      insCase: db.prepare(`INSERT INTO backward_cases (repo, number, status, decision, case_id, gold, gold_subject, parent, default_branch,
-          cutoff, cutoff_rule, cutoff_notes, history_window, tag, tag_window, pr_numbers, report_time, report_url)
-        VALUES (@repo, @number, @status, @decision, @caseId, @gold, @goldSubject, @parent, @defaultBranch, @cutoff, @cutoffRule,
-          @cutoffNotes, @historyWindow, @tag, @tagWindow, @prNumbers, @reportTime, @reportUrl)`),
-      caseOf: db.prepare('SELECT * FROM backward_cases WHERE repo = ? AND number = ?'),
-      casesOfRepo: db.prepare('SELECT * FROM backward_cases WHERE repo = ? ORDER BY number'),
-      allCases: db.prepare('SELECT * FROM backward_cases ORDER BY repo, number'),
-      delChecks: del('backward_checks'),
-      insCheck: db.prepare('INSERT INTO backward_checks (repo, number, name, pass, evidence) VALUES (?, ?, ?, ?, ?)'),
-      checks: db.prepare('SELECT * FROM backward_checks WHERE repo = ? AND number = ? ORDER BY name'),
-      delReport: del('backward_reports'),
-      insReport: db.prepare(`INSERT INTO backward_reports (repo, number, original, text, deletions, leak_ok, leak_findings, symptom_ok, symptom_why)
-        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`),
-      report: db.prepare('SELECT * FROM backward_reports WHERE repo = ? AND number = ?'),
-      delScreen: del('backward_screens'),
-      insScreen: db.prepare('INSERT INTO backward_screens (repo, number, case_id, decision, reasons) VALUES (?, ?, ?, ?, ?)'),
-      screen: db.prepare('SELECT * FROM backward_screens WHERE repo = ? AND number = ?'),
-      screensOfRepo: db.prepare('SELECT * FROM backward_screens WHERE repo = ? ORDER BY number'),
-      allScreens: db.prepare('SELECT * FROM backward_screens ORDER BY repo, number'),
-    };
+    this.s = prepareBackwardTables(db);
   }
 
   // --- attribute ---------------------------------------------------------------------------
 
   /** Replaces a thread's attributions, text screen and attribute-stage reasons. */
   replaceAttributions(repo: string, number: number, attributions: readonly Attribution[], screen: TextScreen): void {
-    this.s.delAttributions!.run(repo, number);
+    this.s.delAttributions.run(repo, number);
     for (const [idx, a] of attributions.entries()) {
-      this.s.insAttribution!.run({
+      this.s.insAttribution.run({
         repo,
         number,
         idx,
@@ -157,13 +162,13 @@ export class BackwardTables {
         hedged: a.hedged ? 1 : 0,
       });
     }
-    this.s.delTextScreen!.run(repo, number);
-    this.s.insTextScreen!.run(repo, number, screen.decision, j(screen.culprits));
+    this.s.delTextScreen.run(repo, number);
+    this.s.insTextScreen.run(repo, number, screen.decision, j(screen.culprits));
     this.replaceReasons('attribute', repo, number, screen.reasons);
   }
 
   attributions(repo: string, number: number): Attribution[] {
-    return (this.s.attributions!.all(repo, number) as Record<string, unknown>[]).map((r) => ({
+    return (this.s.attributions.all(repo, number) as Record<string, unknown>[]).map((r) => ({
       ref: {
         type: r.ref_type as RefType,
         text: r.ref_text as string,
@@ -183,7 +188,7 @@ export class BackwardTables {
 
   /** The text-level screen of a thread (attribute stage), with its reasons. */
   textScreen(repo: string, number: number): TextScreen | undefined {
-    const r = this.s.textScreen!.get(repo, number) as Record<string, unknown> | undefined;
+    const r = this.s.textScreen.get(repo, number) as Record<string, unknown> | undefined;
     if (!r) return undefined;
     return {
       decision: r.decision as Decision,
@@ -194,23 +199,23 @@ export class BackwardTables {
 
   /** Numbers of the threads of `repo` the attribute stage has looked at. */
   screenedThreads(repo: string): number[] {
-    return (this.s.screenedThreads!.all(repo) as { number: number }[]).map((r) => r.number);
+    return (this.s.screenedThreads.all(repo) as { number: number }[]).map((r) => r.number);
   }
 
   // --- reasons -----------------------------------------------------------------------------
 
   replaceReasons(stage: string, repo: string, number: number, reasons: readonly Reason[]): void {
-    this.s.delReasons!.run(stage, repo, number);
-    for (const [seq, r] of reasons.entries()) this.s.insReason!.run(stage, repo, number, seq, r.code, r.evidence, r.post ?? null);
+    this.s.delReasons.run(stage, repo, number);
+    for (const [seq, r] of reasons.entries()) this.s.insReason.run(stage, repo, number, seq, r.code, r.evidence, r.post ?? null);
   }
 
   stageReasons(stage: string, repo: string, number: number): StageReason[] {
-    return (this.s.reasonsOfStage!.all(stage, repo, number) as Record<string, unknown>[]).map(toStageReason);
+    return (this.s.reasonsOfStage.all(stage, repo, number) as Record<string, unknown>[]).map(toStageReason);
   }
 
   /** Every stored reason of a thread, all stages. */
   reasons(repo: string, number: number): StageReason[] {
-    return (this.s.reasons!.all(repo, number) as Record<string, unknown>[]).map(toStageReason);
+    return (this.s.reasons.all(repo, number) as Record<string, unknown>[]).map(toStageReason);
   }
 
   // --- resolve -----------------------------------------------------------------------------
@@ -218,22 +223,22 @@ export class BackwardTables {
   /** Replaces a thread's resolutions, case row and resolve-stage reasons. */
   replaceResolution(record: BackwardCaseRecord, resolutions: readonly ResolutionRow[], reasons: readonly Reason[]): void {
     const { repo, number } = record;
-    this.s.delResolutions!.run(repo, number);
-    for (const r of resolutions) this.s.insResolution!.run(repo, number, r.idx, r.input, r.status, r.sha, j(r.candidates), r.via);
-    this.s.delCase!.run(repo, number);
-    this.s.insCase!.run({ ...record, cutoffNotes: j(record.cutoffNotes), prNumbers: j(record.prNumbers) });
+    this.s.delResolutions.run(repo, number);
+    for (const r of resolutions) this.s.insResolution.run(repo, number, r.idx, r.input, r.status, r.sha, j(r.candidates), r.via);
+    this.s.delCase.run(repo, number);
+    this.s.insCase.run({ ...record, cutoffNotes: j(record.cutoffNotes), prNumbers: j(record.prNumbers) });
     this.replaceReasons('resolve', repo, number, reasons);
   }
 
   /** Removes what the resolve stage stored for a thread (it no longer reaches resolution). */
   clearResolution(repo: string, number: number): void {
-    this.s.delResolutions!.run(repo, number);
-    this.s.delCase!.run(repo, number);
+    this.s.delResolutions.run(repo, number);
+    this.s.delCase.run(repo, number);
     this.replaceReasons('resolve', repo, number, []);
   }
 
   resolutions(repo: string, number: number): ResolutionRow[] {
-    return (this.s.resolutions!.all(repo, number) as Record<string, unknown>[]).map((r) => ({
+    return (this.s.resolutions.all(repo, number) as Record<string, unknown>[]).map((r) => ({
       idx: r.idx as number,
       input: r.input as string,
       status: r.status as string,
@@ -244,19 +249,19 @@ export class BackwardTables {
   }
 
   caseOf(repo: string, number: number): BackwardCaseRecord | undefined {
-    const r = this.s.caseOf!.get(repo, number) as Record<string, unknown> | undefined;
+    const r = this.s.caseOf.get(repo, number) as Record<string, unknown> | undefined;
     return r ? toCase(r) : undefined;
   }
 
   cases(repo: string): BackwardCaseRecord[] {
-    return (this.s.casesOfRepo!.all(repo) as Record<string, unknown>[]).map(toCase);
+    return (this.s.casesOfRepo.all(repo) as Record<string, unknown>[]).map(toCase);
   }
 
   /** Cases whose gold resolved (whatever later stages decided), sorted by repo and number. */
   resolvedCases(repos?: readonly string[]): BackwardCaseRow[] {
     const rows = repos
-      ? repos.flatMap((repo) => this.s.casesOfRepo!.all(repo) as Record<string, unknown>[])
-      : (this.s.allCases!.all() as Record<string, unknown>[]);
+      ? repos.flatMap((repo) => this.s.casesOfRepo.all(repo) as Record<string, unknown>[])
+      : (this.s.allCases.all() as Record<string, unknown>[]);
     return rows
       .map(toCase)
       .filter((c) => c.status === 'resolved' && c.gold !== null && c.caseId !== null)
@@ -283,13 +288,13 @@ export class BackwardTables {
   // --- validate ----------------------------------------------------------------------------
 
   replaceChecks(repo: string, number: number, checks: readonly CheckRow[], reasons: readonly Reason[]): void {
-    this.s.delChecks!.run(repo, number);
-    for (const c of checks) this.s.insCheck!.run(repo, number, c.name, c.pass ? 1 : 0, c.evidence);
+    this.s.delChecks.run(repo, number);
+    for (const c of checks) this.s.insCheck.run(repo, number, c.name, c.pass ? 1 : 0, c.evidence);
     this.replaceReasons('validate', repo, number, reasons);
   }
 
   checks(repo: string, number: number): CheckRow[] {
-    return (this.s.checks!.all(repo, number) as Record<string, unknown>[]).map((r) => ({
+    return (this.s.checks.all(repo, number) as Record<string, unknown>[]).map((r) => ({
       name: r.name as string,
       pass: r.pass === 1,
       evidence: r.evidence as string,
@@ -300,9 +305,9 @@ export class BackwardTables {
 
   /** Replaces a thread's sanitized report (null: none, e.g. when resolve rejected it). */
   replaceReport(repo: string, number: number, report: ReportRow | null, reasons: readonly Reason[]): void {
-    this.s.delReport!.run(repo, number);
+    this.s.delReport.run(repo, number);
     if (report) {
-      this.s.insReport!.run(
+      this.s.insReport.run(
         repo,
         number,
         report.original,
@@ -318,7 +323,7 @@ export class BackwardTables {
   }
 
   report(repo: string, number: number): ReportRow | undefined {
-    const r = this.s.report!.get(repo, number) as Record<string, unknown> | undefined;
+    const r = this.s.report.get(repo, number) as Record<string, unknown> | undefined;
     if (!r) return undefined;
     return {
       original: r.original as string,
@@ -334,24 +339,24 @@ export class BackwardTables {
   // --- screen ------------------------------------------------------------------------------
 
   replaceScreen(row: ScreenRow): void {
-    this.s.delScreen!.run(row.repo, row.number);
-    this.s.insScreen!.run(row.repo, row.number, row.caseId, row.decision, j(row.reasons));
+    this.s.delScreen.run(row.repo, row.number);
+    this.s.insScreen.run(row.repo, row.number, row.caseId, row.decision, j(row.reasons));
   }
 
   clearScreen(repo: string, number: number): void {
-    this.s.delScreen!.run(repo, number);
+    this.s.delScreen.run(repo, number);
   }
 
   screen(repo: string, number: number): ScreenRow | undefined {
-    const r = this.s.screen!.get(repo, number) as Record<string, unknown> | undefined;
+    const r = this.s.screen.get(repo, number) as Record<string, unknown> | undefined;
     return r ? toScreen(r) : undefined;
   }
 
   /** Final decisions, optionally only of some repositories and one decision, sorted by repo and number. */
   screens(options: { repos?: readonly string[]; decision?: Decision } = {}): ScreenRow[] {
     const rows = options.repos
-      ? options.repos.flatMap((repo) => this.s.screensOfRepo!.all(repo) as Record<string, unknown>[])
-      : (this.s.allScreens!.all() as Record<string, unknown>[]);
+      ? options.repos.flatMap((repo) => this.s.screensOfRepo.all(repo) as Record<string, unknown>[])
+      : (this.s.allScreens.all() as Record<string, unknown>[]);
     return rows.map(toScreen).filter((s) => !options.decision || s.decision === options.decision);
   }
 }

@@ -1,4 +1,4 @@
-import type { Database, Statement } from 'better-sqlite3';
+import type { Database } from 'better-sqlite3';
 import { canonicalJson } from '../../util/canonical.js';
 import { forwardCaseId, type ReasonRow, type RouteContext } from '../../model/forward.js';
 import type { LoggedDeletion } from '../../model/deletions.js';
@@ -112,43 +112,48 @@ const PAGE = 500;
 const j = (v: unknown): string => canonicalJson(v);
 const p = <T>(v: unknown): T => JSON.parse(v as string) as T;
 
+/** The statements of ForwardTables, prepared once per instance. */
+function prepareForwardTables(db: Database) {
+  return {
+    putLink: db.prepare(`INSERT OR REPLACE INTO forward_links (repo, issue, pull, status, base_ref, branch_rule, link_kinds, links, flags, reasons)
+      VALUES (@repo, @issue, @pull, @status, @baseRef, @branchRule, @linkKinds, @links, @flags, @reasons)`),
+    link: db.prepare('SELECT * FROM forward_links WHERE repo = ? AND issue = ? AND pull = ?'),
+    linksOfRepo: db.prepare('SELECT * FROM forward_links WHERE repo = ? ORDER BY issue, pull'),
+    putRecovery: db.prepare(`INSERT OR REPLACE INTO forward_recoveries (repo, issue, pull, status, base, base_rule, head, base_ref, changed_paths,
+        workflows, workflows_digest, reasons)
+      VALUES (@repo, @issue, @pull, @status, @base, @baseRule, @head, @baseRef, @changedPaths, @workflows, @workflowsDigest, @reasons)`),
+    recovery: db.prepare('SELECT * FROM forward_recoveries WHERE repo = ? AND issue = ? AND pull = ?'),
+    recoveriesOfRepo: db.prepare('SELECT * FROM forward_recoveries WHERE repo = ? ORDER BY issue, pull'),
+    putGold: db.prepare(`INSERT OR REPLACE INTO forward_golds (repo, issue, pull, status, context, gold, invalid, explain, evaluator, limit_applied,
+        input_digests, reasons)
+      VALUES (@repo, @issue, @pull, @status, @context, @gold, @invalid, @explain, @evaluator, @limitApplied, @inputDigests, @reasons)`),
+    gold: db.prepare('SELECT * FROM forward_golds WHERE repo = ? AND issue = ? AND pull = ?'),
+    goldsOfRepo: db.prepare('SELECT * FROM forward_golds WHERE repo = ? ORDER BY issue, pull'),
+    deleteCase: db.prepare('DELETE FROM forward_cases WHERE repo = ? AND issue = ? AND pull = ?'),
+    putCase: db.prepare(`INSERT INTO forward_cases (repo, issue, pull, case_id, issue_text, deletions, excluded_comments, stability, prior, labels,
+        flags, decision, reasons)
+      VALUES (@repo, @issue, @pull, @caseId, @issueText, @deletions, @excludedComments, @stability, @prior, @labels, @flags, @decision, @reasons)`),
+    case: db.prepare('SELECT * FROM forward_cases WHERE repo = ? AND issue = ? AND pull = ?'),
+    prior: db.prepare('SELECT prior FROM forward_priors WHERE repo = ? AND base = ? AND context_digest = ? AND evaluator = ?'),
+    putPrior: db.prepare(`INSERT OR REPLACE INTO forward_priors (repo, base, context_digest, evaluator, prior)
+      VALUES (?, ?, ?, ?, ?)`),
+    pairs: db.prepare(`SELECT l.*, t.html_url AS issue_url, pr.html_url AS pr_url FROM forward_links l
+      LEFT JOIN threads t ON t.repo = l.repo AND t.number = l.issue
+      LEFT JOIN pulls pr ON pr.repo = l.repo AND pr.number = l.pull
+      WHERE (l.repo, l.issue, l.pull) > (?, ?, ?)
+        AND EXISTS (SELECT 1 FROM links x WHERE x.repo = l.repo AND x.issue = l.issue AND x.pull = l.pull)
+      ORDER BY l.repo, l.issue, l.pull LIMIT ${PAGE}`),
+  };
+}
+
 export class ForwardTables {
-  private readonly s: Record<string, Statement>;
+  private readonly s: ReturnType<typeof prepareForwardTables>;
   constructor(private readonly db: Database) {
-    this.s = {
-      putLink: db.prepare(`INSERT OR REPLACE INTO forward_links (repo, issue, pull, status, base_ref, branch_rule, link_kinds, links, flags, reasons)
-        VALUES (@repo, @issue, @pull, @status, @baseRef, @branchRule, @linkKinds, @links, @flags, @reasons)`),
-      link: db.prepare('SELECT * FROM forward_links WHERE repo = ? AND issue = ? AND pull = ?'),
-      linksOfRepo: db.prepare('SELECT * FROM forward_links WHERE repo = ? ORDER BY issue, pull'),
-      putRecovery: db.prepare(`INSERT OR REPLACE INTO forward_recoveries (repo, issue, pull, status, base, base_rule, head, base_ref, changed_paths,
-          workflows, workflows_digest, reasons)
-        VALUES (@repo, @issue, @pull, @status, @base, @baseRule, @head, @baseRef, @changedPaths, @workflows, @workflowsDigest, @reasons)`),
-      recovery: db.prepare('SELECT * FROM forward_recoveries WHERE repo = ? AND issue = ? AND pull = ?'),
-      recoveriesOfRepo: db.prepare('SELECT * FROM forward_recoveries WHERE repo = ? ORDER BY issue, pull'),
-      putGold: db.prepare(`INSERT OR REPLACE INTO forward_golds (repo, issue, pull, status, context, gold, invalid, explain, evaluator, limit_applied,
-          input_digests, reasons)
-        VALUES (@repo, @issue, @pull, @status, @context, @gold, @invalid, @explain, @evaluator, @limitApplied, @inputDigests, @reasons)`),
-      gold: db.prepare('SELECT * FROM forward_golds WHERE repo = ? AND issue = ? AND pull = ?'),
-      goldsOfRepo: db.prepare('SELECT * FROM forward_golds WHERE repo = ? ORDER BY issue, pull'),
-      deleteCase: db.prepare('DELETE FROM forward_cases WHERE repo = ? AND issue = ? AND pull = ?'),
-      putCase: db.prepare(`INSERT INTO forward_cases (repo, issue, pull, case_id, issue_text, deletions, excluded_comments, stability, prior, labels,
-          flags, decision, reasons)
-        VALUES (@repo, @issue, @pull, @caseId, @issueText, @deletions, @excludedComments, @stability, @prior, @labels, @flags, @decision, @reasons)`),
-      case: db.prepare('SELECT * FROM forward_cases WHERE repo = ? AND issue = ? AND pull = ?'),
-      prior: db.prepare('SELECT prior FROM forward_priors WHERE repo = ? AND base = ? AND context_digest = ? AND evaluator = ?'),
-      putPrior: db.prepare(`INSERT OR REPLACE INTO forward_priors (repo, base, context_digest, evaluator, prior)
-        VALUES (?, ?, ?, ?, ?)`),
-      pairs: db.prepare(`SELECT l.*, t.html_url AS issue_url, pr.html_url AS pr_url FROM forward_links l
-        LEFT JOIN threads t ON t.repo = l.repo AND t.number = l.issue
-        LEFT JOIN pulls pr ON pr.repo = l.repo AND pr.number = l.pull
-        WHERE (l.repo, l.issue, l.pull) > (?, ?, ?)
-          AND EXISTS (SELECT 1 FROM links x WHERE x.repo = l.repo AND x.issue = l.issue AND x.pull = l.pull)
-        ORDER BY l.repo, l.issue, l.pull LIMIT ${PAGE}`),
-    };
+    this.s = prepareForwardTables(db);
   }
 
   putLink(r: LinkRecord): void {
-    this.s.putLink!.run({ ...r, linkKinds: j(r.linkKinds), links: j(r.links), flags: j(r.flags), reasons: j(r.reasons) });
+    this.s.putLink.run({ ...r, linkKinds: j(r.linkKinds), links: j(r.links), flags: j(r.flags), reasons: j(r.reasons) });
   }
   link(repo: string, issue: number, pull: number): LinkRecord | undefined {
     return this.ofPair('link', toLink, repo, issue, pull);
@@ -158,7 +163,7 @@ export class ForwardTables {
   }
 
   putRecovery(r: RecoveryRecord): void {
-    this.s.putRecovery!.run({ ...r, changedPaths: j(r.changedPaths), workflows: j(r.workflows), reasons: j(r.reasons) });
+    this.s.putRecovery.run({ ...r, changedPaths: j(r.changedPaths), workflows: j(r.workflows), reasons: j(r.reasons) });
   }
   recovery(repo: string, issue: number, pull: number): RecoveryRecord | undefined {
     return this.ofPair('recovery', toRecovery, repo, issue, pull);
@@ -168,7 +173,7 @@ export class ForwardTables {
   }
 
   putGold(r: GoldRecord): void {
-    this.s.putGold!.run({
+    this.s.putGold.run({
       ...r,
       context: j(r.context),
       gold: j(r.gold),
@@ -188,8 +193,8 @@ export class ForwardTables {
 
   /** Replaces the case row of a pair. */
   putCase(r: CaseRecord): void {
-    this.s.deleteCase!.run(r.repo, r.issue, r.pull);
-    this.s.putCase!.run({
+    this.s.deleteCase.run(r.repo, r.issue, r.pull);
+    this.s.putCase.run({
       ...r,
       deletions: j(r.deletions),
       excludedComments: j(r.excludedComments),
@@ -205,21 +210,21 @@ export class ForwardTables {
   }
 
   /** The row of one issue–PR pair from the statement `name`, mapped. */
-  private ofPair<T>(name: string, map: (r: Row) => T, repo: string, issue: number, pull: number): T | undefined {
-    const r = this.s[name]!.get(repo, issue, pull);
+  private ofPair<T>(name: 'link' | 'recovery' | 'gold' | 'case', map: (r: Row) => T, repo: string, issue: number, pull: number): T | undefined {
+    const r = this.s[name].get(repo, issue, pull);
     return r ? map(r as Row) : undefined;
   }
   /** Every row of a repository from the statement `name`, mapped. */
-  private ofRepo<T>(name: string, map: (r: Row) => T, repo: string): T[] {
-    return (this.s[name]!.all(repo) as Row[]).map(map);
+  private ofRepo<T>(name: 'linksOfRepo' | 'recoveriesOfRepo' | 'goldsOfRepo', map: (r: Row) => T, repo: string): T[] {
+    return (this.s[name].all(repo) as Row[]).map(map);
   }
 
   prior(repo: string, base: string, contextDigest: string, evaluator: string): Prior | undefined {
-    const r = this.s.prior!.get(repo, base, contextDigest, evaluator) as { prior: string } | undefined;
+    const r = this.s.prior.get(repo, base, contextDigest, evaluator) as { prior: string } | undefined;
     return r ? p<Prior>(r.prior) : undefined;
   }
   putPrior(repo: string, base: string, contextDigest: string, evaluator: string, prior: Prior): void {
-    this.s.putPrior!.run(repo, base, contextDigest, evaluator, j(prior));
+    this.s.putPrior.run(repo, base, contextDigest, evaluator, j(prior));
   }
 
   /**
@@ -230,7 +235,7 @@ export class ForwardTables {
     const wanted = repos ? new Set(repos.map((r) => r.toLowerCase())) : null;
     let after: [string, number, number] = ['', -1, -1];
     for (;;) {
-      const page = this.s.pairs!.all(...after) as Row[];
+      const page = this.s.pairs.all(...after) as Row[];
       for (const row of page) {
         if (wanted && !wanted.has((row.repo as string).toLowerCase())) continue;
         yield this.assemble(toLink(row), (row.issue_url as string | null) ?? null, (row.pr_url as string | null) ?? null);

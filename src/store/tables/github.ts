@@ -1,4 +1,4 @@
-import type { Database, Statement } from 'better-sqlite3';
+import type { Database } from 'better-sqlite3';
 import { sha256 } from '../../util/canonical.js';
 
 /** A stored answer to a GET, with what is needed to ask for it conditionally next time. */
@@ -40,35 +40,54 @@ export interface BudgetEntry {
   readonly tokenEnv: string | null;
 }
 
+/** The statements of GitHubTables, prepared once per instance. */
+function prepareGitHubTables(db: Database) {
+  return {
+    cached: db.prepare('SELECT * FROM http_cache WHERE key = ?'),
+    putCache: db.prepare(`INSERT INTO http_cache (key, url, etag, last_modified, link, status, body, fetched_at)
+      VALUES (@key, @url, @etag, @lastModified, @link, @status, @body, @fetchedAt)
+      ON CONFLICT (key) DO UPDATE SET url=excluded.url, etag=excluded.etag, last_modified=excluded.last_modified,
+        link=excluded.link, status=excluded.status, body=excluded.body, fetched_at=excluded.fetched_at`),
+    putRaw: db.prepare(`INSERT OR IGNORE INTO raw_responses (stage, repo, request, status, body, body_digest, fetched_at)
+      VALUES (@stage, @repo, @request, @status, @body, @bodyDigest, @fetchedAt)`),
+    cursor: db.prepare('SELECT since FROM sync_cursors WHERE repo = ? AND resource = ?'),
+    putCursor: db.prepare(`INSERT INTO sync_cursors (repo, resource, since) VALUES (?, ?, ?)
+      ON CONFLICT (repo, resource) DO UPDATE SET since=excluded.since`),
+    deleteCursor: db.prepare('DELETE FROM sync_cursors WHERE repo = ? AND resource = ?'),
+    threadRepos: db.prepare('SELECT DISTINCT repo FROM threads ORDER BY repo'),
+    count: db.prepare(`INSERT INTO budget (stage, repo, requests, not_modified, retries, waited_ms, token_env)
+      VALUES (@stage, @repo, @requests, @notModified, @retries, @waitedMs, @tokenEnv)
+      ON CONFLICT (stage, repo) DO UPDATE SET requests = requests + excluded.requests,
+        token_env = coalesce(excluded.token_env, token_env),
+        not_modified = not_modified + excluded.not_modified, retries = retries + excluded.retries,
+        waited_ms = waited_ms + excluded.waited_ms`),
+  };
+}
+
 /** HTTP cache, raw responses, sync cursors and the request budget of the GitHub edge. */
 export class GitHubTables {
-  private readonly s: Record<string, Statement>;
+  private readonly s: ReturnType<typeof prepareGitHubTables>;
   /** `tokenEnv`: the variable name the budget ledger records for the requests counted here. */
-  constructor(private readonly db: Database, private readonly tokenEnv: string | null = null) {
-    this.s = {
-      cached: db.prepare('SELECT * FROM http_cache WHERE key = ?'),
-      putCache: db.prepare(`INSERT INTO http_cache (key, url, etag, last_modified, link, status, body, fetched_at)
-        VALUES (@key, @url, @etag, @lastModified, @link, @status, @body, @fetchedAt)
-        ON CONFLICT (key) DO UPDATE SET url=excluded.url, etag=excluded.etag, last_modified=excluded.last_modified,
-          link=excluded.link, status=excluded.status, body=excluded.body, fetched_at=excluded.fetched_at`),
-      putRaw: db.prepare(`INSERT OR IGNORE INTO raw_responses (stage, repo, request, status, body, body_digest, fetched_at)
-        VALUES (@stage, @repo, @request, @status, @body, @bodyDigest, @fetchedAt)`),
-      cursor: db.prepare('SELECT since FROM sync_cursors WHERE repo = ? AND resource = ?'),
-      putCursor: db.prepare(`INSERT INTO sync_cursors (repo, resource, since) VALUES (?, ?, ?)
-        ON CONFLICT (repo, resource) DO UPDATE SET since=excluded.since`),
-      deleteCursor: db.prepare('DELETE FROM sync_cursors WHERE repo = ? AND resource = ?'),
-      threadRepos: db.prepare('SELECT DISTINCT repo FROM threads ORDER BY repo'),
-      count: db.prepare(`INSERT INTO budget (stage, repo, requests, not_modified, retries, waited_ms, token_env)
-        VALUES (@stage, @repo, @requests, @notModified, @retries, @waitedMs, @tokenEnv)
-        ON CONFLICT (stage, repo) DO UPDATE SET requests = requests + excluded.requests,
-          token_env = coalesce(excluded.token_env, token_env),
-          not_modified = not_modified + excluded.not_modified, retries = retries + excluded.retries,
-          waited_ms = waited_ms + excluded.waited_ms`),
-    };
+  constructor(
+    private readonly db: Database,
+    private readonly tokenEnv: string | null = null,
+    statements?: ReturnType<typeof prepareGitHubTables>,
+  ) {
+    this.s = statements ?? prepareGitHubTables(db);
+  }
+
+  /** The same tables (and statements), counting requests against the token in `tokenEnv`. */
+  withTokenEnv(tokenEnv: string | null): GitHubTables {
+    return new GitHubTables(this.db, tokenEnv, this.s);
+  }
+
+  /** Request budget per stage and repository (see budgetSummary). */
+  budget(): BudgetEntry[] {
+    return budgetSummary(this.db);
   }
 
   cached(key: string): CachedResponse | undefined {
-    const r = this.s.cached!.get(key) as Record<string, unknown> | undefined;
+    const r = this.s.cached.get(key) as Record<string, unknown> | undefined;
     if (!r) return undefined;
     return {
       key: r.key as string,
@@ -83,32 +102,32 @@ export class GitHubTables {
   }
 
   putCached(entry: CachedResponse): void {
-    this.s.putCache!.run(entry);
+    this.s.putCache.run(entry);
   }
 
   /** Stores a raw body once per (stage, repo, request, body): an unchanged answer adds nothing. */
   putRaw(raw: RawResponse): void {
-    this.s.putRaw!.run({ ...raw, bodyDigest: sha256(raw.body) });
+    this.s.putRaw.run({ ...raw, bodyDigest: sha256(raw.body) });
   }
 
   cursor(repo: string, resource: string): string | null {
-    const r = this.s.cursor!.get(repo, resource) as { since: string } | undefined;
+    const r = this.s.cursor.get(repo, resource) as { since: string } | undefined;
     return r?.since ?? null;
   }
 
   /** Sets (or, with null, clears) a sync cursor. */
   setCursor(repo: string, resource: string, since: string | null): void {
-    if (since === null) this.s.deleteCursor!.run(repo, resource);
-    else this.s.putCursor!.run(repo, resource, since);
+    if (since === null) this.s.deleteCursor.run(repo, resource);
+    else this.s.putCursor.run(repo, resource, since);
   }
 
   /** Repositories that have stored threads, sorted. */
   threadRepos(): string[] {
-    return (this.s.threadRepos!.all() as { repo: string }[]).map((r) => r.repo);
+    return (this.s.threadRepos.all() as { repo: string }[]).map((r) => r.repo);
   }
 
   count(stage: string, repo: string, delta: BudgetDelta): void {
-    this.s.count!.run({
+    this.s.count.run({
       stage,
       repo,
       requests: delta.requests ?? 0,
@@ -121,7 +140,7 @@ export class GitHubTables {
 }
 
 /** Request budget per stage and repository, sorted, plus a total row (`repo: '*'`, `stage: '*'`). */
-export function budgetSummary(db: Database): BudgetEntry[] {
+function budgetSummary(db: Database): BudgetEntry[] {
   const rows = (db
     .prepare('SELECT stage, repo, requests, not_modified, retries, waited_ms, token_env FROM budget ORDER BY stage, repo')
     .all() as Record<string, number | string>[]).map((r) => ({

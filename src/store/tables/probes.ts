@@ -1,4 +1,4 @@
-import type { Database, Statement } from 'better-sqlite3';
+import type { Database } from 'better-sqlite3';
 import type { Boundary, Verdict } from '../../model/probe.js';
 
 /** Probe results of one Backward case (SQL of the probe stage, read by `r2v probe` and admission). */
@@ -130,56 +130,61 @@ function toRun(r: Record<string, unknown>): ProbeRunRow {
   };
 }
 
+/** The statements of ProbeTables, prepared once per instance. */
+function prepareProbeTables(db: Database) {
+  return {
+    deleteVerdict: db.prepare('DELETE FROM probe_verdicts WHERE case_id = ?'),
+    deleteRuns: db.prepare('DELETE FROM probe_runs WHERE case_id = ?'),
+    insertVerdict: db.prepare(`INSERT INTO probe_verdicts (case_id, repo, number, status, kind, spec_path, spec_digest, draft, draft_path, draft_kind,
+        gold_sha, parent_sha, parent_verdict, parent_why, gold_verdict, gold_why, boundary, observed, reason, detail, fix_sha, fix_pull, tests,
+        proposed_command, repeats, network_isolated, finished_at)
+      VALUES (@caseId, @repo, @number, @status, @kind, @specPath, @specDigest, @draft, @draftPath, @draftKind,
+        @goldSha, @parentSha, @parentVerdict, @parentWhy, @goldVerdict, @goldWhy, @boundary, @observed, @reason, @detail, @fixSha, @fixPull, @tests,
+        @proposedCommand, @repeats, @networkIsolated, @finishedAt)`),
+    insertRun: db.prepare(`INSERT INTO probe_runs (case_id, state, phase, idx, sha, command, executed, exit_code, signal, timed_out, duration_ms,
+        stdout_tail, stderr_tail, stdout_digest, stderr_digest, network_isolated, classification, why)
+      VALUES (@caseId, @state, @phase, @idx, @sha, @command, @executed, @exitCode, @signal, @timedOut, @durationMs,
+        @stdoutTail, @stderrTail, @stdoutDigest, @stderrDigest, @networkIsolated, @classification, @why)`),
+    verdict: db.prepare('SELECT * FROM probe_verdicts WHERE case_id = ?'),
+    runs: db.prepare(`SELECT * FROM probe_runs WHERE case_id = ?
+      ORDER BY CASE state WHEN 'parent' THEN 0 ELSE 1 END, CASE phase WHEN 'setup' THEN 0 ELSE 1 END, idx`),
+    ofRepo: db.prepare('SELECT * FROM probe_verdicts WHERE repo = ? ORDER BY case_id'),
+  };
+}
+
 export class ProbeTables {
-  private readonly s: Record<string, Statement>;
+  private readonly s: ReturnType<typeof prepareProbeTables>;
   constructor(private readonly db: Database) {
-    this.s = {
-      deleteVerdict: db.prepare('DELETE FROM probe_verdicts WHERE case_id = ?'),
-      deleteRuns: db.prepare('DELETE FROM probe_runs WHERE case_id = ?'),
-      insertVerdict: db.prepare(`INSERT INTO probe_verdicts (case_id, repo, number, status, kind, spec_path, spec_digest, draft, draft_path, draft_kind,
-          gold_sha, parent_sha, parent_verdict, parent_why, gold_verdict, gold_why, boundary, observed, reason, detail, fix_sha, fix_pull, tests,
-          proposed_command, repeats, network_isolated, finished_at)
-        VALUES (@caseId, @repo, @number, @status, @kind, @specPath, @specDigest, @draft, @draftPath, @draftKind,
-          @goldSha, @parentSha, @parentVerdict, @parentWhy, @goldVerdict, @goldWhy, @boundary, @observed, @reason, @detail, @fixSha, @fixPull, @tests,
-          @proposedCommand, @repeats, @networkIsolated, @finishedAt)`),
-      insertRun: db.prepare(`INSERT INTO probe_runs (case_id, state, phase, idx, sha, command, executed, exit_code, signal, timed_out, duration_ms,
-          stdout_tail, stderr_tail, stdout_digest, stderr_digest, network_isolated, classification, why)
-        VALUES (@caseId, @state, @phase, @idx, @sha, @command, @executed, @exitCode, @signal, @timedOut, @durationMs,
-          @stdoutTail, @stderrTail, @stdoutDigest, @stderrDigest, @networkIsolated, @classification, @why)`),
-      verdict: db.prepare('SELECT * FROM probe_verdicts WHERE case_id = ?'),
-      runs: db.prepare(`SELECT * FROM probe_runs WHERE case_id = ?
-        ORDER BY CASE state WHEN 'parent' THEN 0 ELSE 1 END, CASE phase WHEN 'setup' THEN 0 ELSE 1 END, idx`),
-      ofRepo: db.prepare('SELECT * FROM probe_verdicts WHERE repo = ? ORDER BY case_id'),
-    };
+    this.s = prepareProbeTables(db);
   }
 
   /** Replaces everything stored for the case (its verdict and all its runs). */
   replaceCase(verdict: ProbeVerdictRow, runs: readonly ProbeRunRow[]): void {
     this.db.transaction(() => {
-      this.s.deleteRuns!.run(verdict.caseId);
-      this.s.deleteVerdict!.run(verdict.caseId);
-      this.s.insertVerdict!.run({
+      this.s.deleteRuns.run(verdict.caseId);
+      this.s.deleteVerdict.run(verdict.caseId);
+      this.s.insertVerdict.run({
         ...verdict, draft: b(verdict.draft), networkIsolated: b(verdict.networkIsolated),
         kind: verdict.kind ?? null, detail: verdict.detail ?? null, fixSha: verdict.fixSha ?? null, fixPull: verdict.fixPull ?? null,
         tests: verdict.tests ? JSON.stringify(verdict.tests) : null, proposedCommand: verdict.proposedCommand ?? null,
       });
       for (const r of runs) {
-        this.s.insertRun!.run({ ...r, caseId: verdict.caseId, executed: b(r.executed), timedOut: b(r.timedOut), networkIsolated: b(r.networkIsolated) });
+        this.s.insertRun.run({ ...r, caseId: verdict.caseId, executed: b(r.executed), timedOut: b(r.timedOut), networkIsolated: b(r.networkIsolated) });
       }
     })();
   }
 
   verdict(caseId: string): ProbeVerdictRow | undefined {
-    const r = this.s.verdict!.get(caseId) as Record<string, unknown> | undefined;
+    const r = this.s.verdict.get(caseId) as Record<string, unknown> | undefined;
     return r ? toVerdict(r) : undefined;
   }
 
   runs(caseId: string): ProbeRunRow[] {
-    return (this.s.runs!.all(caseId) as Record<string, unknown>[]).map(toRun);
+    return (this.s.runs.all(caseId) as Record<string, unknown>[]).map(toRun);
   }
 
   verdictsOfRepo(repo: string): ProbeVerdictRow[] {
-    return (this.s.ofRepo!.all(repo) as Record<string, unknown>[]).map(toVerdict);
+    return (this.s.ofRepo.all(repo) as Record<string, unknown>[]).map(toVerdict);
   }
 
   /** For admission: null when the probe stage has not looked at the case. */

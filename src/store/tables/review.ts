@@ -1,4 +1,4 @@
-import type { Database, Statement } from 'better-sqlite3';
+import type { Database } from 'better-sqlite3';
 import { ValidationError } from '../../errors.js';
 
 /** The review ledger (migration 0009): append-only decisions about cases, bound to input digests. */
@@ -21,34 +21,39 @@ export type ReviewStatus = 'accepted' | 'rejected' | 'pending' | 'needs-adjudica
 const DECISIONS: ReadonlySet<string> = new Set(['accept', 'reject', 'uncertain']);
 const SCREENER_PREFIX = 'screener:';
 
+/** The statements of ReviewLedger, prepared once per instance. */
+function prepareReviewLedger(db: Database) {
+  return {
+    insert: db.prepare(`INSERT INTO review_entries (case_key, task, reviewer, decision, reason, input_digest, recorded_at, source)
+      VALUES (@caseKey, @task, @reviewer, @decision, @reason, @inputDigest, @recordedAt, @source)`),
+    ofCase: db.prepare('SELECT * FROM review_entries WHERE case_key = ? ORDER BY id'),
+    identical: db.prepare(`SELECT id FROM review_entries
+      WHERE case_key = @caseKey AND reviewer = @reviewer AND decision = @decision AND reason = @reason
+        AND input_digest = @inputDigest AND source = @source ORDER BY id LIMIT 1`),
+    count: db.prepare('SELECT count(*) AS n FROM review_entries'),
+  };
+}
+
 export class ReviewLedger {
-  private readonly s: Record<string, Statement>;
+  private readonly s: ReturnType<typeof prepareReviewLedger>;
   constructor(private readonly db: Database) {
-    this.s = {
-      insert: db.prepare(`INSERT INTO review_entries (case_key, task, reviewer, decision, reason, input_digest, recorded_at, source)
-        VALUES (@caseKey, @task, @reviewer, @decision, @reason, @inputDigest, @recordedAt, @source)`),
-      ofCase: db.prepare('SELECT * FROM review_entries WHERE case_key = ? ORDER BY id'),
-      identical: db.prepare(`SELECT id FROM review_entries
-        WHERE case_key = @caseKey AND reviewer = @reviewer AND decision = @decision AND reason = @reason
-          AND input_digest = @inputDigest AND source = @source ORDER BY id LIMIT 1`),
-      count: db.prepare('SELECT count(*) AS n FROM review_entries'),
-    };
+    this.s = prepareReviewLedger(db);
   }
 
   /** Appends one entry and returns its id. The ledger is append-only: nothing is ever updated or removed. */
   append(entry: Omit<ReviewEntry, 'id'>): number {
     checkEntry(entry);
-    return Number(this.s.insert!.run(entry).lastInsertRowid);
+    return Number(this.s.insert.run(entry).lastInsertRowid);
   }
 
   /** Every entry of a case, oldest first. */
   entries(caseKey: string): ReviewEntry[] {
-    return (this.s.ofCase!.all(caseKey) as Record<string, unknown>[]).map(toEntry);
+    return (this.s.ofCase.all(caseKey) as Record<string, unknown>[]).map(toEntry);
   }
 
   /** The id of an entry with the same case, reviewer, decision, reason, digest and source, if any. */
   findIdentical(entry: Pick<ReviewEntry, 'caseKey' | 'reviewer' | 'decision' | 'reason' | 'inputDigest' | 'source'>): number | undefined {
-    const r = this.s.identical!.get({
+    const r = this.s.identical.get({
       caseKey: entry.caseKey,
       reviewer: entry.reviewer,
       decision: entry.decision,
@@ -60,7 +65,7 @@ export class ReviewLedger {
   }
 
   count(): number {
-    return (this.s.count!.get() as { n: number }).n;
+    return (this.s.count.get() as { n: number }).n;
   }
 }
 

@@ -1,4 +1,4 @@
-import type { Database, Statement } from 'better-sqlite3';
+import type { Database } from 'better-sqlite3';
 
 /** Raw GitHub data (threads, comments, pull requests, links, repositories): the inputs of every stage. */
 export interface ThreadRow {
@@ -69,60 +69,65 @@ export interface RepoRow {
 
 const b = (v: boolean | null): number | null => (v === null ? null : v ? 1 : 0);
 
+/** The statements of Sources, prepared once per instance. */
+function prepareSources(db: Database) {
+  return {
+    upsertThread: db.prepare(`INSERT INTO threads (repo, number, kind, title, body, author, state, created_at, updated_at, closed_at, html_url, source)
+      VALUES (@repo, @number, @kind, @title, @body, @author, @state, @createdAt, @updatedAt, @closedAt, @htmlUrl, @source)
+      ON CONFLICT (repo, number) DO UPDATE SET kind=excluded.kind, title=excluded.title, body=excluded.body, author=excluded.author,
+        state=excluded.state, created_at=excluded.created_at, updated_at=excluded.updated_at, closed_at=excluded.closed_at,
+        html_url=excluded.html_url, source=excluded.source`),
+    upsertComment: db.prepare(`INSERT INTO comments (repo, number, comment_id, author, created_at, updated_at, body, html_url)
+      VALUES (@repo, @number, @commentId, @author, @createdAt, @updatedAt, @body, @htmlUrl)
+      ON CONFLICT (repo, comment_id) DO UPDATE SET number=excluded.number, author=excluded.author, created_at=excluded.created_at,
+        updated_at=excluded.updated_at, body=excluded.body, html_url=excluded.html_url`),
+    deleteComments: db.prepare('DELETE FROM comments WHERE repo = ? AND number = ?'),
+    upsertPull: db.prepare(`INSERT INTO pulls (repo, number, title, body, author, state, draft, base_ref, base_sha, head_ref, head_sha,
+        merge_commit_sha, created_at, merged_at, html_url, commit_shas, commit_messages, source)
+      VALUES (@repo, @number, @title, @body, @author, @state, @draft, @baseRef, @baseSha, @headRef, @headSha,
+        @mergeCommitSha, @createdAt, @mergedAt, @htmlUrl, @commitShas, @commitMessages, @source)
+      ON CONFLICT (repo, number) DO UPDATE SET title=excluded.title, body=excluded.body, author=excluded.author, state=excluded.state,
+        draft=excluded.draft, base_ref=excluded.base_ref, base_sha=excluded.base_sha, head_ref=excluded.head_ref, head_sha=excluded.head_sha,
+        merge_commit_sha=excluded.merge_commit_sha, created_at=excluded.created_at, merged_at=excluded.merged_at,
+        html_url=excluded.html_url, commit_shas=excluded.commit_shas, commit_messages=excluded.commit_messages, source=excluded.source`),
+    upsertLink: db.prepare(`INSERT INTO links (repo, issue, pull, how, evidence) VALUES (@repo, @issue, @pull, @how, @evidence)
+      ON CONFLICT (repo, issue, pull, how) DO UPDATE SET evidence=excluded.evidence`),
+    deleteLinksOfPull: db.prepare('DELETE FROM links WHERE repo = ? AND pull = ?'),
+    upsertRepo: db.prepare(`INSERT INTO repos (name, default_branch, is_fork, parent, html_url, source, updated_at)
+      VALUES (@name, @defaultBranch, @isFork, @parent, @htmlUrl, @source, @updatedAt)
+      ON CONFLICT (name) DO UPDATE SET default_branch=excluded.default_branch, is_fork=excluded.is_fork, parent=excluded.parent,
+        html_url=excluded.html_url, source=excluded.source, updated_at=excluded.updated_at`),
+    thread: db.prepare('SELECT * FROM threads WHERE repo = ? AND number = ?'),
+    threadsOfRepo: db.prepare('SELECT * FROM threads WHERE repo = ? ORDER BY number'),
+    comments: db.prepare('SELECT * FROM comments WHERE repo = ? AND number = ? ORDER BY created_at, comment_id'),
+    pull: db.prepare('SELECT * FROM pulls WHERE repo = ? AND number = ?'),
+    pullsOfRepo: db.prepare('SELECT * FROM pulls WHERE repo = ? ORDER BY number'),
+    linksOfRepo: db.prepare('SELECT * FROM links WHERE repo = ? ORDER BY issue, pull, how'),
+    repo: db.prepare('SELECT * FROM repos WHERE name = ?'),
+    repoNames: db.prepare('SELECT name FROM repos ORDER BY name'),
+    commentThread: db.prepare('SELECT number FROM comments WHERE repo = ? AND comment_id = ?'),
+  };
+}
+
 export class Sources {
-  private readonly s: Record<string, Statement>;
+  private readonly s: ReturnType<typeof prepareSources>;
   constructor(private readonly db: Database) {
-    this.s = {
-      upsertThread: db.prepare(`INSERT INTO threads (repo, number, kind, title, body, author, state, created_at, updated_at, closed_at, html_url, source)
-        VALUES (@repo, @number, @kind, @title, @body, @author, @state, @createdAt, @updatedAt, @closedAt, @htmlUrl, @source)
-        ON CONFLICT (repo, number) DO UPDATE SET kind=excluded.kind, title=excluded.title, body=excluded.body, author=excluded.author,
-          state=excluded.state, created_at=excluded.created_at, updated_at=excluded.updated_at, closed_at=excluded.closed_at,
-          html_url=excluded.html_url, source=excluded.source`),
-      upsertComment: db.prepare(`INSERT INTO comments (repo, number, comment_id, author, created_at, updated_at, body, html_url)
-        VALUES (@repo, @number, @commentId, @author, @createdAt, @updatedAt, @body, @htmlUrl)
-        ON CONFLICT (repo, comment_id) DO UPDATE SET number=excluded.number, author=excluded.author, created_at=excluded.created_at,
-          updated_at=excluded.updated_at, body=excluded.body, html_url=excluded.html_url`),
-      deleteComments: db.prepare('DELETE FROM comments WHERE repo = ? AND number = ?'),
-      upsertPull: db.prepare(`INSERT INTO pulls (repo, number, title, body, author, state, draft, base_ref, base_sha, head_ref, head_sha,
-          merge_commit_sha, created_at, merged_at, html_url, commit_shas, commit_messages, source)
-        VALUES (@repo, @number, @title, @body, @author, @state, @draft, @baseRef, @baseSha, @headRef, @headSha,
-          @mergeCommitSha, @createdAt, @mergedAt, @htmlUrl, @commitShas, @commitMessages, @source)
-        ON CONFLICT (repo, number) DO UPDATE SET title=excluded.title, body=excluded.body, author=excluded.author, state=excluded.state,
-          draft=excluded.draft, base_ref=excluded.base_ref, base_sha=excluded.base_sha, head_ref=excluded.head_ref, head_sha=excluded.head_sha,
-          merge_commit_sha=excluded.merge_commit_sha, created_at=excluded.created_at, merged_at=excluded.merged_at,
-          html_url=excluded.html_url, commit_shas=excluded.commit_shas, commit_messages=excluded.commit_messages, source=excluded.source`),
-      upsertLink: db.prepare(`INSERT INTO links (repo, issue, pull, how, evidence) VALUES (@repo, @issue, @pull, @how, @evidence)
-        ON CONFLICT (repo, issue, pull, how) DO UPDATE SET evidence=excluded.evidence`),
-      deleteLinksOfPull: db.prepare('DELETE FROM links WHERE repo = ? AND pull = ?'),
-      upsertRepo: db.prepare(`INSERT INTO repos (name, default_branch, is_fork, parent, html_url, source, updated_at)
-        VALUES (@name, @defaultBranch, @isFork, @parent, @htmlUrl, @source, @updatedAt)
-        ON CONFLICT (name) DO UPDATE SET default_branch=excluded.default_branch, is_fork=excluded.is_fork, parent=excluded.parent,
-          html_url=excluded.html_url, source=excluded.source, updated_at=excluded.updated_at`),
-      thread: db.prepare('SELECT * FROM threads WHERE repo = ? AND number = ?'),
-      threadsOfRepo: db.prepare('SELECT * FROM threads WHERE repo = ? ORDER BY number'),
-      comments: db.prepare('SELECT * FROM comments WHERE repo = ? AND number = ? ORDER BY created_at, comment_id'),
-      pull: db.prepare('SELECT * FROM pulls WHERE repo = ? AND number = ?'),
-      pullsOfRepo: db.prepare('SELECT * FROM pulls WHERE repo = ? ORDER BY number'),
-      linksOfRepo: db.prepare('SELECT * FROM links WHERE repo = ? ORDER BY issue, pull, how'),
-      repo: db.prepare('SELECT * FROM repos WHERE name = ?'),
-      repoNames: db.prepare('SELECT name FROM repos ORDER BY name'),
-      commentThread: db.prepare('SELECT number FROM comments WHERE repo = ? AND comment_id = ?'),
-    };
+    this.s = prepareSources(db);
   }
 
   upsertThread(row: ThreadRow): void {
-    this.s.upsertThread!.run(row);
+    this.s.upsertThread.run(row);
   }
   /** Replaces the stored comments of a thread with `rows`. */
   replaceComments(repo: string, number: number, rows: readonly CommentRow[]): void {
-    this.s.deleteComments!.run(repo, number);
-    for (const r of rows) this.s.upsertComment!.run(r);
+    this.s.deleteComments.run(repo, number);
+    for (const r of rows) this.s.upsertComment.run(r);
   }
   upsertComment(row: CommentRow): void {
-    this.s.upsertComment!.run(row);
+    this.s.upsertComment.run(row);
   }
   upsertPull(row: PullRow): void {
-    this.s.upsertPull!.run({
+    this.s.upsertPull.run({
       ...row,
       draft: row.draft ? 1 : 0,
       commitShas: JSON.stringify(row.commitShas),
@@ -131,46 +136,46 @@ export class Sources {
   }
   /** Replaces every link found for a pull request. */
   replaceLinksOfPull(repo: string, pull: number, rows: readonly LinkRow[]): void {
-    this.s.deleteLinksOfPull!.run(repo, pull);
-    for (const r of rows) this.s.upsertLink!.run(r);
+    this.s.deleteLinksOfPull.run(repo, pull);
+    for (const r of rows) this.s.upsertLink.run(r);
   }
   upsertLink(row: LinkRow): void {
-    this.s.upsertLink!.run(row);
+    this.s.upsertLink.run(row);
   }
   upsertRepo(row: RepoRow): void {
-    this.s.upsertRepo!.run({ ...row, isFork: b(row.isFork) });
+    this.s.upsertRepo.run({ ...row, isFork: b(row.isFork) });
   }
 
   thread(repo: string, number: number): ThreadRow | undefined {
-    const r = this.s.thread!.get(repo, number) as Record<string, unknown> | undefined;
+    const r = this.s.thread.get(repo, number) as Record<string, unknown> | undefined;
     return r ? toThread(r) : undefined;
   }
   threads(repo: string): ThreadRow[] {
-    return (this.s.threadsOfRepo!.all(repo) as Record<string, unknown>[]).map(toThread);
+    return (this.s.threadsOfRepo.all(repo) as Record<string, unknown>[]).map(toThread);
   }
   comments(repo: string, number: number): CommentRow[] {
-    return (this.s.comments!.all(repo, number) as Record<string, unknown>[]).map(toComment);
+    return (this.s.comments.all(repo, number) as Record<string, unknown>[]).map(toComment);
   }
   pull(repo: string, number: number): PullRow | undefined {
-    const r = this.s.pull!.get(repo, number) as Record<string, unknown> | undefined;
+    const r = this.s.pull.get(repo, number) as Record<string, unknown> | undefined;
     return r ? toPull(r) : undefined;
   }
   pulls(repo: string): PullRow[] {
-    return (this.s.pullsOfRepo!.all(repo) as Record<string, unknown>[]).map(toPull);
+    return (this.s.pullsOfRepo.all(repo) as Record<string, unknown>[]).map(toPull);
   }
   links(repo: string): LinkRow[] {
-    return this.s.linksOfRepo!.all(repo) as LinkRow[];
+    return this.s.linksOfRepo.all(repo) as LinkRow[];
   }
   /** Names of the repositories stored (configured or imported), sorted. */
   repoNames(): string[] {
-    return (this.s.repoNames!.all() as { name: string }[]).map((r) => r.name);
+    return (this.s.repoNames.all() as { name: string }[]).map((r) => r.name);
   }
   /** The number of the thread a stored comment belongs to. */
   commentThread(repo: string, commentId: number): number | undefined {
-    return (this.s.commentThread!.get(repo, commentId) as { number: number } | undefined)?.number;
+    return (this.s.commentThread.get(repo, commentId) as { number: number } | undefined)?.number;
   }
   repo(name: string): RepoRow | undefined {
-    const r = this.s.repo!.get(name) as Record<string, unknown> | undefined;
+    const r = this.s.repo.get(name) as Record<string, unknown> | undefined;
     if (!r) return undefined;
     return {
       name: r.name as string,

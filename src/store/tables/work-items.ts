@@ -1,4 +1,4 @@
-import type { Database, Statement } from 'better-sqlite3';
+import type { Database } from 'better-sqlite3';
 
 export type ItemStatus = 'done' | 'rejected' | 'failed';
 
@@ -23,45 +23,50 @@ export interface StageCounts {
   failed: number;
 }
 
+/** The statements of WorkItems, prepared once per instance. */
+function prepareWorkItems(db: Database) {
+  return {
+    get: db.prepare('SELECT * FROM work_items WHERE stage = ? AND key = ?'),
+    ofStage: db.prepare('SELECT * FROM work_items WHERE stage = ?'),
+    upsert: db.prepare(`INSERT INTO work_items (stage, key, repo, status, reason, attempts, error_kind, error_message, stage_version, input_digest, updated_at)
+      VALUES (@stage, @key, @repo, @status, @reason, @attempts, @errorKind, @errorMessage, @stageVersion, @inputDigest, @updatedAt)
+      ON CONFLICT (stage, key) DO UPDATE SET repo=excluded.repo, status=excluded.status, reason=excluded.reason, attempts=excluded.attempts,
+        error_kind=excluded.error_kind, error_message=excluded.error_message, stage_version=excluded.stage_version,
+        input_digest=excluded.input_digest, updated_at=excluded.updated_at`),
+    failures: db.prepare(`SELECT * FROM work_items WHERE status = 'failed' ORDER BY stage, key`),
+    rejectionsByReason: db.prepare(`SELECT stage, reason, COUNT(*) AS n FROM work_items WHERE status = 'rejected'
+      GROUP BY stage, reason ORDER BY n DESC, stage, reason`),
+  };
+}
+
 /** The resume ledger: one row per (stage, item key). */
 export class WorkItems {
-  private readonly s: Record<string, Statement>;
+  private readonly s: ReturnType<typeof prepareWorkItems>;
   constructor(db: Database) {
-    this.s = {
-      get: db.prepare('SELECT * FROM work_items WHERE stage = ? AND key = ?'),
-      ofStage: db.prepare('SELECT * FROM work_items WHERE stage = ?'),
-      upsert: db.prepare(`INSERT INTO work_items (stage, key, repo, status, reason, attempts, error_kind, error_message, stage_version, input_digest, updated_at)
-        VALUES (@stage, @key, @repo, @status, @reason, @attempts, @errorKind, @errorMessage, @stageVersion, @inputDigest, @updatedAt)
-        ON CONFLICT (stage, key) DO UPDATE SET repo=excluded.repo, status=excluded.status, reason=excluded.reason, attempts=excluded.attempts,
-          error_kind=excluded.error_kind, error_message=excluded.error_message, stage_version=excluded.stage_version,
-          input_digest=excluded.input_digest, updated_at=excluded.updated_at`),
-      failures: db.prepare(`SELECT * FROM work_items WHERE status = 'failed' ORDER BY stage, key`),
-      rejectionsByReason: db.prepare(`SELECT stage, reason, COUNT(*) AS n FROM work_items WHERE status = 'rejected'
-        GROUP BY stage, reason ORDER BY n DESC, stage, reason`),
-    };
+    this.s = prepareWorkItems(db);
   }
 
   get(stage: string, key: string): WorkItemRow | undefined {
-    const r = this.s.get!.get(stage, key) as Record<string, unknown> | undefined;
+    const r = this.s.get.get(stage, key) as Record<string, unknown> | undefined;
     return r ? toRow(r) : undefined;
   }
 
   ofStage(stage: string): Map<string, WorkItemRow> {
     const out = new Map<string, WorkItemRow>();
-    for (const r of this.s.ofStage!.all(stage) as Record<string, unknown>[]) out.set(r.key as string, toRow(r));
+    for (const r of this.s.ofStage.all(stage) as Record<string, unknown>[]) out.set(r.key as string, toRow(r));
     return out;
   }
 
   record(row: Omit<WorkItemRow, 'attempts'>, previous: WorkItemRow | undefined): void {
-    this.s.upsert!.run({ ...row, attempts: (previous?.attempts ?? 0) + 1 });
+    this.s.upsert.run({ ...row, attempts: (previous?.attempts ?? 0) + 1 });
   }
 
   failures(): WorkItemRow[] {
-    return (this.s.failures!.all() as Record<string, unknown>[]).map(toRow);
+    return (this.s.failures.all() as Record<string, unknown>[]).map(toRow);
   }
 
   rejectionsByReason(): { stage: string; reason: string | null; n: number }[] {
-    return this.s.rejectionsByReason!.all() as { stage: string; reason: string | null; n: number }[];
+    return this.s.rejectionsByReason.all() as { stage: string; reason: string | null; n: number }[];
   }
 }
 

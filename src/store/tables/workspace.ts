@@ -1,10 +1,10 @@
-import type { Db } from '../db.js';
+import type { Database } from 'better-sqlite3';
 
 export type WorkspaceKey = 'data_dir' | 'config_path';
 
 /** The workspace facts recorded in a database (see migration 0010). */
 export class Workspace {
-  constructor(private readonly db: Db) {}
+  constructor(private readonly db: Database) {}
 
   get(key: WorkspaceKey): string | null {
     const row = this.db.prepare('SELECT value FROM workspace WHERE key = ?').get(key) as { value: string } | undefined;

@@ -5,7 +5,6 @@ import { silentLogger } from '../../../src/log.js';
 import { createStageContext } from '../../../src/run/context.js';
 import type { ItemOutcome, Stage, StageContext } from '../../../src/stages/types.js';
 import type { Store } from '../../../src/store/db.js';
-import { Sources } from '../../../src/store/tables/sources.js';
 import { BASE_EPOCH, type TestRepo } from '../../support/make-repo.js';
 
 export const REPO = 'acme/widget';
@@ -44,7 +43,7 @@ export const at = (hours: number): string => new Date((BASE_EPOCH + hours * 3600
 
 /** Stores an issue thread (body + comments, one hour apart after `createdHour`) as discover/import would. */
 export function storeThread(store: Store, number: number, title: string, body: string, comments: readonly string[], createdHour: number): void {
-  const sources = new Sources(store.db);
+  const sources = store.sources;
   sources.upsertThread({
     repo: REPO,
     number,

@@ -7,7 +7,6 @@ import { sanitizeStage } from '../../../src/stages/sanitize.js';
 import { screenStage } from '../../../src/stages/screen.js';
 import type { ItemOutcome, Stage } from '../../../src/stages/types.js';
 import { openStore } from '../../../src/store/db.js';
-import { BackwardTables } from '../../../src/store/tables/backward.js';
 import { makeRepo, tempDir } from '../../support/make-repo.js';
 import { collidingCommits, REPO, runStage, stageContext, storeThread, SYMPTOM } from './pipeline-fixture.js';
 
@@ -71,7 +70,7 @@ describe('Backward stages on a real repository', () => {
     try {
       const outcomes: Map<string, ItemOutcome>[] = [];
       for (const stage of STAGES) outcomes.push(await runStage(stage, ctx));
-      const tables = new BackwardTables(st.db);
+      const tables = st.backward;
 
       // #1 clean: candidate, right gold, cutoff, all checks pass, SHA gone from the report.
       const case1 = tables.caseOf(REPO, 1)!;
@@ -145,7 +144,7 @@ describe('Backward stages on a real repository', () => {
     try {
       storeThread(st, 5, 'render crashes on nested groups', SYMPTOM, [`Bisected it to ${gold.slice(0, 9)}.`], 10);
       for (const stage of STAGES) await runStage(stage, ctx);
-      const tables = new BackwardTables(st.db);
+      const tables = st.backward;
       expect(tables.screen(REPO, 5)!.decision).toBe('candidate');
       expect(tables.checks(REPO, 5)).toHaveLength(8);
 

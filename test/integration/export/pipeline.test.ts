@@ -3,11 +3,6 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { exportManifests } from '../../../src/export/manifest.js';
 import { SCHEMA_VERSION } from '../../../src/export/records.js';
-import { AdmissionTables } from '../../../src/store/tables/admission.js';
-import { ProbeTables } from '../../../src/store/tables/probes.js';
-import { ReviewLedger } from '../../../src/store/tables/review.js';
-import { BackwardTables } from '../../../src/store/tables/backward.js';
-import { ForwardTables } from '../../../src/store/tables/forward.js';
 import { backwardDigestOfRows, forwardDigestOfCase } from '../../../src/review/digest.js';
 import { openStore } from '../../../src/store/db.js';
 import { sha256 } from '../../../src/util/canonical.js';
@@ -32,7 +27,7 @@ describe('admission and export on a real repository', () => {
       expect(first.failed).toBe(0);
 
       const out1 = join(dir, 'm1');
-      exportManifests(store.db, { out: out1 });
+      exportManifests(store, { out: out1 });
       const files = readAll(out1);
       expect(readdirSync(out1).sort()).toEqual([...FILES].sort());
 
@@ -125,31 +120,31 @@ describe('admission and export on a real repository', () => {
 
       // Same database → byte-identical files.
       const out2 = join(dir, 'm2');
-      exportManifests(store.db, { out: out2 });
+      exportManifests(store, { out: out2 });
       expect(readAll(out2)).toEqual(files);
 
       // Re-running every stage on the same inputs (forced) → byte-identical files again.
       const again = await runWorld(store, dir, world.repo.dir, { force: true });
       expect(again.failed).toBe(0);
       const out3 = join(dir, 'm3');
-      exportManifests(store.db, { out: out3 });
+      exportManifests(store, { out: out3 });
       expect(readAll(out3)).toEqual(files);
-      expect(new AdmissionTables(store.db).count()).toBe(5);
+      expect(store.admission.count()).toBe(5);
 
       // --require-review: without a ledger nothing has a human accept, so every case not rejected is a candidate.
-      const review = exportManifests(store.db, { out: join(dir, 'review'), requireReview: true, task: 'forward' });
+      const review = exportManifests(store, { out: join(dir, 'review'), requireReview: true, task: 'forward' });
       expect(review.files.map((f) => [f.name, f.records])).toEqual([['forward.jsonl', 0], ['candidates.jsonl', 3], ['rejections.jsonl', 0]]);
 
       // A verified probe (stored by the probe stage's table) admits the Backward case.
       const caseId = b.case_id as string;
-      new ProbeTables(store.db).replaceCase({
+      store.probes.replaceCase({
         caseId, repo: REPO, number: 1, status: 'replayed', specPath: 'probes/x.yaml', specDigest: 'd', draft: false, draftPath: null,
         draftKind: null, goldSha: world.gold, parentSha: null, parentVerdict: 'good', parentWhy: 'ok', goldVerdict: 'bad', goldWhy: 'crash',
         boundary: 'verified', observed: 'verified', reason: 'verified', repeats: 3, networkIsolated: true, finishedAt: '2024-06-01T00:00:00Z',
       }, []);
       const admit = await runWorld(store, dir, world.repo.dir, { stages: [admitStage] });
       expect(admit.stages[0]).toMatchObject({ done: 1, rejected: 0 });
-      const verified = exportManifests(store.db, { out: join(dir, 'verified'), task: 'backward' });
+      const verified = exportManifests(store, { out: join(dir, 'verified'), task: 'backward' });
       expect(verified.files.map((f) => [f.name, f.records])).toEqual([['backward.jsonl', 1], ['candidates.jsonl', 0], ['rejections.jsonl', 1]]);
       const rec = jsonLines(readFileSync(join(dir, 'verified', 'backward.jsonl'), 'utf8'))[0]!;
       expect(rec.probe).toEqual({ boundary: 'verified', parent: 'good', gold: 'bad', reason: 'verified', draft: false, kind: 'command' });
@@ -157,23 +152,23 @@ describe('admission and export on a real repository', () => {
 
       // Human decisions from the review ledger: an accept admits under --require-review and clears an
       // open flag; a reject blocks whatever the selection.
-      const ledger = new ReviewLedger(store.db);
-      const bt = new BackwardTables(store.db);
-      const cases = new Map(new ForwardTables(store.db).cases([REPO]).map((c) => [c.pull, c]));
+      const ledger = store.review;
+      const bt = store.backward;
+      const cases = new Map(store.forward.cases([REPO]).map((c) => [c.pull, c]));
       const decide = (caseKey: string, task: 'backward' | 'forward', decision: 'accept' | 'reject', inputDigest: string): void =>
         void ledger.append({ caseKey, task, reviewer: 'alice', decision, reason: 'read it', inputDigest, recordedAt: '2024-06-02T00:00:00Z', source: 'human' });
       decide(`${REPO}#1`, 'backward', 'accept', backwardDigestOfRows({ report: bt.report(REPO, 1), record: bt.caseOf(REPO, 1), attributions: bt.attributions(REPO, 1) })!);
       decide(`${REPO}#42<-52`, 'forward', 'accept', forwardDigestOfCase(cases.get(52)!)!);
       decide(`${REPO}#41<-51`, 'forward', 'reject', forwardDigestOfCase(cases.get(51)!)!);
       await runWorld(store, dir, world.repo.dir, { stages: [admitStage], runOptions: { requireReview: true } });
-      const reviewed = exportManifests(store.db, { out: join(dir, 'reviewed'), requireReview: true });
+      const reviewed = exportManifests(store, { out: join(dir, 'reviewed'), requireReview: true });
       expect(reviewed.files.map((f) => [f.name, f.records])).toEqual([['backward.jsonl', 1], ['forward.jsonl', 1], ['candidates.jsonl', 1], ['rejections.jsonl', 2]]);
       expect(jsonLines(readFileSync(join(dir, 'reviewed', 'forward.jsonl'), 'utf8')).map((r) => r.pull)).toEqual([52]);
       const why = new Map(jsonLines(readFileSync(join(dir, 'reviewed', 'rejections.jsonl'), 'utf8')).map((r) => [r.number, (r.reasons as { code: string }[]).map((x) => x.code)]));
       expect(why).toEqual(new Map([[2, ['hedged']], [41, ['review-rejected']]]));
       const waiting = jsonLines(readFileSync(join(dir, 'reviewed', 'candidates.jsonl'), 'utf8'));
       expect(waiting.map((r) => [r.issue, (r.blockers as { code: string }[]).map((x) => x.code)])).toEqual([[40, ['review-required']]]);
-      const plain = exportManifests(store.db, { out: join(dir, 'plain'), task: 'forward' });
+      const plain = exportManifests(store, { out: join(dir, 'plain'), task: 'forward' });
       expect(jsonLines(readFileSync(join(dir, 'plain', 'forward.jsonl'), 'utf8')).map((r) => r.pull).sort()).toEqual([50, 52]);
       expect(plain.files[2]).toMatchObject({ name: 'rejections.jsonl', records: 1 });
     } finally {

@@ -10,9 +10,6 @@ import { runStages, type RunSummary } from '../../../src/run/runner.js';
 import { stages } from '../../../src/stages/index.js';
 import type { Stage } from '../../../src/stages/types.js';
 import type { Store } from '../../../src/store/db.js';
-import { BackwardTables } from '../../../src/store/tables/backward.js';
-import { ProbeTables } from '../../../src/store/tables/probes.js';
-import { Sources } from '../../../src/store/tables/sources.js';
 import { BASE_EPOCH, makeRepo, type TestRepo } from '../../support/make-repo.js';
 import { SYMPTOM } from '../backward/pipeline-fixture.js';
 
@@ -86,7 +83,7 @@ export async function buildWorld(store: Store): Promise<World> {
   shas.fix = await repo.commit('Fix flattener crash', { files: { 'src/flatten.js': 'v3\n' }, time: hour(40) });
   await repo.tag('v2.4.1', shas.fix);
 
-  const s = new Sources(store.db);
+  const s = store.sources;
   s.upsertRepo({ name: REPO, defaultBranch: 'main', isFork: false, parent: null, htmlUrl: GH, source: 'test', updatedAt: at(1) });
   const thread = (number: number, title: string, body: string, created: number, comments: string[] = []): void => {
     s.upsertThread({
@@ -144,9 +141,9 @@ export const mirrorOf = (dataDir: string): string => join(dataDir, 'mirrors', 'a
  * table (this world's repository has no runnable test to replay), as a probe run would.
  */
 export function recordVerifiedProbe(store: Store, world: World, number: number): void {
-  const record = new BackwardTables(store.db).caseOf(REPO, number);
+  const record = store.backward.caseOf(REPO, number);
   if (!record?.caseId) throw new Error(`#${number} has no resolved case`);
-  new ProbeTables(store.db).replaceCase({
+  store.probes.replaceCase({
     caseId: record.caseId, repo: REPO, number, status: 'replayed', specPath: 'probes/x.yaml', specDigest: 'd', draft: false, draftPath: null,
     draftKind: null, goldSha: world.gold, parentSha: null, parentVerdict: 'good', parentWhy: 'ok', goldVerdict: 'bad', goldWhy: 'crash',
     boundary: 'verified', observed: 'verified', reason: 'verified', repeats: 3, networkIsolated: true, finishedAt: '2024-06-01T00:00:00Z',

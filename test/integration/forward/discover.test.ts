@@ -10,7 +10,6 @@ import { linkStage } from '../../../src/stages/link.js';
 import { recoverStage } from '../../../src/stages/recover.js';
 import { routeStage } from '../../../src/stages/route.js';
 import { openStore } from '../../../src/store/db.js';
-import { ForwardTables } from '../../../src/store/tables/forward.js';
 import { FAST_CLIENT } from '../../support/discover-child.js';
 import { startFakeGitHub, type FakeGitHub } from '../../support/github-server.js';
 import { makeRepo, tempDir } from '../../support/make-repo.js';
@@ -73,7 +72,7 @@ describe('Forward from the fake GitHub', () => {
       const summary = await runStages(ctx, { stages: [discoverStage, linkStage, recoverStage, routeStage, forwardScreenStage], repos: [REPO] });
       expect(summary.failed).toBe(0);
       expect(server.unexpected).toEqual([]);
-      const [c, ...more] = new ForwardTables(store.db).cases([REPO]);
+      const [c, ...more] = store.forward.cases([REPO]);
       expect(more).toEqual([]);
       expect(c).toMatchObject({
         issue: 1,

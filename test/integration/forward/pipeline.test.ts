@@ -9,7 +9,7 @@ import { linkStage } from '../../../src/stages/link.js';
 import { recoverStage } from '../../../src/stages/recover.js';
 import { routeStage } from '../../../src/stages/route.js';
 import { openStore, type Store } from '../../../src/store/db.js';
-import { ForwardTables, type ForwardCase } from '../../../src/store/tables/forward.js';
+import type { ForwardCase } from '../../../src/store/tables/forward.js';
 import { isDeletionOf } from '../../../src/sanitize/delete.js';
 import { tempDir } from '../../support/make-repo.js';
 import { buildScenario, REPO } from './scenario.js';
@@ -40,7 +40,7 @@ describe('Forward pipeline on a generated repository', () => {
       const summary = await run(store, dataDir, repo.dir);
       expect(summary.failed).toBe(0);
 
-      const cases = new Map<number, ForwardCase>(new ForwardTables(store.db).cases([REPO]).map((c) => [c.pull, c]));
+      const cases = new Map<number, ForwardCase>(store.forward.cases([REPO]).map((c) => [c.pull, c]));
       expect([...cases.keys()]).toEqual([101, 102, 103, 104, 105, 106, 107, 108, 109, 110, 111, 112, 113]);
       const outcome = (pull: number): [string, string[], string[]] => {
         const c = cases.get(pull)!;
@@ -110,7 +110,7 @@ describe('Forward pipeline on a generated repository', () => {
         labels: { scope: 'cross', changed_paths: 2, workflows: 7 },
       });
 
-      const t = new ForwardTables(store.db);
+      const t = store.forward;
       expect(t.recovery(REPO, 3, 103)!.workflows.map((w) => w.path)).not.toContain(W('new.yml'));
       expect(t.recovery(REPO, 5, 105)!.workflows.map((w) => w.path)).toContain(W('new.yml'));
 
@@ -136,7 +136,7 @@ describe('Forward pipeline on a generated repository', () => {
         expect(c.issue_text).not.toContain('Merged, closing');
         expect(c.issue_text).not.toContain('Opened #');
       }
-      const stored = new ForwardTables(store.db).case(REPO, 2, 102)!;
+      const stored = store.forward.case(REPO, 2, 102)!;
       const thread = store.db.prepare('SELECT body FROM threads WHERE repo = ? AND number = 2').get(REPO) as { body: string };
       const original = `Document empty input\n\n${thread.body}\n\n--- comment by @alice at 2024-03-05T00:00:00Z ---\n\nAlso README.md should link the guide.`;
       expect(isDeletionOf(original, stored.issueText, stored.deletions)).toBe(true);

@@ -2,7 +2,7 @@
  * A generated repository with realistic workflows and a set of issue–PR pairs, stored in the
  * core tables the way discover/import would store them.
  */
-import { Sources, type PullRow, type ThreadRow } from '../../../src/store/tables/sources.js';
+import type { PullRow, ThreadRow } from '../../../src/store/tables/sources.js';
 import type { Store } from '../../../src/store/db.js';
 import { makeRepo, type TestRepo } from '../../support/make-repo.js';
 import { WORKFLOWS } from '../../unit/forward/workflows.js';
@@ -72,7 +72,7 @@ function pull(spec: PullSpec): PullRow {
 export async function buildScenario(store: Store): Promise<Scenario> {
   const repo = await makeRepo();
   const shas: Record<string, string> = {};
-  const s = new Sources(store.db);
+  const s = store.sources;
   s.upsertRepo({ name: REPO, defaultBranch: 'main', isFork: false, parent: null, htmlUrl: GH, source: 'test', updatedAt: at(1) });
 
   // c0: no workflows yet. c1: workflows and the project.

@@ -1,7 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { openStore, type Store } from '../../../src/store/db.js';
-import { Sources } from '../../../src/store/tables/sources.js';
-import { budgetSummary } from '../../../src/store/tables/github.js';
 import { discoverContext, runDiscover } from '../../support/discover-child.js';
 import { startFakeGitHub, type FakeGitHub, type Fault, type FakeWorld } from '../../support/github-server.js';
 import { count, dumpData } from './helpers.js';
@@ -41,7 +39,7 @@ describe('discover over the fake GitHub', () => {
     const pages = server.requests.filter((r) => r.path.startsWith('/repos/acme/widget/issues?')).map((r) => new URL(r.path, server.url).searchParams.get('page') ?? '1');
     expect(pages).toEqual(['1', '2', '3']);
 
-    const src = new Sources(store.db);
+    const src = store.sources;
     expect(src.repo('acme/widget')).toMatchObject({ defaultBranch: 'main', isFork: true, parent: 'upstream/widget', source: 'github' });
     const threads = src.threads('acme/widget');
     expect(threads.filter((t) => t.kind === 'issue')).toHaveLength(250);
@@ -80,8 +78,8 @@ describe('discover over the fake GitHub', () => {
     expect(issueCalls.map((r) => r.status)).toEqual([403, 200]);
     const pullCalls = server.requests.filter((r) => r.path.startsWith('/repos/acme/small/pulls?'));
     expect(pullCalls.map((r) => r.status)).toEqual([502, 502, 200]);
-    expect(new Sources(store.db).threads('acme/small')).toHaveLength(4);
-    const [row] = budgetSummary(store.db).filter((b) => b.repo === 'acme/small');
+    expect(store.sources.threads('acme/small')).toHaveLength(4);
+    const [row] = store.github.budget().filter((b) => b.repo === 'acme/small');
     expect(row).toMatchObject({ stage: 'discover', retries: 3, waitedMs: 2 }); // 2 s × the test's 1 ms unit
     expect(row!.requests).toBe(server.requests.length);
     expect(server.unexpected).toEqual([]);
@@ -117,7 +115,7 @@ describe('discover over the fake GitHub', () => {
     expect(second.filter((r) => !r.headers['if-none-match'])).toEqual([]);
     expect(second.filter((r) => r.status !== 304)).toEqual([]);
     expect(dumpData(store)).toEqual(before);
-    const totals = budgetSummary(store.db).find((b) => b.repo === '*');
+    const totals = store.github.budget().find((b) => b.repo === '*');
     expect(totals).toMatchObject({ requests: server.requests.length, notModified: second.length });
   });
 
@@ -134,8 +132,8 @@ describe('discover over the fake GitHub', () => {
       error: 'GET /repos/acme/broken/issues?per_page=100&state=all&sort=updated&direction=asc: response body is not valid JSON (24 bytes)',
     });
     expect(results[1]).toEqual({ key: 'acme/small', status: 'done' });
-    expect(new Sources(store.db).threads('acme/broken')).toEqual([]);
-    expect(new Sources(store.db).threads('acme/small')).toHaveLength(4);
+    expect(store.sources.threads('acme/broken')).toEqual([]);
+    expect(store.sources.threads('acme/small')).toHaveLength(4);
     // The raw body was stored before parsing failed.
     expect(count(store, 'raw_responses', "repo = 'acme/broken' AND body LIKE '{\"message\": \"this is not%'")).toBe(1);
   });
@@ -171,7 +169,7 @@ describe('incremental sync', () => {
 
     // Run 3 still asked for everything; run 4 asked only for what changed after run 1's newest update.
     expect(issueUrls()).toEqual([null, null, null, '2021-01-08T00:30:00Z']);
-    const src = new Sources(store.db);
+    const src = store.sources;
     expect(src.threads('acme/small').map((t) => [t.number, t.title])).toEqual([[1, 'Renamed'], [2, 'Issue 2'], [3, 'Issue 3'], [4, 'New'], [10, 'PR 10']]);
     expect(src.comments('acme/small', 1).map((c) => c.body)).toEqual(['bisected to def']);
     expect(server.unexpected).toEqual([]);

@@ -1,7 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { createGitHubClient } from '../../../src/github/client.js';
 import { openStore } from '../../../src/store/db.js';
-import { GitHubTables, budgetSummary } from '../../../src/store/tables/github.js';
 import { FAST_CLIENT } from '../../support/discover-child.js';
 import { startFakeGitHub, type FakeGitHub } from '../../support/github-server.js';
 import { TOKEN, manyIssues, smallRepo, world } from './world.js';
@@ -70,12 +69,12 @@ describe('fake GitHub server', () => {
       ],
     });
     const store = openStore(':memory:');
-    const port = createGitHubClient({ apiUrl: server.url, token: TOKEN, recorder: new GitHubTables(store.db), maxRetries: 2, ...FAST_CLIENT }).port({
+    const port = createGitHubClient({ apiUrl: server.url, token: TOKEN, recorder: store.github, maxRetries: 2, ...FAST_CLIENT }).port({
       stage: 'discover',
       repo: 'o/r',
     });
     expect((await port.listIssueComments('o/r', 5)).items.map((c) => c.body)).toEqual(['comment on 5']);
-    expect(budgetSummary(store.db)[0]).toMatchObject({ stage: 'discover', repo: 'o/r', requests: 2, retries: 1 });
+    expect(store.github.budget()[0]).toMatchObject({ stage: 'discover', repo: 'o/r', requests: 2, retries: 1 });
     await expect(port.listIssueComments('o/r', 10)).rejects.toMatchObject({
       kind: 'transient',
       message: expect.stringMatching(/^GET \/repos\/o\/r\/issues\/10\/comments\?per_page=100: network error \(.+\) after 2 retries$/),
@@ -89,7 +88,7 @@ describe('fake GitHub server', () => {
     w.repos[0]!.pulls![0]!.closing_issues = [2, 3];
     const server = await serve(w);
     const store = openStore(':memory:');
-    const port = createGitHubClient({ apiUrl: server.url, token: TOKEN, recorder: new GitHubTables(store.db), ...FAST_CLIENT }).port({ stage: 'discover', repo: 'o/r' });
+    const port = createGitHubClient({ apiUrl: server.url, token: TOKEN, recorder: store.github, ...FAST_CLIENT }).port({ stage: 'discover', repo: 'o/r' });
     expect(await port.closingIssues('o/r', 10, 'v1')).toEqual([2, 3]);
     expect(await port.closingIssues('o/r', 10, 'v1')).toEqual([2, 3]); // memoised
     expect(await port.closingIssues('o/r', 10, 'v2')).toEqual([2, 3]);
@@ -103,7 +102,7 @@ describe('GraphQL errors in a 200', () => {
   it('fail the call with the operation named', async () => {
     const server = await serve(world());
     const store = openStore(':memory:');
-    const port = createGitHubClient({ apiUrl: server.url, token: TOKEN, recorder: new GitHubTables(store.db), ...FAST_CLIENT }).port({ stage: 'discover', repo: 'gone/repo' });
+    const port = createGitHubClient({ apiUrl: server.url, token: TOKEN, recorder: store.github, ...FAST_CLIENT }).port({ stage: 'discover', repo: 'gone/repo' });
     await expect(port.closingIssues('gone/repo', 3, 'v')).rejects.toMatchObject({
       kind: 'not-found',
       message: 'POST /graphql ClosingIssues(gone/repo#3): GraphQL error NOT_FOUND: Could not resolve to a Repository',
@@ -118,7 +117,7 @@ describe('GitHub Enterprise URLs', () => {
     w.repos[0]!.pulls![0]!.closing_issues = [1];
     const server = await serve(w);
     const store = openStore(':memory:');
-    const port = createGitHubClient({ apiUrl: `${server.url}/api/v3`, token: TOKEN, recorder: new GitHubTables(store.db), ...FAST_CLIENT }).port({ stage: 'discover', repo: 'o/r' });
+    const port = createGitHubClient({ apiUrl: `${server.url}/api/v3`, token: TOKEN, recorder: store.github, ...FAST_CLIENT }).port({ stage: 'discover', repo: 'o/r' });
     expect((await port.getRepository('o/r')).defaultBranch).toBe('trunk');
     expect(await port.closingIssues('o/r', 10, null)).toEqual([1]);
     expect(server.requests.map((r) => `${r.method} ${r.path}`)).toEqual(['GET /api/v3/repos/o/r', 'POST /api/graphql']);

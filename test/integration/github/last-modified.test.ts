@@ -3,7 +3,6 @@ import type { AddressInfo } from 'node:net';
 import { describe, expect, it } from 'vitest';
 import { createGitHubClient } from '../../../src/github/client.js';
 import { openStore } from '../../../src/store/db.js';
-import { GitHubTables, budgetSummary } from '../../../src/store/tables/github.js';
 import { FAST_CLIENT } from '../../support/discover-child.js';
 import { TOKEN } from './world.js';
 
@@ -30,7 +29,7 @@ describe('conditional requests by Last-Modified (no ETag)', () => {
     const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
     const store = openStore(':memory:');
     try {
-      const client = createGitHubClient({ apiUrl: url, token: TOKEN, recorder: new GitHubTables(store.db), ...FAST_CLIENT });
+      const client = createGitHubClient({ apiUrl: url, token: TOKEN, recorder: store.github, ...FAST_CLIENT });
       const expected = { name: 'o/r', defaultBranch: 'trunk', isFork: false, parent: null };
       expect(await client.port({ stage: 'discover', repo: 'o/r' }).getRepository('o/r')).toMatchObject(expected);
       const row = store.db.prepare('SELECT etag, last_modified FROM http_cache').all();
@@ -38,12 +37,12 @@ describe('conditional requests by Last-Modified (no ETag)', () => {
       expect(seen[0]!['if-modified-since']).toBeUndefined();
 
       // A second client over the same database: the answer comes from the stored body.
-      const again = createGitHubClient({ apiUrl: url, token: TOKEN, recorder: new GitHubTables(store.db), ...FAST_CLIENT });
+      const again = createGitHubClient({ apiUrl: url, token: TOKEN, recorder: store.github, ...FAST_CLIENT });
       expect(await again.port({ stage: 'discover', repo: 'o/r' }).getRepository('o/r')).toMatchObject(expected);
       expect(seen).toHaveLength(2);
       expect(seen[1]!['if-modified-since']).toBe(LAST_MODIFIED);
       expect(seen[1]!['if-none-match']).toBeUndefined();
-      expect(budgetSummary(store.db).find((b) => b.repo === 'o/r')).toMatchObject({ requests: 2, notModified: 1 });
+      expect(store.github.budget().find((b) => b.repo === 'o/r')).toMatchObject({ requests: 2, notModified: 1 });
     } finally {
       store.close();
       await new Promise((r) => server.close(r));

@@ -8,7 +8,6 @@ import { createGitHubClient } from '../../../src/github/client.js';
 import { fetchRepository } from '../../../src/github/discover.js';
 import { createLogger } from '../../../src/log.js';
 import { openStore } from '../../../src/store/db.js';
-import { GitHubTables } from '../../../src/store/tables/github.js';
 import { tempDir } from '../../support/make-repo.js';
 import { discoverContext, runDiscover, FAST_CLIENT } from '../../support/discover-child.js';
 import { startFakeGitHub, parseSearchQuery, type FakeGitHub, type FakeIssue } from '../../support/github-server.js';
@@ -44,7 +43,7 @@ describe('search mode', () => {
     );
     servers.push(server);
     const store = openStore(':memory:');
-    const client = createGitHubClient({ apiUrl: server.url, token: TOKEN, recorder: new GitHubTables(store.db), ...FAST_CLIENT });
+    const client = createGitHubClient({ apiUrl: server.url, token: TOKEN, recorder: store.github, ...FAST_CLIENT });
     const fetched = await fetchRepository(client.port({ stage: 'discover', repo: 'acme/search' }), 'acme/search', {
       mode: 'search',
       cursors: {},

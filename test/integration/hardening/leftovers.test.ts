@@ -10,7 +10,6 @@ import { join } from 'node:path';
 import { execa } from 'execa';
 import { afterAll, describe, expect, it } from 'vitest';
 import { openStore } from '../../../src/store/db.js';
-import { Runs } from '../../../src/store/tables/runs.js';
 import { acquireWorkspaceLock } from '../../../src/util/workspace-lock.js';
 import { runCliCaptured } from '../../support/cli.js';
 import { cleanupTempDirs, makeRepo, tempDir } from '../../support/make-repo.js';
@@ -37,7 +36,7 @@ describe('leftovers of killed runs', () => {
 
     // A run killed mid-way: its row, a partial log, a pairs scratch dir and a probe worktree.
     const store = openStore(join(data, 'r2v.db'));
-    const killedRun = new Runs(store.db).start(['run'], new Date('2024-05-01T00:00:00Z'));
+    const killedRun = store.runs.start(['run'], new Date('2024-05-01T00:00:00Z'));
     store.close();
     mkdirSync(join(data, 'logs'), { recursive: true });
     const deadLog = join(data, 'logs', `.partial-${dead}-0123456789abcdef.log`);
@@ -91,7 +90,7 @@ describe('leftovers of killed runs', () => {
     expect((await runCliCaptured(['run'], dir)).code).toBe(0);
     const dbPath = join(dir, 'data', 'r2v.db');
     const store = openStore(dbPath);
-    const id = new Runs(store.db).start(['run'], new Date('2024-05-02T00:00:00Z'));
+    const id = store.runs.start(['run'], new Date('2024-05-02T00:00:00Z'));
     store.close();
     const lock = acquireWorkspaceLock(dbPath, 'run');
     try {

@@ -9,7 +9,6 @@ import { emitRubric, prPatch, type OracleRow, type RubricTask } from '../../../s
 import { Rubric } from '../../../src/mergeability/rubric.js';
 import { commentEvidence, forwardTask } from '../../../src/mergeability/tasks.js';
 import { openStore } from '../../../src/store/db.js';
-import { Sources } from '../../../src/store/tables/sources.js';
 import { runCliCaptured as cli } from '../../support/cli.js';
 import { makeRepo, tempDir, type TestRepo } from '../../support/make-repo.js';
 
@@ -128,11 +127,11 @@ describe('rubric scaffolds and their oracle row', () => {
     const w = await world();
     const store = openStore(':memory:');
     try {
-      new Sources(store.db).replaceComments('acme/app', 9, [
+      store.sources.replaceComments('acme/app', 9, [
         { repo: 'acme/app', number: 9, commentId: 1, author: 'maintainer', createdAt: '2024-02-01T00:00:00Z', updatedAt: null, body: 'Please keep the old name as an alias.', htmlUrl: null },
       ]);
       const out = await tempDir('r2v-pkg-');
-      const task = await forwardTask(record(w.base, w.head), w.mirror, { testGlobs: () => ['test_*.py', 'tests/**'], evidence: commentEvidence(store.db) });
+      const task = await forwardTask(record(w.base, w.head), w.mirror, { testGlobs: () => ['test_*.py', 'tests/**'], evidence: commentEvidence(store) });
       await emitRubric(task, w.mirror, out);
       const rubric = Rubric.parse(readJson(join(out, 'grading', 'rubrics', ID, 'rubric.json')));
       expect(rubric.evidence_candidates).toEqual([

@@ -3,7 +3,6 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { openStore, type Store } from '../../../src/store/db.js';
 import { pairsStage } from '../../../src/stages/pairs.js';
-import { PairTables } from '../../../src/store/tables/pairs.js';
 import { exportPairs } from '../../../src/pairs/pairs-export.js';
 import { tempDir } from '../../support/make-repo.js';
 import type { StageContext } from '../../../src/stages/types.js';
@@ -57,7 +56,7 @@ describe('pairs stage on a generated repository', () => {
       [`${REPO}#24+25`]: 'textual-conflict',
     });
 
-    const tables = new PairTables(store.db);
+    const tables = store.pairs;
     const coupled = tables.result(`${REPO}#1+2`)!;
     expect(coupled).toMatchObject({ status: 'valid', tier: 'coupled', tierBasis: 'file-overlap', baseCommit: world.base1, baseRule: 'newer-by-ancestry' });
     expect(tables.members(`${REPO}#1+2`).map((m) => [m.pr, m.codeFiles, m.failToPass])).toEqual([
@@ -97,7 +96,7 @@ describe('pairs stage on a generated repository', () => {
     expect(tables.result(`${REPO}#18+19`)!.evidence).toMatchObject({ pr: 18, pre: { 'test/nf18.test.sh': ['fail', 'fail'] }, post: { 'test/nf18.test.sh': ['fail', 'fail'] } });
 
     const out1 = await tempDir('r2v-pairs-out-');
-    await exportPairs(store.db, out1);
+    await exportPairs(store, out1);
     const files = await listFiles(out1);
     expect(files).toEqual([
       'control.jsonl',
@@ -184,7 +183,7 @@ describe('pairs stage on a generated repository', () => {
     const first = await runPairs(contextFor(store, world));
     expect(Object.fromEntries(first)).toEqual({ [`${REPO}#1+2`]: 'done', [`${REPO}#11+12`]: 'done' });
     const out1 = await tempDir('r2v-pairs-out-');
-    await exportPairs(store.db, out1);
+    await exportPairs(store, out1);
     const files = await listFiles(out1);
     expect(files).toHaveLength(15);
 
@@ -194,12 +193,12 @@ describe('pairs stage on a generated repository', () => {
     expect(store.db.prepare('SELECT COUNT(*) AS n FROM pair_members').get()).toEqual({ n: 4 });
     expect(store.db.prepare('SELECT COUNT(*) AS n FROM pair_runs').get()).toEqual({ n: 24 });
     const out2 = await tempDir('r2v-pairs-out-');
-    await exportPairs(store.db, out2);
+    await exportPairs(store, out2);
     expect(await listFiles(out2)).toEqual(files);
     for (const f of files) expect((await readFile(join(out2, f))).equals(await readFile(join(out1, f))), f).toBe(true);
 
     // Exporting again into the same directory replaces the owned files with the same bytes.
-    await exportPairs(store.db, out1);
+    await exportPairs(store, out1);
     expect(await listFiles(out1)).toEqual(files);
     for (const f of files) expect((await readFile(join(out2, f))).equals(await readFile(join(out1, f))), f).toBe(true);
     store.close();

@@ -167,7 +167,7 @@ export async function buildWorld(store: Store, options: { only?: readonly number
   const repo = await makeRepo();
   const base0 = await repo.commit('base', { files: BASE_FILES });
   const base1 = await repo.commit('docs', { files: { 'README.md': 'widgets, documented\n' } });
-  const sources = new Sources(store.db);
+  const sources = store.sources;
   const heads: Record<number, string> = {};
   for (const pr of PRS) {
     if (options.only && !options.only.includes(pr.number)) continue;

@@ -2,7 +2,6 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { openStore } from '../../../src/store/db.js';
-import { ProbeTables } from '../../../src/store/tables/probes.js';
 import { runCliCaptured as cli } from '../../support/cli.js';
 import { tempDir } from '../../support/make-repo.js';
 import { BUILD_OK, CHECK, LIB_BAD, LIB_GOOD, probeRepo } from './support/repos.js';
@@ -85,7 +84,7 @@ describe('r2v probe --case', () => {
     const db = join(cwd, 'r2v.db');
     const store = openStore(db);
     const common = { command: 'sh check.sh', signal: null, timedOut: false, stdoutTail: 'checking sum\n', stdoutDigest: 'd1', stderrDigest: 'd2', networkIsolated: true, executed: true };
-    new ProbeTables(store.db).replaceCase(
+    store.probes.replaceCase(
       {
         caseId: 'acme_calc__7__0123abcd', repo: 'acme/calc', number: 7, status: 'replayed', specPath: '/data/probes/acme_calc__7__0123abcd.yaml',
         specDigest: 'abc', draft: false, draftPath: null, draftKind: null, goldSha: 'b'.repeat(40), parentSha: 'a'.repeat(40),
@@ -127,7 +126,7 @@ describe('r2v probe --case', () => {
       parentVerdict: null, parentWhy: null, goldVerdict: null, goldWhy: null, boundary: null, observed: null, repeats: null, networkIsolated: null,
       finishedAt: '2024-03-01T00:00:00Z',
     };
-    const t = new ProbeTables(store.db);
+    const t = store.probes;
     t.replaceCase({
       ...base, caseId: 'acme_calc__8__0123abcd', number: 8, status: 'not-applicable', kind: 'transplanted', specPath: '/data/probes/derived/acme_calc__8__0123abcd.yaml',
       reason: 'not-applicable', detail: 'the fix 0123456789ab modifies test/a.test.js, but it does not exist at parent aaaaaaaaaaaa',

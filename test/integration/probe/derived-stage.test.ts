@@ -8,9 +8,7 @@ import { createStageContext } from '../../../src/run/context.js';
 import { probeStage, type ProbeItem } from '../../../src/stages/probe.js';
 import type { PlannedItem, StageContext } from '../../../src/stages/types.js';
 import { openStore, type Store } from '../../../src/store/db.js';
-import { BackwardTables } from '../../../src/store/tables/backward.js';
-import { ProbeTables } from '../../../src/store/tables/probes.js';
-import { Sources, type PullRow } from '../../../src/store/tables/sources.js';
+import type { PullRow } from '../../../src/store/tables/sources.js';
 import { makeRepo, tempDir } from '../../support/make-repo.js';
 import { BASIC_TEST, SLUG_BAD, SLUG_GOOD, SLUG_TEST } from './support/transplant-repos.js';
 
@@ -49,7 +47,7 @@ async function fixture(opts: { testCommand?: string; fixFiles?: Record<string, s
     store, config, log: silentLogger, now: () => new Date('2024-03-01T00:00:00Z'), signal: new AbortController().signal, dataDir, env: {},
   });
   const caseId = 'acme_slug__7__0123abcd';
-  new BackwardTables(store.db).replaceResolution(
+  store.backward.replaceResolution(
     {
       repo: REPO, number: 7, status: 'resolved', decision: 'candidate', caseId, gold, goldSubject: 'simplify slugify', parent,
       defaultBranch: 'main', cutoff: gold, cutoffRule: 'first-parent', cutoffNotes: [], historyWindow: 0, tag: null, tagWindow: null,
@@ -62,7 +60,7 @@ async function fixture(opts: { testCommand?: string; fixFiles?: Record<string, s
 }
 
 function link(f: Fixture, number: number, mergedAt: string | null, how = 'keyword-body'): void {
-  const s = new Sources(f.store.db);
+  const s = f.store.sources;
   s.upsertPull(pull(number, f.fix, mergedAt));
   s.upsertLink({ repo: REPO, issue: 7, pull: number, how, evidence: `Fixes #7 (in #${number})` });
 }
@@ -82,7 +80,7 @@ describe('probe stage: probes derived from the fixing change', () => {
       const { item, outcome } = await runOnly(f);
       expect(item.input.fix).toMatchObject({ status: 'found', pull: 31, sha: f.fix });
       expect(outcome.status).toBe('done');
-      const v = new ProbeTables(f.store.db).verdict(f.caseId)!;
+      const v = f.store.probes.verdict(f.caseId)!;
       expect(v).toMatchObject({ status: 'replayed', kind: 'transplanted', boundary: 'verified', reason: 'parent-good-gold-bad', fixSha: f.fix, fixPull: 31, tests: ['test/slug.test.js'] });
       const path = join(f.dataDir, 'probes', 'derived', `${f.caseId}.yaml`);
       expect(v.specPath).toBe(path);
@@ -104,7 +102,7 @@ describe('probe stage: probes derived from the fixing change', () => {
       const { item, outcome } = await runOnly(f);
       expect(item.input.fix).toBeNull();
       expect(outcome.status).toBe('done');
-      expect(new ProbeTables(f.store.db).verdict(f.caseId)).toMatchObject({ kind: 'command', specPath: human, boundary: 'verified' });
+      expect(f.store.probes.verdict(f.caseId)).toMatchObject({ kind: 'command', specPath: human, boundary: 'verified' });
       expect(existsSync(join(f.dataDir, 'probes', 'derived', `${f.caseId}.yaml`))).toBe(false);
     } finally {
       await f.ctx.services.close();
@@ -121,7 +119,7 @@ describe('probe stage: probes derived from the fixing change', () => {
       link(f, 31, '2024-01-02T00:00:00Z');
       const { outcome } = await runOnly(f);
       expect(outcome).toMatchObject({ status: 'rejected', reason: 'not-applicable' });
-      const t = new ProbeTables(f.store.db);
+      const t = f.store.probes;
       expect(t.verdict(f.caseId)).toMatchObject({ status: 'not-applicable', kind: 'transplanted', boundary: null, reason: 'not-applicable' });
       expect(t.verdictFor(f.caseId)!.detail).toMatch(/modifies test\/basic\.test\.js, but it does not exist at parent/);
       expect(t.runs(f.caseId)).toEqual([]);
@@ -137,7 +135,7 @@ describe('probe stage: probes derived from the fixing change', () => {
       link(f, 32, '2024-01-03T00:00:00Z', 'closing-references');
       const { outcome } = await runOnly(f);
       expect(outcome.status).toBe('done');
-      expect(new ProbeTables(f.store.db).verdict(f.caseId)).toMatchObject({
+      expect(f.store.probes.verdict(f.caseId)).toMatchObject({
         status: 'no-spec', reason: 'fix-ambiguous', detail: 'several merged pull requests close #7 after the report: #31, #32',
       });
     } finally {
@@ -151,7 +149,7 @@ describe('probe stage: probes derived from the fixing change', () => {
       link(f, 30, '2024-01-01T01:00:00Z');
       link(f, 33, null);
       await runOnly(f);
-      expect(new ProbeTables(f.store.db).verdict(f.caseId)).toMatchObject({
+      expect(f.store.probes.verdict(f.caseId)).toMatchObject({
         status: 'no-spec', reason: 'no-spec', detail: 'no merged pull request closes or references #7 after the report (#30 merged before the report; #33 not merged)',
       });
     } finally {
@@ -164,7 +162,7 @@ describe('probe stage: probes derived from the fixing change', () => {
     try {
       link(f, 31, '2024-01-02T00:00:00Z');
       await runOnly(f);
-      const v = new ProbeTables(f.store.db).verdict(f.caseId)!;
+      const v = f.store.probes.verdict(f.caseId)!;
       expect(v).toMatchObject({ status: 'no-spec', reason: 'no-test-command', proposedCommand: 'npm test -- {tests}', fixPull: 31 });
       expect(v.detail).toMatch(/proposed test command \(from package\.json, not run until written into repos\[\]\.test_command\): npm test -- \{tests\}/);
       expect(existsSync(join(f.dataDir, 'probes', 'derived', `${f.caseId}.yaml`))).toBe(false);
@@ -178,7 +176,7 @@ describe('probe stage: probes derived from the fixing change', () => {
     try {
       link(f, 31, '2024-01-02T00:00:00Z');
       await runOnly(f);
-      expect(new ProbeTables(f.store.db).verdict(f.caseId)).toMatchObject({ status: 'no-spec', reason: 'fix-without-tests' });
+      expect(f.store.probes.verdict(f.caseId)).toMatchObject({ status: 'no-spec', reason: 'fix-without-tests' });
     } finally {
       await f.ctx.services.close();
     }

@@ -7,9 +7,6 @@ import { parseProbeSpec } from '../../../src/probe/spec.js';
 import { probeStage, type ProbeItem } from '../../../src/stages/probe.js';
 import type { PlannedItem, StageContext } from '../../../src/stages/types.js';
 import { openStore, type Store } from '../../../src/store/db.js';
-import { BackwardTables } from '../../../src/store/tables/backward.js';
-import { ProbeTables } from '../../../src/store/tables/probes.js';
-import { Sources } from '../../../src/store/tables/sources.js';
 import { createStageContext } from '../../../src/run/context.js';
 import { runStages } from '../../../src/run/runner.js';
 import { makeRepo, tempDir, type TestRepo } from '../../support/make-repo.js';
@@ -27,7 +24,7 @@ interface Fixture {
 }
 
 function addCase(store: Store, caseId: string, number: number, gold: string, parent: string): void {
-  new BackwardTables(store.db).replaceResolution(
+  store.backward.replaceResolution(
     {
       repo: REPO, number, status: 'resolved', decision: 'candidate', caseId, gold, goldSubject: 'change add', parent,
       defaultBranch: 'main', cutoff: gold, cutoffRule: 'first-parent', cutoffNotes: [], historyWindow: 0, tag: null, tagWindow: null,
@@ -86,7 +83,7 @@ describe('probe stage', () => {
 
       const outcome = await runItem(f, items[0]!);
       expect(outcome.status).toBe('done');
-      const tables = new ProbeTables(f.store.db);
+      const tables = f.store.probes;
       expect(tables.verdictFor(caseId)).toMatchObject({ boundary: 'verified', reason: 'parent-good-gold-bad', parent: 'good', gold: 'bad', draft: false });
       const runs = tables.runs(caseId);
       expect(runs.map((r) => `${r.state}/${r.phase}/${r.idx}/${r.classification}`)).toEqual([
@@ -121,7 +118,7 @@ describe('probe stage', () => {
       expect(after!.inputDigest).not.toBe(before!.inputDigest);
       const outcome = await runItem(f, after!);
       expect(outcome).toMatchObject({ status: 'rejected', reason: 'bad-at-both' });
-      expect(new ProbeTables(f.store.db).verdictFor(caseId)).toMatchObject({ boundary: 'not-a-boundary', reason: 'bad-at-both' });
+      expect(f.store.probes.verdictFor(caseId)).toMatchObject({ boundary: 'not-a-boundary', reason: 'bad-at-both' });
     } finally {
       await f.ctx.services.close();
     }
@@ -132,7 +129,7 @@ describe('probe stage', () => {
     try {
       const caseId = 'acme_calc__9__0123abcd';
       addCase(f.store, caseId, 9, f.gold, f.parent);
-      new Sources(f.store.db).upsertThread({
+      f.store.sources.upsertThread({
         repo: REPO, number: 9, kind: 'issue', title: 'sum is wrong', author: 'someone', state: 'open',
         body: 'Since the last update the sum is off:\n\n```\n$ sh check.sh\nchecking sum\nwrong sum: 5\n```\n',
         createdAt: '2024-02-01T00:00:00Z', updatedAt: null, closedAt: null, htmlUrl: `https://github.com/${REPO}/issues/9`, source: 'test',
@@ -141,9 +138,9 @@ describe('probe stage', () => {
       expect(item!.input.specPath).toBeNull();
       const outcome = await runItem(f, item!);
       expect(outcome.status).toBe('done');
-      const v = new ProbeTables(f.store.db).verdict(caseId)!;
+      const v = f.store.probes.verdict(caseId)!;
       expect(v).toMatchObject({ status: 'no-spec', boundary: null, reason: 'no-spec', draftKind: 'command' });
-      expect(new ProbeTables(f.store.db).verdictFor(caseId)).toMatchObject({ boundary: null, reason: 'no-spec' });
+      expect(f.store.probes.verdictFor(caseId)).toMatchObject({ boundary: null, reason: 'no-spec' });
       const draftPath = join(f.dataDir, 'probes', 'drafts', `${caseId}.yaml`);
       expect(v.draftPath).toBe(draftPath);
       const draft = parseProbeSpec(readFileSync(draftPath, 'utf8'), draftPath);
@@ -166,7 +163,7 @@ describe('probe stage', () => {
       const path = writeSpec(f.dataDir, caseId, '{"trigger": "true", "symptom": {"exit_code": "one"}}', 'json');
       const [item] = await probeStage.plan(f.ctx, [REPO]);
       await expect(probeStage.process(item!, f.ctx)).rejects.toThrow(`${path}: symptom.exit_code: `);
-      expect(new ProbeTables(f.store.db).verdict(caseId)).toBeUndefined();
+      expect(f.store.probes.verdict(caseId)).toBeUndefined();
       expect(existsSync(join(f.dataDir, 'work'))).toBe(false);
     } finally {
       await f.ctx.services.close();
@@ -191,7 +188,7 @@ describe('probe stage', () => {
       const forced = await runStages(f.ctx, { stages: [probeStage], repos: [REPO], force: true });
       expect(forced.stages[0]).toMatchObject({ done: 1 });
       expect(runs()).toBe(8);
-      expect(new ProbeTables(f.store.db).runs(caseId)).toHaveLength(6);
+      expect(f.store.probes.runs(caseId)).toHaveLength(6);
     } finally {
       await f.ctx.services.close();
     }

@@ -1,8 +1,6 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { ForwardTables } from '../../../src/store/tables/forward.js';
-import { ReviewLedger } from '../../../src/store/tables/review.js';
 import { reviewStanding } from '../../../src/review/status.js';
 import { storeThread } from '../backward/pipeline-fixture.js';
 import { jsonLines } from '../../support/cli.js';
@@ -78,7 +76,7 @@ describe('r2v review export and import on cases built by the real stages', () =>
     const caseIdOf104 = (): string => {
       const store = world.open();
       try {
-        return new ForwardTables(store.db).cases().find((c) => c.pull === 104)!.case_id;
+        return store.forward.cases().find((c) => c.pull === 104)!.case_id;
       } finally {
         store.close();
       }
@@ -156,8 +154,8 @@ describe('r2v review export and import on cases built by the real stages', () =>
 
     const s = world.open();
     try {
-      expect(reviewStanding(new ReviewLedger(s.db).entries('acme/widget#2'), changed.input_digest).status).toBe('pending');
-      expect(reviewStanding(new ReviewLedger(s.db).entries('acme/widget#2'), b2.input_digest).status).toBe('accepted');
+      expect(reviewStanding(s.review.entries('acme/widget#2'), changed.input_digest).status).toBe('pending');
+      expect(reviewStanding(s.review.entries('acme/widget#2'), b2.input_digest).status).toBe('accepted');
     } finally {
       s.close();
     }

@@ -1,7 +1,6 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { ReviewLedger } from '../../../src/store/tables/review.js';
 import { jsonLines } from '../../support/cli.js';
 import { buildWorld, runPipeline, type World } from './world.js';
 
@@ -71,7 +70,7 @@ describe('r2v review screen with an external screener', () => {
 
     // The accepted answer is in the ledger as a screener proposal; the case is still pending.
     const store = world.open();
-    const ledger = new ReviewLedger(store.db);
+    const ledger = store.review;
     const entries = ledger.entries('acme/widget#2');
     expect(entries).toEqual([
       expect.objectContaining({ reviewer: 'screener:fake', source: 'screener', decision: 'accept', task: 'backward', id: byKey.get('acme/widget#2')!.entry_id }),
@@ -119,7 +118,7 @@ describe('r2v review screen with an external screener', () => {
     expect(failed.code).toBe(3);
     expect(jsonLines(failed.stdout)).toEqual([{ case_key: 'acme/widget#2', outcome: 'failed', detail: 'exit code 4: model quota exhausted' }]);
     const store = world.open();
-    expect(new ReviewLedger(store.db).count()).toBe(0);
+    expect(store.review.count()).toBe(0);
     store.close();
   });
 });

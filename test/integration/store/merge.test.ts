@@ -4,8 +4,6 @@ import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { openStore } from '../../../src/store/db.js';
 import { mergeShards } from '../../../src/store/merge.js';
-import { StoreMeta } from '../../../src/store/tables/meta.js';
-import { GitHubTables } from '../../../src/store/tables/github.js';
 import { runCliCaptured } from '../../support/cli.js';
 import { tempDir } from '../../support/make-repo.js';
 
@@ -13,13 +11,13 @@ import { tempDir } from '../../support/make-repo.js';
 function makeShard(path: string, repos: string[], meta: { version?: string; evaluator?: string; shard?: string } = {}): void {
   const store = openStore(path);
   try {
-    const m = new StoreMeta(store.db);
+    const m = store.meta;
     m.set('r2v_version', meta.version ?? '0.1.0');
     m.set('evaluator', meta.evaluator ?? 'routing/1');
     if (meta.shard) m.set('shard', meta.shard);
     const at = '2024-01-01T00:00:00.000Z';
     store.db.prepare('INSERT INTO runs (started_at, argv) VALUES (?, ?)').run(at, JSON.stringify(['run', path]));
-    const gh = new GitHubTables(store.db, `TOKEN_${repos.length}`);
+    const gh = store.github.withTokenEnv(`TOKEN_${repos.length}`);
     for (const repo of repos) {
       store.db.prepare("INSERT INTO repos (name, source, updated_at) VALUES (?, 'api', ?)").run(repo, at);
       store.db.prepare(`INSERT INTO work_items (stage, key, repo, status, stage_version, input_digest, updated_at) VALUES ('discover', ?, ?, 'done', 1, 'd', ?)`).run(repo, repo, at);

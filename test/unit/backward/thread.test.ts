@@ -2,7 +2,6 @@ import { describe, expect, it } from 'vitest';
 import { threadFromImport, threadFromRows } from '../../../src/backward/thread.js';
 import { ValidationError } from '../../../src/errors.js';
 import { openStore } from '../../../src/store/db.js';
-import { Sources } from '../../../src/store/tables/sources.js';
 
 const line = {
   repo: 'acme/widget',
@@ -45,7 +44,7 @@ describe('threadFromImport', () => {
 describe('threadFromRows', () => {
   it('builds the thread from stored rows, comments in time order', () => {
     const store = openStore(':memory:');
-    const sources = new Sources(store.db);
+    const sources = store.sources;
     sources.upsertThread({
       repo: 'acme/widget', number: 7, kind: 'issue', title: 'Blank page', body: 'It renders nothing.', author: 'ann', state: 'open',
       createdAt: '2024-05-01T10:00:00Z', updatedAt: null, closedAt: null, htmlUrl: 'https://github.com/acme/widget/issues/7', source: 'import',

@@ -5,9 +5,6 @@ import { describe, expect, it } from 'vitest';
 import { exportManifests } from '../../../src/export/manifest.js';
 import type { Blocker } from '../../../src/model/admission.js';
 import { openStore, type Store } from '../../../src/store/db.js';
-import { AdmissionTables } from '../../../src/store/tables/admission.js';
-import { BackwardTables } from '../../../src/store/tables/backward.js';
-import { Sources } from '../../../src/store/tables/sources.js';
 import { canonicalJson } from '../../../src/util/canonical.js';
 import { tempDir } from '../../support/make-repo.js';
 
@@ -17,9 +14,9 @@ const review: Blocker = { gate: 'review', stage: 'review', code: 'review-require
 
 /** The upstream row that keeps a candidate current: a Backward case row or a Forward link. */
 function upstream(store: Store, task: 'backward' | 'forward', repo: string, number: number): void {
-  if (task === 'forward') new Sources(store.db).upsertLink({ repo, issue: number, pull: number + 100, how: 'timeline', evidence: '' });
+  if (task === 'forward') store.sources.upsertLink({ repo, issue: number, pull: number + 100, how: 'timeline', evidence: '' });
   else {
-    new BackwardTables(store.db).replaceResolution({
+    store.backward.replaceResolution({
       repo, number, status: 'rejected', decision: 'reject', caseId: null, gold: null, goldSubject: null, parent: null, defaultBranch: null,
       cutoff: null, cutoffRule: 'none', cutoffNotes: [], historyWindow: null, tag: null, tagWindow: null, prNumbers: [],
       reportTime: '2024-01-01T00:00:00Z', reportUrl: `https://github.com/${repo}/issues/${number}`,
@@ -28,7 +25,7 @@ function upstream(store: Store, task: 'backward' | 'forward', repo: string, numb
 }
 
 function seed(store: Store): void {
-  const t = new AdmissionTables(store.db);
+  const t = store.admission;
   const row = (task: 'backward' | 'forward', caseId: string, repo: string, number: number, blockers: Blocker[]): void => {
     upstream(store, task, repo, number);
     const record = canonicalJson({ case_id: caseId, task, z: 1, a: 'é' });
@@ -47,8 +44,8 @@ describe('exportManifests', () => {
     const store = openStore(':memory:');
     seed(store);
     seed(store);
-    expect(new AdmissionTables(store.db).count()).toBe(5);
-    exportManifests(store.db, { out: dir });
+    expect(store.admission.count()).toBe(5);
+    exportManifests(store, { out: dir });
     expect(readFileSync(join(dir, 'backward.jsonl'), 'utf8')).toBe('{"a":"é","blockers":[],"case_id":"a_r__2__bbbbbbbb","task":"backward","tier":"admitted","z":1}\n');
     expect(readFileSync(join(dir, 'forward.jsonl'), 'utf8')).toBe('{"a":"é","blockers":[],"case_id":"b_r__3__cccccccc","task":"forward","tier":"admitted","z":1}\n');
     expect(readFileSync(join(dir, 'candidates.jsonl'), 'utf8')).toBe(
@@ -67,15 +64,15 @@ describe('exportManifests', () => {
     const dir = await tempDir();
     const store = openStore(':memory:');
     seed(store);
-    exportManifests(store.db, { out: dir, includeCandidates: true });
+    exportManifests(store, { out: dir, includeCandidates: true });
     const tiers = (file: string) => readFileSync(join(dir, file), 'utf8').trim().split('\n').filter(Boolean).map((l) => (JSON.parse(l) as { case_id: string; tier: string }))
       .map((r) => [r.case_id, r.tier]);
     expect(tiers('backward.jsonl')).toEqual([['a_r__2__bbbbbbbb', 'admitted'], ['a_r__4__eeeeeeee', 'candidate']]);
     expect(tiers('candidates.jsonl')).toEqual([['a_r__4__eeeeeeee', 'candidate']]);
     // Replacing a manifest that holds records with an empty one needs force.
-    expect(() => exportManifests(store.db, { out: dir, requireReview: true })).toThrow(/backward\.jsonl: holds records and this export has none/);
+    expect(() => exportManifests(store, { out: dir, requireReview: true })).toThrow(/backward\.jsonl: holds records and this export has none/);
     expect(tiers('backward.jsonl')).toHaveLength(2);
-    exportManifests(store.db, { out: dir, requireReview: true, force: true });
+    exportManifests(store, { out: dir, requireReview: true, force: true });
     expect(tiers('backward.jsonl')).toEqual([]);
     expect(tiers('candidates.jsonl')).toEqual([['a_r__2__bbbbbbbb', 'candidate'], ['a_r__4__eeeeeeee', 'candidate']]);
     expect(tiers('forward.jsonl')).toEqual([['b_r__3__cccccccc', 'admitted']]);
@@ -88,7 +85,7 @@ describe('exportManifests', () => {
     seed(store);
     store.db.prepare("DELETE FROM links WHERE repo = 'b/r'").run();
     store.db.prepare("DELETE FROM backward_cases WHERE repo = 'a/r' AND number = 1").run();
-    const summary = exportManifests(store.db, { out: dir });
+    const summary = exportManifests(store, { out: dir });
     expect(summary.files.map((f) => [f.name, f.records])).toEqual([['backward.jsonl', 1], ['forward.jsonl', 0], ['candidates.jsonl', 1], ['rejections.jsonl', 1]]);
     store.close();
   });
@@ -97,10 +94,10 @@ describe('exportManifests', () => {
     const dir = await tempDir();
     const store = openStore(':memory:');
     seed(store);
-    exportManifests(store.db, { out: dir });
+    exportManifests(store, { out: dir });
     const before = Object.fromEntries(readdirSync(dir).map((f) => [f, readFileSync(join(dir, f), 'utf8')]));
     store.db.prepare("UPDATE admissions SET blockers = 'not json' WHERE case_id = 'b_r__3__cccccccc'").run();
-    expect(() => exportManifests(store.db, { out: dir })).toThrow(SyntaxError);
+    expect(() => exportManifests(store, { out: dir })).toThrow(SyntaxError);
     expect(Object.fromEntries(readdirSync(dir).map((f) => [f, readFileSync(join(dir, f), 'utf8')]))).toEqual(before);
     store.close();
   });
@@ -108,7 +105,7 @@ describe('exportManifests', () => {
   it('writes records of every size byte for byte, across the write buffer and larger than it, with the digest of the file', async () => {
     const dir = await tempDir();
     const store = openStore(':memory:');
-    const t = new AdmissionTables(store.db);
+    const t = store.admission;
     // Multi-byte text in records larger and smaller than the 1 MiB buffer, in an order that crosses it.
     const sizes = [10, 400_000, 5, 700_000, 1_500_000, 3, 350_000];
     const expected: string[] = [];
@@ -119,7 +116,7 @@ describe('exportManifests', () => {
       t.replace({ task: 'forward', itemKey: `a/r#${i + 1}`, caseId, repo: 'a/r', number: i + 1, pull: i + 101, record, blockers: [] });
       expected.push(canonicalJson({ ...(JSON.parse(record) as object), tier: 'admitted', blockers: [] }));
     });
-    const summary = exportManifests(store.db, { out: dir, task: 'forward' });
+    const summary = exportManifests(store, { out: dir, task: 'forward' });
     const bytes = readFileSync(join(dir, 'forward.jsonl'));
     expect(bytes.toString('utf8')).toBe(`${expected.join('\n')}\n`);
     expect(summary.files.find((f) => f.name === 'forward.jsonl')!.sha256).toBe(createHash('sha256').update(bytes).digest('hex'));
@@ -130,9 +127,9 @@ describe('exportManifests', () => {
     const dir = await tempDir();
     const store = openStore(':memory:');
     writeFileSync(join(dir, 'file'), 'x');
-    expect(() => exportManifests(store.db, { out: join(dir, 'file') })).toThrow(`--out ${join(dir, 'file')}: exists and is not a directory`);
+    expect(() => exportManifests(store, { out: join(dir, 'file') })).toThrow(`--out ${join(dir, 'file')}: exists and is not a directory`);
     mkdirSync(join(dir, 'm', 'backward.jsonl'), { recursive: true });
-    expect(() => exportManifests(store.db, { out: join(dir, 'm') })).toThrow(/^--out .*\/m: cannot write the manifests \(EISDIR\)$/);
+    expect(() => exportManifests(store, { out: join(dir, 'm') })).toThrow(/^--out .*\/m: cannot write the manifests \(EISDIR\)$/);
     expect(readdirSync(join(dir, 'm'))).toEqual(['backward.jsonl']);
     store.close();
   });

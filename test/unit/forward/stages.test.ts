@@ -27,7 +27,7 @@ function pullRow(number: number, over: Partial<PullRow> = {}): PullRow {
 }
 
 function seed(store: Store, defaultBranch: string | null = 'main'): Sources {
-  const s = new Sources(store.db);
+  const s = store.sources;
   s.upsertRepo({ name: R, defaultBranch, isFork: false, parent: null, htmlUrl: null, source: 'test', updatedAt: '2024-01-01T00:00:00Z' });
   for (const n of [1, 2]) {
     s.upsertThread({
@@ -58,7 +58,7 @@ describe('link stage', () => {
     const s = seed(store);
     const ctx = contextFor(store);
     expect(await runStage(linkStage, ctx)).toEqual(['acme/widgets#1<-10:done', 'acme/widgets#2<-11:rejected:non-default-base']);
-    const t = new ForwardTables(store.db);
+    const t = store.forward;
     expect(t.link(R, 2, 11)).toMatchObject({ status: 'rejected', linkKinds: ['keyword-title'], links: [{ how: 'keyword-title', evidence: 'fixes #2' }] });
 
     const before = (await linkStage.plan(ctx, [R])).map((i) => i.inputDigest);
@@ -79,7 +79,7 @@ describe('link stage', () => {
     seed(store);
     const ctx = contextFor(store, { repos: [{ name: R, default_branch: 'develop', release_branches: ['main'] }] });
     expect(await runStage(linkStage, ctx)).toEqual(['acme/widgets#1<-10:done', 'acme/widgets#2<-11:done']);
-    expect(new ForwardTables(store.db).links(R).map((l) => l.branchRule)).toEqual(['release', 'default']);
+    expect(store.forward.links(R).map((l) => l.branchRule)).toEqual(['release', 'default']);
     store.close();
   });
 });
@@ -97,7 +97,7 @@ describe('link stage without a recorded default branch (offline import)', () => 
     });
     try {
       expect(await runStage(linkStage, ctx)).toEqual(['acme/widgets#1<-10:rejected:non-default-base', 'acme/widgets#2<-11:done']);
-      expect(new ForwardTables(store.db).links(R).map((l) => l.branchRule)).toEqual([null, 'default']);
+      expect(store.forward.links(R).map((l) => l.branchRule)).toEqual([null, 'default']);
     } finally {
       await ctx.services.close();
       store.close();
@@ -116,7 +116,7 @@ describe('route stage', () => {
 
   it('stores gold, evaluator, explanation and input digests; a changed input re-plans and replaces the row', async () => {
     const store = openStore(':memory:');
-    const t = new ForwardTables(store.db);
+    const t = store.forward;
     t.putRecovery(recovery());
     const ctx = contextFor(store);
     expect(await runStage(routeStage, ctx)).toEqual(['acme/widgets#1<-10:done']);
@@ -144,7 +144,7 @@ describe('route stage', () => {
 
   it('skips pairs whose recovery was rejected', async () => {
     const store = openStore(':memory:');
-    new ForwardTables(store.db).putRecovery(recovery({ status: 'rejected', base: null, reasons: [{ code: 'base-missing', evidence: 'x' }] }));
+    store.forward.putRecovery(recovery({ status: 'rejected', base: null, reasons: [{ code: 'base-missing', evidence: 'x' }] }));
     expect(await routeStage.plan(contextFor(store), [R])).toEqual([]);
     store.close();
   });
@@ -153,8 +153,8 @@ describe('route stage', () => {
 describe('ForwardTables.cases', () => {
   it('returns one record per linked pair in key order across pages, with the rejecting stage', () => {
     const store = openStore(':memory:');
-    const t = new ForwardTables(store.db);
-    const src = new Sources(store.db);
+    const t = store.forward;
+    const src = store.sources;
     src.upsertLink({ repo: 'other/repo', issue: 1, pull: 2, how: 'timeline', evidence: '' });
     for (let i = 1; i <= 1202; i += 1) {
       if (i <= 1201) src.upsertLink({ repo: R, issue: i, pull: 5000 - i, how: 'timeline', evidence: '' });

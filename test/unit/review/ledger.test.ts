@@ -29,7 +29,7 @@ function entry(over: Partial<Omit<ReviewEntry, 'id'>> = {}): Omit<ReviewEntry, '
 function withLedger(fn: (ledger: ReviewLedger, store: Store) => void): void {
   const store = openStore(':memory:');
   try {
-    fn(new ReviewLedger(store.db), store);
+    fn(store.review, store);
   } finally {
     store.close();
   }

@@ -5,7 +5,6 @@ import { createStageContext } from '../../../src/run/context.js';
 import { Config } from '../../../src/config.js';
 import { silentLogger } from '../../../src/log.js';
 import { MinerError, ConfigError } from '../../../src/errors.js';
-import { WorkItems } from '../../../src/store/tables/work-items.js';
 import { squaresStage } from '../../support/test-stages.js';
 
 function ctxFor(store: Store, signal = new AbortController().signal) {
@@ -24,7 +23,7 @@ describe('stage runner', () => {
     expect(summary.stages[0]).toMatchObject({ done: 23, rejected: 2, failed: 0, upToDate: 0 });
     expect(seen.sort((x, y) => x - y)).toEqual(Array.from({ length: 25 }, (_, i) => i + 1));
     expect(rows(store)).toHaveLength(25);
-    expect(new WorkItems(store.db).get('squares', 'a/b#10')).toMatchObject({ status: 'rejected', reason: 'multiple-of-ten', attempts: 1 });
+    expect(store.workItems.get('squares', 'a/b#10')).toMatchObject({ status: 'rejected', reason: 'multiple-of-ten', attempts: 1 });
   });
 
   it('a second run finds nothing pending', async () => {
@@ -49,7 +48,7 @@ describe('stage runner', () => {
     expect(bumped).toBe(4);
     expect(untouched).toBe(0);
     expect(summary.stages.map((s) => s.processed)).toEqual([4, 0]);
-    expect(new WorkItems(store.db).get('squares', 'a/b#1')?.stageVersion).toBe(2);
+    expect(store.workItems.get('squares', 'a/b#1')?.stageVersion).toBe(2);
   });
 
   it('a changed input digest makes the item stale', async () => {
@@ -67,13 +66,13 @@ describe('stage runner', () => {
     const summary = await runStages(ctxFor(store), { stages: [stage], repos: ['a/b'] });
     expect(summary.failed).toBe(1);
     expect(rows(store).map((r) => r.n).sort()).toEqual([1, 2, 4, 5, 6]);
-    const failed = new WorkItems(store.db).get('squares', 'a/b#3');
+    const failed = store.workItems.get('squares', 'a/b#3');
     expect(failed).toMatchObject({ status: 'failed', errorKind: 'not-found', errorMessage: 'commit abc not found', attempts: 1 });
     // Failed items are pending: the next run retries only them.
     const seen: number[] = [];
     await runStages(ctxFor(store), { stages: [squaresStage({ count: 6, onProcess: (n) => seen.push(n) })], repos: ['a/b'] });
     expect(seen).toEqual([3]);
-    expect(new WorkItems(store.db).get('squares', 'a/b#3')).toMatchObject({ status: 'done', attempts: 2, errorKind: null });
+    expect(store.workItems.get('squares', 'a/b#3')).toMatchObject({ status: 'done', attempts: 2, errorKind: null });
   });
 
   it('an unclassified error fails the item as internal and the run goes on', async () => {
@@ -81,7 +80,7 @@ describe('stage runner', () => {
     const stage = squaresStage({ count: 3, failOn: { numbers: [1], error: () => new TypeError('boom') } });
     const summary = await runStages(ctxFor(store), { stages: [stage], repos: ['a/b'] });
     expect(summary.stages[0]).toMatchObject({ done: 2, failed: 1 });
-    expect(new WorkItems(store.db).get('squares', 'a/b#1')?.errorKind).toBe('internal');
+    expect(store.workItems.get('squares', 'a/b#1')?.errorKind).toBe('internal');
   });
 
   it('a fatal error stops the run', async () => {
@@ -98,7 +97,7 @@ describe('stage runner', () => {
     await runStages(ctxFor(store), { stages: [squaresStage({ count: 4, onProcess: () => (calls += 1) })], repos: ['a/b'], force: true });
     expect(calls).toBe(4);
     expect(rows(store)).toHaveLength(4);
-    expect(new WorkItems(store.db).get('squares', 'a/b#1')?.attempts).toBe(2);
+    expect(store.workItems.get('squares', 'a/b#1')?.attempts).toBe(2);
   });
 
   it('retry mode runs only failed items of the given kind', async () => {
