@@ -77,6 +77,9 @@ export interface FetchOptions {
 /** All I/O of discovering one repository, through the port only. */
 export async function fetchRepository(port: GitHubPort, repo: string, options: FetchOptions): Promise<DiscoverFetch> {
   const info = await port.getRepository(repo);
+  // A renamed or transferred repository answers under its current name (GitHub redirected the
+  // request): later calls use that name (search knows no former names); rows stay under `repo`.
+  const api = info.name && info.name.includes('/') ? info.name : repo;
   let dropped = 0;
   const threads = new Map<number, Issue>();
   const comments: IssueComment[] = [];
@@ -86,48 +89,48 @@ export async function fetchRepository(port: GitHubPort, repo: string, options: F
 
   if (options.mode === 'sync') {
     const issueCursor = options.cursors.issues ?? { since: null, next: null };
-    const issues = await port.listIssues(repo, { since: issueCursor.since });
+    const issues = await port.listIssues(api, { since: issueCursor.since });
     for (const i of issues.items) threads.set(i.number, i);
     dropped += issues.dropped;
     cursors.issues = advanceCursor(issueCursor, issues.unchanged, issues.items.map((i) => i.updatedAt ?? i.createdAt));
     const commentCursor = options.cursors.comments ?? { since: null, next: null };
-    const listed = await port.listRepoComments(repo, { since: commentCursor.since });
+    const listed = await port.listRepoComments(api, { since: commentCursor.since });
     comments.push(...listed.items);
     dropped += listed.dropped;
     cursors.comments = advanceCursor(commentCursor, listed.unchanged, listed.items.map((c) => c.updatedAt ?? c.createdAt));
   } else {
     const start = info.createdAt ?? '2008-01-01T00:00:00Z';
     for (const q of SEARCH_QUERIES) {
-      const found = await searchSliced(port, repo, q, Date.parse(start), null, { now: options.now(), cap: options.searchCap ?? SEARCH_CAP }, incompleteSlices);
+      const found = await searchSliced(port, api, q, Date.parse(start), null, { now: options.now(), cap: options.searchCap ?? SEARCH_CAP }, incompleteSlices);
       dropped += found.dropped;
       for (const i of found.items) threads.set(i.number, i);
     }
     for (const t of [...threads.values()].sort((a, b) => a.number - b.number)) {
-      const listed = await port.listIssueComments(repo, t.number);
+      const listed = await port.listIssueComments(api, t.number);
       dropped += listed.dropped;
       commentLists.push({ number: t.number, comments: listed.items });
     }
   }
 
   const pulls: PullFetch[] = [];
-  const closed = await port.listClosedPulls(repo);
+  const closed = await port.listClosedPulls(api);
   dropped += closed.dropped;
   for (const pull of closed.items.filter((p) => p.mergedAt !== null).sort((a, b) => a.number - b.number)) {
-    const commits = await port.listPullCommits(repo, pull.number);
+    const commits = await port.listPullCommits(api, pull.number);
     dropped += commits.dropped;
-    const closing = await port.closingIssues(repo, pull.number, pull.updatedAt);
-    const refs = await port.listCrossReferences(repo, pull.number);
+    const closing = await port.closingIssues(api, pull.number, pull.updatedAt);
+    const refs = await port.listCrossReferences(api, pull.number);
     pulls.push({ pull, commits: commits.items, closing, crossReferences: refs.items });
   }
 
   // The linked issues' threads, when neither this run nor an earlier one has them.
   const pullNumbers = new Set(pulls.map((p) => p.pull.number));
   const linked = new Set<number>();
-  for (const p of pulls) for (const l of linksForPull(repo, p)) if (!pullNumbers.has(l.issue)) linked.add(l.issue);
+  for (const p of pulls) for (const l of linksForPull(repo, p, [api])) if (!pullNumbers.has(l.issue)) linked.add(l.issue);
   for (const n of [...linked].sort((a, b) => a - b)) {
     if (threads.has(n) || options.isStored(n)) continue;
-    threads.set(n, await port.getIssue(repo, n));
-    const listed = await port.listIssueComments(repo, n);
+    threads.set(n, await port.getIssue(api, n));
+    const listed = await port.listIssueComments(api, n);
     dropped += listed.dropped;
     commentLists.push({ number: n, comments: listed.items });
   }
@@ -191,13 +194,14 @@ export function advanceCursor(prev: LaggedCursor, unchanged: boolean, updatedTim
 }
 
 /** Every link of one merged pull request, one row per (issue, how), evidence joined. */
-export function linksForPull(repo: string, p: PullFetch): LinkRow[] {
+export function linksForPull(repo: string, p: PullFetch, otherNames: readonly string[] = []): LinkRow[] {
+  const names = [repo, ...otherNames];
   const found: { issue: number; how: string; evidence: string }[] = [];
   for (const n of p.closing) found.push({ issue: n, how: 'closing-references', evidence: 'closingIssuesReferences' });
-  for (const r of findClosingReferences(p.pull.title, repo)) found.push({ issue: r.issue, how: 'keyword-title', evidence: r.evidence });
-  for (const r of findClosingReferences(p.pull.body, repo)) found.push({ issue: r.issue, how: 'keyword-body', evidence: r.evidence });
+  for (const r of findClosingReferences(p.pull.title, names)) found.push({ issue: r.issue, how: 'keyword-title', evidence: r.evidence });
+  for (const r of findClosingReferences(p.pull.body, names)) found.push({ issue: r.issue, how: 'keyword-body', evidence: r.evidence });
   for (const c of p.commits) {
-    for (const r of findClosingReferences(c.message, repo)) {
+    for (const r of findClosingReferences(c.message, names)) {
       found.push({ issue: r.issue, how: 'keyword-commit', evidence: `${c.sha.slice(0, 12)}: ${r.evidence}` });
     }
   }
@@ -293,7 +297,7 @@ export function buildDiscoverRows(f: DiscoverFetch, now: Date): DiscoverRows {
     comments: f.comments.map((c) => toCommentRow(f.repo, c)),
     commentLists: f.commentLists.map((l) => ({ number: l.number, rows: l.comments.map((c) => toCommentRow(f.repo, c)) })),
     pulls: f.pulls.map((p) => toPullRow(f.repo, p.pull, p.commits, source)),
-    links: new Map(f.pulls.map((p) => [p.pull.number, linksForPull(f.repo, p)])),
+    links: new Map(f.pulls.map((p) => [p.pull.number, linksForPull(f.repo, p, f.info.name ? [f.info.name] : [])])),
   };
 }
 

@@ -115,6 +115,7 @@ export async function startFakeGitHub(world: FakeWorld, opts: { faults?: Fault[]
       unexpected.push(record);
       return send(404, JSON.stringify({ message: `Not Found (fake GitHub has no route ${method} ${url.pathname})` }));
     }
+    if (answer.location) return send(answer.status, JSON.stringify(answer.body), { location: answer.location });
     let status = answer.status;
     let payload: unknown = answer.body;
     const extra: Record<string, string> = {};

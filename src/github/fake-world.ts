@@ -58,6 +58,8 @@ export interface FakePull {
 
 export interface FakeRepo {
   name: string;
+  /** Former owner/name spellings (renamed or transferred): requests under them answer 301 to the current name, as GitHub does. */
+  former_names?: string[];
   default_branch?: string;
   fork?: boolean;
   parent?: string | null;
@@ -79,6 +81,8 @@ export interface Answer {
   /** For search: wraps the page as { total_count, incomplete_results, items }. */
   search?: boolean;
   lastModified?: string;
+  /** A redirect target (with status 301). */
+  location?: string;
 }
 
 const NOT_FOUND: Answer = { status: 404, body: { message: 'Not Found' } };
@@ -99,7 +103,12 @@ export function route(world: FakeWorld, method: string, url: URL, body: string, 
   const known = /^(|\/issues|\/issues\/comments|\/issues\/\d+|\/issues\/\d+\/comments|\/issues\/\d+\/timeline|\/pulls|\/pulls\/\d+|\/pulls\/\d+\/commits)$/;
   if (!known.test(rest)) return null;
   const repo = world.repos.find((r) => r.name.toLowerCase() === name.toLowerCase());
-  if (!repo) return NOT_FOUND;
+  if (!repo) {
+    // A renamed or transferred repository: GitHub answers 301 and clients follow it.
+    const moved = world.repos.find((r) => (r.former_names ?? []).some((f) => f.toLowerCase() === name.toLowerCase()));
+    if (!moved) return NOT_FOUND;
+    return { status: 301, body: { message: 'Moved Permanently', url: `${base}/repos/${moved.name}${rest}${url.search}` }, location: `${base}/repos/${moved.name}${rest}${url.search}` };
+  }
   const threads = threadsOf(repo);
 
   if (rest === '') {

@@ -16,16 +16,17 @@ const KEYWORD = '(close[sd]?|fix(?:e[sd])?|resolve[sd]?)';
 const REF = String.raw`(?:#(\d+)|([A-Za-z0-9][A-Za-z0-9_.-]*\/[A-Za-z0-9._-]+)#(\d+)|https?:\/\/[^\s/]+\/([A-Za-z0-9][A-Za-z0-9_.-]*\/[A-Za-z0-9._-]+)\/issues\/(\d+))`;
 const PATTERN = new RegExp(String.raw`(?<![\w/-])${KEYWORD}:?[ \t]+${REF}(?![\w/])`, 'gi');
 
-export function findClosingReferences(text: string, repo: string): ClosingReference[] {
+/** `repo` may list several names of one repository (its current and former names). */
+export function findClosingReferences(text: string, repo: string | readonly string[]): ClosingReference[] {
   const visible = blankCode(text);
-  const own = repo.toLowerCase();
+  const names = new Set((typeof repo === 'string' ? [repo] : repo).map((r) => r.toLowerCase()));
   const out: ClosingReference[] = [];
   for (const m of visible.matchAll(PATTERN)) {
     const [, keyword, shortN, otherRepo, otherN, urlRepo, urlN] = m;
     let issue: string | undefined;
     if (shortN) issue = shortN;
-    else if (otherRepo && otherRepo.toLowerCase() === own) issue = otherN;
-    else if (urlRepo && urlRepo.toLowerCase() === own) issue = urlN;
+    else if (otherRepo && names.has(otherRepo.toLowerCase())) issue = otherN;
+    else if (urlRepo && names.has(urlRepo.toLowerCase())) issue = urlN;
     if (!issue) continue;
     const n = Number(issue);
     if (!Number.isSafeInteger(n) || n <= 0) continue;

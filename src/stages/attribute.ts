@@ -1,3 +1,4 @@
+import { repositoryAliases } from '../github/identity.js';
 import { attributeThread } from '../backward/chain.js';
 import { threadFromRows } from '../backward/thread.js';
 import { repoConfig } from '../config.js';
@@ -28,7 +29,7 @@ export const attributeStage: Stage<AttributeItem> = {
     const sources = ctx.store.sources;
     const items: PlannedItem<AttributeItem>[] = [];
     for (const repo of repos) {
-      const aliases = repoConfig(ctx.config, repo)?.aliases ?? [];
+      const aliases = repositoryAliases(repo, repoConfig(ctx.config, repo)?.aliases ?? [], sources.repo(repo)?.htmlUrl);
       for (const thread of sources.threads(repo)) {
         if (thread.kind !== 'issue') continue;
         const comments = sources.comments(repo, thread.number);

@@ -45,6 +45,9 @@ export const discoverStage: Stage<DiscoverInput> = {
       now: ctx.now,
       isStored: (n) => sources.thread(repo, n) !== undefined,
     });
+    if (fetched.info.name && fetched.info.name.toLowerCase() !== repo.toLowerCase()) {
+      ctx.log.info('repository answers under another name (renamed or transferred): both names are one repository', { repo, current: fetched.info.name });
+    }
     if (fetched.dropped > 0) ctx.log.warn('dropped list elements that did not match the schema', { repo, dropped: fetched.dropped });
     for (const s of fetched.incompleteSlices) ctx.log.warn('search slice still above the result cap', { repo, slice: s });
     const rows = buildDiscoverRows(fetched, ctx.now());

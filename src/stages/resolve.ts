@@ -1,3 +1,4 @@
+import { repositoryAliases } from '../github/identity.js';
 import { resolveThread } from '../backward/chain.js';
 import { indexPulls, type PullIndex } from '../backward/pull-index.js';
 import { threadFromRows } from '../backward/thread.js';
@@ -79,7 +80,7 @@ export const resolveStage: Stage<ResolveItem> = {
     if (text.decision === 'reject') {
       return { status: 'rejected', reason: codesOf(text.reasons) || 'no-attribution', save: (s) => s.backward.clearResolution(repo, number) };
     }
-    const thread = threadFromRows(row, sources.comments(repo, number), repoConfig(ctx.config, repo)?.aliases ?? []);
+    const thread = threadFromRows(row, sources.comments(repo, number), repositoryAliases(repo, repoConfig(ctx.config, repo)?.aliases ?? [], sources.repo(repo)?.htmlUrl));
     const attributions = tables.attributions(repo, number);
     const handle = await ctx.git.get(repo);
     // Read once per repository and run (not per item): O(items + pull requests).

@@ -1,3 +1,4 @@
+import { repositoryAliases } from '../github/identity.js';
 import { sanitizeThread } from '../backward/chain.js';
 import { threadFromRows } from '../backward/thread.js';
 import { repoConfig } from '../config.js';
@@ -27,7 +28,7 @@ export const sanitizeStage: Stage<SanitizeItem> = {
     const tables = ctx.store.backward;
     const items: PlannedItem<SanitizeItem>[] = [];
     for (const repo of repos) {
-      const aliases = repoConfig(ctx.config, repo)?.aliases ?? [];
+      const aliases = repositoryAliases(repo, repoConfig(ctx.config, repo)?.aliases ?? [], sources.repo(repo)?.htmlUrl);
       for (const number of tables.screenedThreads(repo)) {
         const thread = sources.thread(repo, number);
         if (!thread) continue;
@@ -60,7 +61,7 @@ export const sanitizeStage: Stage<SanitizeItem> = {
     }
     const row = sources.thread(repo, number);
     if (!row) throw new MinerError('not-found', `${repo}#${number}: thread is gone from the store`);
-    const thread = threadFromRows(row, sources.comments(repo, number), repoConfig(ctx.config, repo)?.aliases ?? []);
+    const thread = threadFromRows(row, sources.comments(repo, number), repositoryAliases(repo, repoConfig(ctx.config, repo)?.aliases ?? [], sources.repo(repo)?.htmlUrl));
     const handle = await ctx.git.get(repo);
     const out = await sanitizeThread(
       thread,
