@@ -7,6 +7,7 @@ import { join } from 'node:path';
 import { UsageError } from '../errors.js';
 import { BatchObjects } from '../git/batch.js';
 import { changedPaths } from '../git/forward.js';
+import { commitIdOf } from '../git/revision.js';
 import { runGit } from '../git/runner.js';
 import { readWorkflowFiles } from '../git/workflows.js';
 import { isWorkflowPath, route } from '../routing/index.js';
@@ -86,8 +87,7 @@ export async function inspectForward(input: InspectForwardInput): Promise<Inspec
 
 async function commitOf(gitDir: string, rev: string, flag: string): Promise<string> {
   if (rev.trim() === '' || rev.startsWith('-') || /[\s\0]/.test(rev)) throw new UsageError(`${flag} ${JSON.stringify(rev)}: not a revision`);
-  const r = await runGit(gitDir, ['rev-parse', '--verify', '--quiet', '--end-of-options', `${rev}^{commit}`], { allowExit: [0, 1, 128] });
-  const sha = r.stdout.trim();
-  if (r.exitCode !== 0 || !/^[0-9a-f]{40,64}$/.test(sha)) throw new UsageError(`${flag} ${rev}: not a commit in ${gitDir}`);
+  const sha = await commitIdOf(gitDir, rev);
+  if (sha === null) throw new UsageError(`${flag} ${rev}: not a commit in ${gitDir}`);
   return sha;
 }

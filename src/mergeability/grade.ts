@@ -6,7 +6,7 @@ import { existsSync, readFileSync, statSync } from 'node:fs';
 import { UsageError } from '../errors.js';
 import { createdPaths, gradeChanges, type GradeReport } from './checks.js';
 import { Rubric } from './rubric.js';
-import { missingTestIds, openWorkspace, readWorkspace, resolveCommit } from './workspace.js';
+import { missingTestIds, openWorkspace, readWorkspace, workspaceCommit } from './workspace.js';
 
 /** Reads and validates a rubric file; a usage error names the file and the first problem. */
 export function loadRubric(path: string, flag = '--rubric'): Rubric {
@@ -36,7 +36,7 @@ export interface GradeOptions {
 /** Grades the work tree at `dir` against `base` with `rubric`. */
 export async function gradeWorkspace(dir: string, base: string, rubric: Rubric, options: GradeOptions = {}): Promise<GradeReport> {
   const ws = await openWorkspace(dir);
-  const sha = await resolveCommit(ws, base);
+  const sha = await workspaceCommit(ws, base);
   const state = await readWorkspace(ws, sha);
   return gradeChanges(rubric, {
     base: sha,

@@ -8,6 +8,7 @@ import { copyFileSync, existsSync, mkdtempSync, readFileSync, realpathSync, rmSy
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { UsageError } from '../errors.js';
+import { commitIdOf } from '../git/revision.js';
 import { runGit } from '../git/runner.js';
 
 export type ChangeStatus = 'A' | 'M' | 'D' | 'T';
@@ -46,11 +47,11 @@ export async function openWorkspace(dir: string, flag = '--workspace'): Promise<
 }
 
 /** The full commit id of `rev` in the workspace's repository, or a usage error naming the flag. */
-export async function resolveCommit(ws: Workspace, rev: string, flag = '--base'): Promise<string> {
+export async function workspaceCommit(ws: Workspace, rev: string, flag = '--base'): Promise<string> {
   if (rev.startsWith('-')) throw new UsageError(`${flag} ${rev}: not a commit`);
-  const r = await runGit(ws.gitDir, ['rev-parse', '--verify', '--quiet', `${rev}^{commit}`], { allowExit: [1, 128] });
-  if (r.exitCode !== 0) throw new UsageError(`${flag} ${rev}: not a commit in ${ws.root}`);
-  return r.stdout.trim();
+  const sha = await commitIdOf(ws.gitDir, rev);
+  if (sha === null) throw new UsageError(`${flag} ${rev}: not a commit in ${ws.root}`);
+  return sha;
 }
 
 const splitZ = (s: string): string[] => s.split('\0').filter((p) => p.length > 0);

@@ -7,7 +7,9 @@ import { isProcessAlive } from '../util/pid.js';
 import { randomBytes } from 'node:crypto';
 import { mkdir, readdir, rm } from 'node:fs/promises';
 import { join } from 'node:path';
-import { GitError, runGit } from '../git/runner.js';
+import { MinerError } from '../errors.js';
+import { commitIdOf } from '../git/revision.js';
+import { runGit } from '../git/runner.js';
 
 export const WORKTREE_PREFIX = 'r2v-probe-wt-';
 
@@ -17,10 +19,9 @@ async function git(gitDir: string, args: string[]): Promise<string> {
 
 /** Full SHA of a commit, or a `git` error naming the revision. */
 export async function resolveCommit(gitDir: string, rev: string): Promise<string> {
-  const args = ['rev-parse', '--verify', '--quiet', `${rev}^{commit}`];
-  const r = await runGit(gitDir, args, { allowExit: [1, 128] });
-  if (r.exitCode !== 0) throw new GitError(args, r.exitCode, r.stderr, { message: `${gitDir}: ${rev}: not a commit in this repository` });
-  return r.stdout.trim();
+  const sha = await commitIdOf(gitDir, rev);
+  if (sha === null) throw new MinerError('git', `${gitDir}: ${rev}: not a commit in this repository`);
+  return sha;
 }
 
 /** First parent of a commit, or null for a root commit. */
