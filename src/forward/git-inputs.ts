@@ -4,7 +4,7 @@
  */
 import { listTree } from '../git/forward.js';
 import type { GitRepoHandle } from '../git/repos.js';
-import { importTargets } from './imports.js';
+import { importedPaths } from '../util/source-imports.js';
 
 /** At most this many changed files are read for imports, each at most this many bytes. */
 export const IMPORT_SCAN_FILES = 100;
@@ -25,7 +25,7 @@ export async function readBaseInputs(handle: GitRepoHandle, base: string, change
   for (const path of scanned) {
     const text = await handle.objects.blob(base, path);
     if (text === null || text.length > IMPORT_SCAN_BYTES) continue;
-    const targets = importTargets(path, text, treeSet);
+    const targets = importedPaths(path, text, treeSet);
     if (targets.length > 0) imports.set(path, targets);
   }
   return { tree, imports };

@@ -8,7 +8,7 @@
 import { createHash } from 'node:crypto';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { route, type FakeWorld } from './fake-world.js';
+import { answerRequest, type FakeWorld } from './fake-world.js';
 
 export { parseSearchQuery } from './fake-world.js';
 export type { FakeComment, FakeIssue, FakePull, FakeRepo, FakeTimelineEvent, FakeWorld } from './fake-world.js';
@@ -110,7 +110,7 @@ export async function startFakeGitHub(world: FakeWorld, opts: { faults?: Fault[]
     }
 
     const url = new URL(path, base);
-    const answer = route(world, method, url, body, base);
+    const answer = answerRequest(world, method, url, body, base);
     if (answer === null) {
       unexpected.push(record);
       return send(404, JSON.stringify({ message: `Not Found (fake GitHub has no route ${method} ${url.pathname})` }));

@@ -89,7 +89,8 @@ const NOT_FOUND: Answer = { status: 404, body: { message: 'Not Found' } };
 
 // ---- routes -------------------------------------------------------------------------------
 
-export function route(world: FakeWorld, method: string, url: URL, body: string, base: string): Answer | null {
+/** The fake GitHub's answer to one request, or null when no route matches. */
+export function answerRequest(world: FakeWorld, method: string, url: URL, body: string, base: string): Answer | null {
   // GitHub Enterprise serves REST under /api/v3 and GraphQL at /api/graphql.
   const p = url.pathname.replace(/\/+$/, '').replace(/^\/api\/v3(?=\/)/, '');
   const q = url.searchParams;

@@ -6,7 +6,7 @@
  * `unrelated`: neither (same directory, different files, no link found) — not an instance.
  */
 import { posix } from 'node:path';
-import type { ImportLink } from './imports.js';
+import type { ImportLink } from '../util/source-imports.js';
 
 export type Tier = 'coupled' | 'control' | 'unrelated';
 export type TierBasis = 'file-overlap' | 'import' | 'go-package' | 'disjoint' | 'shared-directory';

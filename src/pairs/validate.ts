@@ -8,7 +8,7 @@
 import { MinerError } from '../errors.js';
 import { digestOf, sha256 } from '../util/canonical.js';
 import type { PairGit } from './git.js';
-import { findImportLinks } from './imports.js';
+import { findImportLinks } from '../util/source-imports.js';
 import { flakyIds, runCondition, stableOutcome, type ConditionResult, type Outcome, type TestRunRecord } from './tests.js';
 import { classifyTier, type TierDecision } from './tier.js';
 
@@ -125,7 +125,7 @@ async function readTexts(read: FileReader, split: PrSplit): Promise<{ path: stri
 }
 
 /** The tier of two split PRs (reads the code files' texts for the import scan). */
-export async function tierOf(read: FileReader, a: PrSplit, b: PrSplit): Promise<TierDecision> {
+export async function pairTierOf(read: FileReader, a: PrSplit, b: PrSplit): Promise<TierDecision> {
   const links = [
     ...findImportLinks(await readTexts(read, a), b.codeFiles),
     ...findImportLinks(await readTexts(read, b), a.codeFiles),
@@ -182,7 +182,7 @@ export async function validatePair(git: PairGit, pa: PrRef, pb: PrRef, opts: Val
   for (const s of [a, b]) {
     if (s.codeFiles.length === 0) return result('no-code-change', { pr: s.number, test_files: s.testFiles });
   }
-  tier = await tierOf(opts.readFile ?? ((rev, path) => git.readFile(rev, path)), a, b);
+  tier = await pairTierOf(opts.readFile ?? ((rev, path) => git.readFile(rev, path)), a, b);
   if (tier.tier === 'unrelated') return result('unrelated', { basis: tier.basis, shared_directories: tier.evidence });
 
   base = await chooseBase(git, a, b, opts.base);

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { computeGold, PATH_LIMIT } from '../../../src/forward/gold.js';
-import { importTargets, isSharedPath } from '../../../src/forward/imports.js';
+import { isSharedPath } from '../../../src/forward/imports.js';
 import { labelsOf, memoizeOnePath, repositoryPrior } from '../../../src/forward/prior.js';
 import { compiledRouter } from '../../../src/forward/router.js';
 import { alternativeScopes, measureStability, SCOPE_AMBIGUITY_THRESHOLD } from '../../../src/forward/stability.js';
@@ -43,16 +43,7 @@ describe('test layout', () => {
   });
 });
 
-describe('importTargets', () => {
-  const tree = new Set(['src/app/main.ts', 'src/lib/strings.ts', 'src/lib/index.ts', 'pkg/util/text.py', 'pkg/app/run.py', 'include/common/defs.h', 'src/x.c']);
-  it('resolves relative JS/TS imports (also .js written for .ts) and directory indexes', () => {
-    const text = "import { a } from '../lib/strings.js';\nimport b from '../lib';\nimport x from 'react';\nconst c = require('./nope');";
-    expect(importTargets('src/app/main.ts', text, tree)).toEqual(['src/lib/index.ts', 'src/lib/strings.ts']);
-  });
-  it('resolves Python absolute and relative imports and C includes', () => {
-    expect(importTargets('pkg/app/run.py', 'from pkg.util.text import slug\nfrom ..util import text\nimport os\n', tree)).toEqual(['pkg/util/text.py']);
-    expect(importTargets('src/x.c', '#include "common/defs.h"\n#include <stdio.h>\n', tree)).toEqual(['include/common/defs.h']);
-  });
+describe('shared directories', () => {
   it('knows shared directories', () => {
     expect([isSharedPath('src/lib/strings.ts'), isSharedPath('src/app/main.ts'), isSharedPath('lib.ts')]).toEqual([true, false, false]);
   });

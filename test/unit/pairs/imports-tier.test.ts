@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { findImport, findImportLinks } from '../../../src/pairs/imports.js';
+import { findImport, findImportLinks } from '../../../src/util/source-imports.js';
 import { classifyTier } from '../../../src/pairs/tier.js';
 
 describe('findImport', () => {

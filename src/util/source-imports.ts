@@ -1,7 +1,9 @@
 /**
- * A simple import scan: does a file import one of a set of other files? Relative imports of
- * JavaScript/TypeScript (import, export-from, require, dynamic import), Python (relative and
- * dotted absolute modules), Go (package import paths) and C/C++ (`#include "..."`). It is a
+ * The one import scan of source files (pure): which files a file imports. Relative imports of
+ * JavaScript/TypeScript, Vue and Svelte (import, export-from, require, dynamic import), Python
+ * (relative and dotted absolute modules), Go (package import paths) and C/C++ (`#include "..."`).
+ * importTargets lists what the imports may name; findImport / findImportLinks match it against
+ * candidate files (coupled pairs), importedPaths against a whole tree (Forward signals). It is a
  * heuristic by design: a match is a link, no match proves nothing.
  */
 import { posix } from 'node:path';
@@ -18,7 +20,7 @@ export interface ImportLink {
 type Lang = 'js' | 'py' | 'go' | 'c' | null;
 
 export function languageOf(path: string): Lang {
-  if (/\.(?:[cm]?[jt]sx?)$/.test(path)) return 'js';
+  if (/\.(?:[cm]?[jt]sx?|vue|svelte)$/.test(path)) return 'js';
   if (path.endsWith('.py')) return 'py';
   if (path.endsWith('.go')) return 'go';
   if (/\.(?:c|h|cc|cpp|cxx|hh|hpp|hxx)$/.test(path)) return 'c';
@@ -120,21 +122,71 @@ export function importTargets(path: string, text: string): ImportTargets {
   return { exact, suffix, goPackages };
 }
 
+/** Whether `candidate` is a file the imports in `t` name (the importing file itself never is). */
+function names(t: ImportTargets, candidate: string): string | undefined {
+  const exact = t.exact.get(candidate);
+  if (exact !== undefined) return exact;
+  for (const [s, spec] of t.suffix) {
+    if (candidate === s || candidate.endsWith(`/${s}`)) return spec;
+  }
+  if (candidate.endsWith('.go')) {
+    const d = posix.dirname(candidate);
+    const pkg = t.goPackages.find((g) => d !== '.' && (g === d || g.endsWith(`/${d}`)));
+    if (pkg !== undefined) return pkg;
+  }
+  return undefined;
+}
+
+/** A tree's paths by file name and its Go files by directory, built once per tree. */
+interface TreeIndex {
+  readonly byName: Map<string, string[]>;
+  readonly goByDir: Map<string, string[]>;
+}
+const treeIndexes = new WeakMap<ReadonlySet<string>, TreeIndex>();
+
+function indexOf(tree: ReadonlySet<string>): TreeIndex {
+  let index = treeIndexes.get(tree);
+  if (!index) {
+    index = { byName: new Map(), goByDir: new Map() };
+    const push = (m: Map<string, string[]>, k: string, v: string): void => void (m.get(k) ?? m.set(k, []).get(k)!).push(v);
+    for (const p of tree) {
+      push(index.byName, posix.basename(p), p);
+      if (p.endsWith('.go')) push(index.goByDir, posix.dirname(p), p);
+    }
+    treeIndexes.set(tree, index);
+  }
+  return index;
+}
+
+/**
+ * Every path of `tree` that `path` (with content `text`) imports, sorted, without itself: the
+ * same matching as findImport with the whole tree as candidates (through an index of the tree,
+ * so a large tree is walked once, not once per file).
+ */
+export function importedPaths(path: string, text: string, tree: ReadonlySet<string>): string[] {
+  const t = importTargets(path, text);
+  const found = new Set<string>();
+  for (const p of t.exact.keys()) if (tree.has(p)) found.add(p);
+  if (t.suffix.size > 0 || t.goPackages.length > 0) {
+    const index = indexOf(tree);
+    for (const s of t.suffix.keys()) {
+      for (const c of index.byName.get(posix.basename(s)) ?? []) if (c === s || c.endsWith(`/${s}`)) found.add(c);
+    }
+    for (const [d, files] of index.goByDir) {
+      if (d !== '.' && t.goPackages.some((g) => g === d || g.endsWith(`/${d}`))) for (const c of files) found.add(c);
+    }
+  }
+  found.delete(path);
+  return [...found].sort();
+}
+
 /** The first file of `candidates` that `path` (with content `text`) imports, or null. */
 export function findImport(path: string, text: string, candidates: readonly string[]): ImportLink | null {
   const t = importTargets(path, text);
   for (const c of [...candidates].sort()) {
     if (c === path) continue;
-    const exact = t.exact.get(c);
-    if (exact !== undefined) return { from: path, to: c, spec: exact };
-    for (const [s, spec] of t.suffix) {
-      if (c === s || c.endsWith(`/${s}`)) return { from: path, to: c, spec };
-    }
-    if (c.endsWith('.go')) {
-      const d = posix.dirname(c);
-      const pkg = t.goPackages.find((g) => d !== '.' && (g === d || g.endsWith(`/${d}`)));
-      if (pkg !== undefined) return { from: path, to: c, spec: pkg };
-    }
+    const spec = names(t, c);
+    if (spec !== undefined) return { from: path, to: c, spec };
   }
   return null;
 }
