@@ -7,7 +7,7 @@
 import { extractAttributions } from './attribute.js';
 import { screenThread } from './attribution-screen.js';
 import type { Cutoff } from './cutoff.js';
-import { decide, decideWithoutRepository } from './decision.js';
+import { decideWithoutRepository, finalDecision } from './decision.js';
 import { decideReport, hexRunsOf, isKnownPrefix, knownCommitShas, reportDrafts, type SanitizeTarget, type ThreadSanitization } from './report.js';
 import { decideGold, rejectedRecord, resolvedRecord, threadVersionText, type ThreadResolution } from './resolve.js';
 import { checkReasons } from './validate.js';
@@ -188,7 +188,7 @@ export async function runChain(thread: Thread, git: ChainRepo | null): Promise<C
     git?.objects ?? null,
   );
   if (!git) return { attributions, text, resolution, checks, sanitization, ...decideWithoutRepository(attributions, text, sanitization.reasons) };
-  const final = decide<Reason>({
+  const final = finalDecision<Reason>({
     textDecision: text.decision,
     caseStatus: record?.status ?? null,
     caseDecision: record?.decision ?? null,

@@ -28,7 +28,7 @@ export interface Gathered<R = StageReason> {
  * reject; otherwise a thread the text rules sent to review stays in review (pending a human
  * decision); otherwise it is a candidate.
  */
-export function decide<R>(g: Gathered<R>): FinalDecision<R> | null {
+export function finalDecision<R>(g: Gathered<R>): FinalDecision<R> | null {
   if (g.textDecision === 'reject') return { decision: 'reject', caseId: null, reasons: g.reasons.attribute };
   if (g.caseStatus === null) return null;
   // The resolve step's reasons include the text-level ones it re-screened.

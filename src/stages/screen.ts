@@ -1,4 +1,4 @@
-import { decide, type Gathered } from '../backward/decision.js';
+import { finalDecision, type Gathered } from '../backward/decision.js';
 import { BackwardTables } from '../store/tables/backward.js';
 import { digestOf } from '../util/canonical.js';
 import type { Store } from '../store/db.js';
@@ -45,7 +45,7 @@ export const screenStage: Stage<ScreenItem> = {
     for (const repo of repos) {
       for (const number of tables.screenedThreads(repo)) {
         const g = gather(tables, repo, number);
-        if (!g || decide(g) === null) continue;
+        if (!g || finalDecision(g) === null) continue;
         items.push({ key: `${repo}#${number}`, repo, inputDigest: digestOf(g), input: { repo, number } });
       }
     }
@@ -54,7 +54,7 @@ export const screenStage: Stage<ScreenItem> = {
   async process(item, ctx) {
     const { repo, number } = item.input;
     const g = gather(ctx.store.backward, repo, number);
-    const final = g ? decide(g) : null;
+    const final = g ? finalDecision(g) : null;
     if (!final) {
       return { status: 'rejected', reason: 'incomplete', save: (s) => s.backward.clearScreen(repo, number) };
     }
