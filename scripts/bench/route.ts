@@ -228,9 +228,9 @@ function measure(
   const warm = compiled.routerFor(ctx); // warms the code (JIT), not the measured routers
   for (let i = 0; i < Math.min(changes.length, 20_000); i++) warm.activated(changes[i]!);
   let compiledCpu = Infinity;
-  let compiledResults: string[][] = [];
+  let compiledResults: (readonly string[])[] = [];
   for (let round = 0; round < ROUNDS; round++) {
-    const results: string[][] = new Array<string[]>(changes.length);
+    const results: (readonly string[])[] = new Array<readonly string[]>(changes.length);
     const c = process.cpuUsage();
     const router = compiled.routerFor(ctx);
     for (let i = 0; i < changes.length; i++) results[i] = router.activated(changes[i]!);

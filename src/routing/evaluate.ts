@@ -11,9 +11,12 @@ import type { RouteContext } from '../model/forward.js';
 
 export { DEFAULT_TYPES, DIFF_LIMIT, isWorkflowPath, type WorkflowFile } from './compile.js';
 
-/** Routes change sets under one fixed context: `activated(paths)` as `activatedFor(paths, ctx)`. */
+/**
+ * Routes change sets under one fixed context: `activated(paths)` as `activatedFor(paths, ctx)`.
+ * Answers may be shared between calls (the same array for paths routed alike): read-only.
+ */
 export interface Router {
-  activated(changedPaths: readonly string[]): string[];
+  activated(changedPaths: readonly string[]): readonly string[];
 }
 
 /** Bump on any change of semantics; every stored gold records the id that computed it. */
@@ -352,7 +355,7 @@ export class CompiledWorkflows {
       this.plan = new ContextPlan(this.candidates, ctx, shortBranch(ctx.base_branch));
       this.planContext = { ...ctx };
     }
-    return this.plan.activated(changedPaths);
+    return [...this.plan.activated(changedPaths)];
   }
 
   /**

@@ -7,8 +7,9 @@
  * what is left depends on the changed paths only. The path lists of all workflows form one set
  * (identical lists shared), so a path is examined once for all workflows:
  *
- * - Paths are grouped by directory and name ending (`src/` + `.ts`; the ending is the name from
- *   its last `.`, or the whole name when it has none). For a group, each list is
+ * - Paths are grouped by directory and name ending (`src/` + `.ts`, `src/` + `.d.ts`; the
+ *   ending is the name from its first `.`, or the whole name when that is its first character
+ *   or it has none). For a group, each list is
  *   cut down from each pattern's literal prefix and suffix: patterns that cannot match any path
  *   of the group are dropped, and the last pattern that matches every path of the group (`src/**`
  *   for `src/`, `**\/*.ts` for `.ts`) ends the ordered walk, so only the patterns after it are
@@ -64,6 +65,8 @@ interface GroupPlan {
   readonly dynamic: Uint8Array;
   /** When no entry needs evaluating: the activated workflow paths. */
   readonly fixed: readonly string[] | undefined;
+  /** When no list needs the name: the result of every list (1 included) for any path of the group. */
+  readonly results: Uint8Array | undefined;
 }
 
 /**
@@ -76,13 +79,18 @@ interface DirList {
   readonly base: boolean;
 }
 
-/** One directory: its lists, and the group plans of its name endings. */
+/**
+ * One directory: its lists, and the group plans of its name endings. Directories whose lists are
+ * the same (same patterns left, same bases, both with or without a leading `/`) share their group
+ * plans: a plan depends on nothing else.
+ */
 interface DirPlan {
   readonly dir: string;
   readonly lists: readonly (DirList | null)[];
   readonly byEnding: Map<string, GroupPlan>;
   /** The first FEW_ENDINGS endings and their plans, looked up without hashing. */
   readonly endings: string[];
+  readonly wholes: boolean[];
   readonly groups: GroupPlan[];
 }
 
@@ -104,11 +112,19 @@ export function mayMatchIn(p: CompiledPattern, dir: string): boolean {
 }
 
 /**
- * Can `p` match a path that ends with `ending`? A match ends with the pattern's literal suffix,
- * so one of the two must end with the other.
+ * Can `p` match a path whose name ends with `ending`? `whole`: the ending is the whole name (a
+ * name without `.`, or whose first `.` is its first character); otherwise the name is a stem
+ * without `.` followed by the ending (from the name's first `.`). A match ends with the pattern's literal
+ * suffix S, so one of S and the ending ends with the other; when S is longer, what it has before
+ * the ending lies in the stem (no `.`) or, past a `/`, in the directory.
  */
-export function mayEndWith(p: CompiledPattern, ending: string): boolean {
-  return p.suffix.length <= ending.length ? ending.endsWith(p.suffix) : p.suffix.endsWith(ending);
+export function mayEndWith(p: CompiledPattern, ending: string, whole = false): boolean {
+  const suffix = p.suffix;
+  if (suffix.length <= ending.length) return ending.endsWith(suffix);
+  if (!suffix.endsWith(ending)) return false;
+  const before = suffix.slice(0, suffix.length - ending.length);
+  if (whole) return before.endsWith('/');
+  return !before.slice(before.lastIndexOf('/') + 1).includes('.');
 }
 
 /**
@@ -123,13 +139,15 @@ export function mayEndWith(p: CompiledPattern, ending: string): boolean {
 interface Split {
   /** Decides for the directory: `dirPart` regex, or for `X/**` the pattern's own regex. */
   readonly dir: RegExp;
-  /** The name part matches every name (`*`, `**`), or names ending with `suffix` (`*S`), or is judged per name. */
-  readonly name: 'any' | 'suffix' | 'other';
+  /** The name part matches every name (`*`, `**`), names ending with `suffix` (`*S`), the name `suffix` (no special character), or is judged per name. */
+  readonly name: 'any' | 'suffix' | 'literal' | 'other';
   readonly suffix: string;
 }
 
 /** A pattern with its split form (worked out once per context plan). */
 interface PatternInfo {
+  /** Position among all patterns of the context plan. */
+  readonly idx: number;
   readonly p: CompiledPattern;
   readonly split: Split | null;
 }
@@ -138,7 +156,8 @@ function splitOf(p: CompiledPattern): Split | null {
   let split: Split | null = null;
   const body = p.negative ? p.source.slice(1) : p.source;
   const slash = body.lastIndexOf('/');
-  if (slash >= 0 && !body.includes('\\')) {
+  // Without `/` and `**`, a pattern matches only names at the root: its directory part is ''.
+  if (!body.includes('\\') && (slash >= 0 || !body.includes('**'))) {
     const dirPart = body.slice(0, slash + 1);
     const namePart = body.slice(slash + 1);
     if (namePart === '**' && !dirPart.endsWith('**/')) {
@@ -148,6 +167,7 @@ function splitOf(p: CompiledPattern): Split | null {
         const dir = compilePattern(dirPart).regex;
         const rest = namePart.slice(1);
         if (namePart === '*') split = { dir, name: 'any', suffix: '' };
+        else if (!/[*?+[\]\\]/.test(namePart)) split = { dir, name: 'literal', suffix: namePart };
         else if (namePart.startsWith('*') && !/[*?+[\]\\]/.test(rest)) split = { dir, name: 'suffix', suffix: rest };
         else split = { dir, name: 'other', suffix: '' };
       } catch {
@@ -169,11 +189,19 @@ function inDir({ p, split }: PatternInfo, dir: string): 0 | 1 | 2 {
 }
 
 /** For a pattern that may match in `dir`: 0: matches no name ending with `ending`; 1: every one; 2: depends on the name. */
-function withEnding({ p, split }: PatternInfo, dir: string, ending: string): 0 | 1 | 2 {
-  if (!mayEndWith(p, ending)) return 0;
+function withEnding({ p, split }: PatternInfo, dir: string, ending: string, whole: boolean): 0 | 1 | 2 {
+  if (!mayEndWith(p, ending, whole)) return 0;
   if (matchesWholeEnding(p, dir, ending)) return 1;
+  if (split === null) return 2;
   // The directory part already matched (`inDir`); a name part `*S` matches every name ending with S.
-  if (split !== null && split.name === 'suffix' && split.suffix.length <= ending.length && ending.endsWith(split.suffix)) return 1;
+  if (split.name === 'suffix' && split.suffix.length <= ending.length && ending.endsWith(split.suffix)) return 1;
+  if (split.name === 'literal') {
+    // A literal name part is the name itself: decided by a whole-name ending, and otherwise it
+    // must split into a stem and the same ending.
+    if (whole) return split.suffix === ending ? 1 : 0;
+    const dot = split.suffix.indexOf('.');
+    return dot > 0 && split.suffix.slice(dot) === ending ? 2 : 0;
+  }
   return 2;
 }
 
@@ -190,6 +218,8 @@ export class ContextPlan {
   private readonly entries: readonly Entry[];
   private readonly lists: readonly (readonly PatternInfo[])[];
   private readonly dirs = new Map<string, DirPlan>();
+  /** Group plans by directory lists (see DirPlan). */
+  private readonly sharedPlans = new Map<string, Pick<DirPlan, 'byEnding' | 'endings' | 'wholes' | 'groups'>>();
   /** The directory plan of the previous path: sorted input hits it without hashing. */
   private lastDir: DirPlan | undefined;
   /** Per path string: the result of every list (1 included), for change sets of several paths. */
@@ -226,11 +256,15 @@ export class ContextPlan {
       if (steps.length > 0) entries.push({ path: file.path, steps });
     }
     this.entries = entries;
-    this.lists = lists.map((patterns) => patterns.map((p) => ({ p, split: splitOf(p) })));
+    let idx = 0;
+    this.lists = lists.map((patterns) => patterns.map((p) => ({ idx: idx++, p, split: splitOf(p) })));
   }
 
-  /** Activated workflow paths (in workflow path order) for one change set. */
-  activated(changedPaths: readonly string[]): string[] {
+  /**
+   * Activated workflow paths (in workflow path order) for one change set. The array may be shared
+   * with other answers of this plan: read it, do not change it.
+   */
+  activated(changedPaths: readonly string[]): readonly string[] {
     if (changedPaths.length === 1) return this.activatedOne(changedPaths[0]!);
     const n = changedPaths.length > DIFF_LIMIT ? DIFF_LIMIT : changedPaths.length;
     const scratch = this.scratch;
@@ -275,9 +309,9 @@ export class ContextPlan {
   }
 
   /** One changed path: the group plan decides, testing only the patterns it cannot decide. */
-  private activatedOne(path: string): string[] {
+  private activatedOne(path: string): readonly string[] {
     const plan = this.planFor(path);
-    if (plan.fixed !== undefined) return plan.fixed.slice();
+    if (plan.fixed !== undefined) return plan.fixed;
     const out: string[] = [];
     const { progs, entries: candidates, dynamic } = plan;
     for (let c = 0; c < candidates.length; c++) {
@@ -298,15 +332,22 @@ export class ContextPlan {
     return out;
   }
 
-  /** The result of every list for one path (kept per path string). */
+  /**
+   * The result of every list for one path, kept per path string: the group's own when the group
+   * decides every list, else worked out for the path.
+   */
   private resultsOf(path: string): Uint8Array {
     let r = this.results.get(path);
     if (r === undefined) {
-      const progs = this.planFor(path).progs;
-      r = new Uint8Array(progs.length);
-      for (let id = 0; id < progs.length; id++) {
-        const prog = progs[id]!;
-        if (prog !== NEVER && runList(prog, path)) r[id] = 1;
+      const plan = this.planFor(path);
+      r = plan.results;
+      if (r === undefined) {
+        const progs = plan.progs;
+        r = new Uint8Array(progs.length);
+        for (let id = 0; id < progs.length; id++) {
+          const prog = progs[id]!;
+          if (prog !== NEVER && runList(prog, path)) r[id] = 1;
+        }
       }
       if (this.results.size >= MAX_CACHED_PATHS) this.results.clear();
       this.results.set(path, r);
@@ -327,23 +368,28 @@ export class ContextPlan {
       }
       this.lastDir = dirPlan;
     }
-    // A directory has few name endings: compare in place before slicing and hashing.
-    const dot = path.lastIndexOf('.');
-    const endStart = dot >= nameStart ? dot : nameStart;
+    // The ending: from the name's first `.`, or the whole name when that is its first character or it has none.
+    const dot = path.indexOf('.', nameStart);
+    const whole = dot <= nameStart;
+    const endStart = whole ? nameStart : dot;
     const len = path.length - endStart;
-    const { endings, groups } = dirPlan;
+    // A directory has few name endings: compare in place before slicing and hashing.
+    const { endings, wholes, groups } = dirPlan;
     for (let k = 0; k < endings.length; k++) {
       const e = endings[k]!;
-      if (e.length === len && path.startsWith(e, endStart)) return groups[k]!;
+      if (e.length === len && wholes[k] === whole && path.startsWith(e, endStart)) return groups[k]!;
     }
     const ending = path.slice(endStart);
-    let plan = dirPlan.byEnding.get(ending);
+    // '/' cannot be part of a name: it keeps the whole-name keys apart from the endings.
+    const key = whole ? `/${ending}` : ending;
+    let plan = dirPlan.byEnding.get(key);
     if (plan === undefined) {
       if (dirPlan.byEnding.size >= MAX_CACHED_DIRS) dirPlan.byEnding.clear();
-      plan = this.buildGroup(dirPlan, ending);
-      dirPlan.byEnding.set(ending, plan);
+      plan = this.buildGroup(dirPlan, ending, whole);
+      dirPlan.byEnding.set(key, plan);
       if (endings.length < FEW_ENDINGS) {
         endings.push(ending);
+        wholes.push(whole);
         groups.push(plan);
       }
     }
@@ -361,10 +407,17 @@ export class ContextPlan {
       }
       return kept.length === 0 ? null : { infos: kept.reverse(), base: false };
     });
-    return { dir, lists, byEnding: new Map(), endings: [], groups: [] };
+    const key = `${dir.charCodeAt(0) === 47 ? '/' : ''}|${lists.map((l) => (l === null ? '' : `${l.base ? '+' : '-'}${l.infos.map((i) => i.idx).join(',')}`)).join('|')}`;
+    let shared = this.sharedPlans.get(key);
+    if (shared === undefined) {
+      if (this.sharedPlans.size >= MAX_CACHED_DIRS) this.sharedPlans.clear();
+      shared = { byEnding: new Map(), endings: [], wholes: [], groups: [] };
+      this.sharedPlans.set(key, shared);
+    }
+    return { dir, lists, ...shared };
   }
 
-  private buildGroup(dirPlan: DirPlan, ending: string): GroupPlan {
+  private buildGroup(dirPlan: DirPlan, ending: string, whole: boolean): GroupPlan {
     const { dir } = dirPlan;
     const progs = dirPlan.lists.map((list): ListProgram => {
       if (list === null) return NEVER;
@@ -373,7 +426,7 @@ export class ContextPlan {
       let fallback = list.base;
       for (let i = infos.length - 1; i >= 0; i--) {
         const info = infos[i]!;
-        const e = withEnding(info, dir, ending);
+        const e = withEnding(info, dir, ending, whole);
         if (e === 0) continue;
         if (e === 1) {
           fallback = !info.p.negative;
@@ -406,7 +459,8 @@ export class ContextPlan {
       dynamic.push(state === 'maybe' ? 1 : 0);
     });
     const fixed = dynamic.every((d) => d === 0) ? entries.map((e) => this.entries[e]!.path) : undefined;
-    return { progs, entries: Int32Array.from(entries), dynamic: Uint8Array.from(dynamic), fixed };
+    const results = progs.every((prog) => prog.maybe.length === 0) ? Uint8Array.from(progs, (prog) => (prog.fallback ? 1 : 0)) : undefined;
+    return { progs, entries: Int32Array.from(entries), dynamic: Uint8Array.from(dynamic), fixed, results };
   }
 }
 

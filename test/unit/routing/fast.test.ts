@@ -14,10 +14,11 @@ const PATTERNS = [
   '**', '**.md', '**/*.md', '**/*.ts', '**/*.d.ts', '*.json', '**/package.json', 'package.json', 'docs/**', 'docs/*',
   'docs', 'src/**', 'src/*/gen/**', 'src/gen/**', 'src/a.ts', '**/test/**', 'test/**/*.c', '*', 'Makefile', '**/Makefile',
   'appveyor.*', 'a?.c', 'ab+.c', 'v[12].txt', 'src/**/README*', '**/CHANGELOG.md', 'lib/*.c', '**/*.c', 'lib/**', '.github/**',
+  '**/v1.0/*.md', 'docs/Makefile', '**/b.d.ts', 'x.md.ts', '**/.hidden', 'src/*.ts', '*.d.ts', 'v1.0/**', 'docs/v1.0/README.md', '**/v1.0/README.md',
 ];
 const BRANCHES = ['main', 'master', 'release/**', '*'];
-const DIRS = ['', 'src/', 'src/gen/', 'src/x/gen/', 'docs/', 'docs/api/', 'test/', 'test/unit/', 'lib/', 'lib/vtls/', '.github/workflows/', 'a/docs/', '/abs/', '/'];
-const NAMES = ['a.ts', 'b.d.ts', 'README.md', 'README', 'CHANGELOG.md', 'package.json', 'x.json', 'Makefile', 'appveyor.yml', 'ac.c', 'abbb.c', 'a.c', 'v1.txt', 'v3.txt', 'docs', '.hidden', 'x.md.ts', 'md', 'gen'];
+const DIRS = ['', 'src/', 'src/gen/', 'src/x/gen/', 'docs/', 'docs/api/', 'test/', 'test/unit/', 'lib/', 'lib/vtls/', '.github/workflows/', 'a/docs/', '/abs/', '/', 'v1.0/', 'docs/v1.0/'];
+const NAMES = ['a.ts', 'b.d.ts', 'README.md', 'README', 'CHANGELOG.md', 'package.json', 'x.json', 'Makefile', 'appveyor.yml', 'ac.c', 'abbb.c', 'a.c', 'v1.txt', 'v3.txt', 'docs', '.hidden', 'x.md.ts', 'md', 'gen', 'a.b.c.d.ts', '.d.ts', 'Makefile.am', 'xMakefile'];
 
 function pick<T>(rand: () => number, xs: readonly T[]): T {
   return xs[Math.floor(rand() * xs.length)]!;
