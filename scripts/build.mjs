@@ -1,7 +1,9 @@
 /**
  * The build: `tsc -p tsconfig.build.json --noCheck` compiles src/ to dist/ (incremental; type errors
  * are `npm run typecheck`'s job and never block a build, a test run or `npm ci`), then the top-level
- * help manifest (dist/command-manifest.json) is written from the compiled program and a stamp marks
+ * help manifest (dist/command-manifest.json) is written from the compiled program, the CLI is
+ * bundled by esbuild into dist/r2v-bundle.js (+ dist/r2v-bundle-*.js chunks, one per lazily loaded
+ * command group: a few files to load instead of ~450 modules; bin/r2v.js runs it) and a stamp marks
  * the build complete. `npm run build` and `npm ci` (prepare) run it; tests, the demo and the bench
  * call ensureBuild(), which rebuilds only when a source is newer than the stamp.
  *
@@ -9,7 +11,7 @@
  *   node scripts/build.mjs --check   exit 1 when dist/ is stale (no build)
  */
 import { spawnSync } from 'node:child_process';
-import { existsSync, readdirSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 
@@ -47,7 +49,33 @@ export async function build() {
     setExitCode() {},
   });
   writeFileSync(join(DIST, 'command-manifest.json'), `${JSON.stringify(manifest, null, 1)}\n`);
+  await bundle();
   writeFileSync(STAMP, `${new Date(started).toISOString()}\n`);
+}
+
+/**
+ * dist/cli.js and everything it imports (dependencies included, better-sqlite3's native module
+ * excepted) bundled into dist/r2v-bundle.js and its chunks, in dist/ itself so that
+ * `new URL('../package.json', import.meta.url)` still finds the package. The old bundle is removed
+ * first: a failed bundling leaves none, and bin/r2v.js then runs dist/cli.js.
+ */
+async function bundle() {
+  for (const name of readdirSync(DIST)) if (/^r2v-bundle.*\.js(?:\.map)?$/.test(name)) rmSync(join(DIST, name));
+  const esbuild = await import('esbuild');
+  await esbuild.build({
+    entryPoints: { 'r2v-bundle': join(DIST, 'cli.js') },
+    bundle: true,
+    splitting: true,
+    format: 'esm',
+    platform: 'node',
+    target: 'node20',
+    outdir: DIST,
+    chunkNames: 'r2v-bundle-[hash]',
+    external: ['better-sqlite3'],
+    // CommonJS dependencies (commander, yaml, …) call require() for Node's built-ins.
+    banner: { js: "import { createRequire as __r2vCreateRequire } from 'node:module'; const require = __r2vCreateRequire(import.meta.url);" },
+    logLevel: 'warning',
+  });
 }
 
 /** Builds when stale; a no-op otherwise. Returns whether it built. */

@@ -1,5 +1,6 @@
 import { existsSync, readFileSync, statSync } from 'node:fs';
 import { join, resolve } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { Command } from 'commander';
 import { execa } from 'execa';
 import { describe, expect, it } from 'vitest';
@@ -8,6 +9,7 @@ import { commandModules } from '../../src/commands/index.js';
 import type { CliContext } from '../../src/commands/types.js';
 import { isStale } from '../../scripts/build.mjs';
 import { runCliCaptured } from '../support/cli.js';
+import { tempDir } from '../support/make-repo.js';
 
 const ROOT = resolve(import.meta.dirname, '../..');
 const BIN = join(ROOT, 'bin/r2v.js');
@@ -45,6 +47,23 @@ describe('compiled CLI', () => {
     expect(typo.exitCode).toBe(2);
     expect(typo.stderr).toContain("unknown command 'statu'");
     expect(typo.stderr).toContain('status');
+  });
+
+  it('bin/r2v.js runs the bundle, which gives what the compiled modules give', async () => {
+    expect(existsSync(join(ROOT, 'dist/r2v-bundle.js'))).toBe(true);
+    const dir = await tempDir('r2v-bundle-');
+    const init = await execa('node', [BIN, 'init'], { cwd: dir, reject: false, env: { CI: 'true' } });
+    expect(init.exitCode).toBe(0);
+    const bundled = await execa('node', [BIN, 'status', '--json'], { cwd: dir, reject: false, env: { CI: 'true' } });
+    const modules = await execa('node', ['--input-type=module', '-e', `const { runCli } = await import(${JSON.stringify(pathToFileURL(join(ROOT, 'dist/cli.js')).href)}); process.exitCode = await runCli(['status', '--json']);`], {
+      cwd: dir,
+      reject: false,
+      env: { CI: 'true' },
+    });
+    expect(bundled.exitCode).toBe(0);
+    expect(modules.exitCode).toBe(0);
+    expect(JSON.parse(bundled.stdout)).toEqual(JSON.parse(modules.stdout));
+    expect(bundled.stdout).toContain('"name":"admit"');
   });
 
   it('each command module registers exactly the top-level names listed for it', async () => {

@@ -1,0 +1,188 @@
+// Benchmark: 100 Backward packages of one repository, with the shared history layers
+// (src/export/object-layers.ts: fixed first-parent layers hard-linked into every package, plus a
+// pack of the rest) against the naive layout measured in the same run (one whole pack of the
+// cutoff's history per package, on a sample, extrapolated). Prints total disk (hard links counted
+// once), time, the ratio to one package built alone, where the bytes are, and audits a sample.
+//   npm run bench -- packages [--git-dir PATH] [--branch NAME] [--cases 100] [--naive 10] [--audit 5]
+// Without --git-dir a generated 50,000-commit repository is used. Point --git-dir at a real mirror
+// to measure real shapes (nothing of it is written or kept; the packages go to a temp dir).
+import { execa } from 'execa';
+import { existsSync, lstatSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { mkdir, rm, writeFile } from 'node:fs/promises';
+import { cpus, loadavg, tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { parseArgs } from 'node:util';
+import { auditBackward } from '../../src/export/audit.js';
+import { OBJECTS_DIR } from '../../src/export/object-layers.js';
+import { GRADING_DIR, packageBackward, type BackwardGrading } from '../../src/export/package.js';
+import { BackwardManifestRecord } from '../../src/export/read-manifest.js';
+import { defaultBranchOf } from '../../src/git/history.js';
+import { runGit } from '../../src/git/runner.js';
+import { seededRandom } from '../../src/util/random.js';
+
+const { values } = parseArgs({
+  options: {
+    'git-dir': { type: 'string' },
+    branch: { type: 'string' },
+    cases: { type: 'string', default: '100' },
+    naive: { type: 'string', default: '10' },
+    audit: { type: 'string', default: '5' },
+  },
+});
+const CASES = Number(values.cases);
+const NAIVE = Math.min(Number(values.naive), CASES);
+const AUDIT = Math.min(Number(values.audit), CASES);
+for (const [flag, n] of [['--cases', CASES], ['--naive', NAIVE], ['--audit', AUDIT]] as const) {
+  if (!Number.isInteger(n) || n < (flag === '--cases' ? 1 : 0)) {
+    process.stderr.write(`bench packages: ${flag} must be a whole number${flag === '--cases' ? ' ≥ 1' : ''}\n`);
+    process.exit(2);
+  }
+}
+
+const mb = (bytes: number): string => `${(bytes / 2 ** 20).toFixed(1)} MB`;
+const data = (text: string): string => `data ${Buffer.byteLength(text)}\n${text}\n`;
+
+/** 50,000 commits on main (every 100th a merged topic), each changing one of 650 small source files. */
+async function generated(): Promise<string> {
+  const dir = join(tmpdir(), 'r2v-bench-packages-v1.git');
+  if (existsSync(join(dir, 'r2v-bench-complete'))) return dir;
+  await rm(dir, { recursive: true, force: true });
+  await mkdir(dir, { recursive: true });
+  await execa('git', ['init', '-q', '--bare', '--initial-branch=main', dir]);
+  const parts: string[] = [];
+  let mark = 0;
+  let time = 1_600_000_000;
+  const commit = (ref: string, msg: string, from: number, merge: number | null, path: string): number => {
+    mark += 1;
+    time += 60;
+    const body = `// ${path}, revision ${mark}\n${'export const value = compute(input, options);\n'.repeat(4 + (mark % 20))}`;
+    parts.push(`commit ${ref}\nmark :${mark}\ncommitter Dev <dev@example.com> ${time} +0000\n${data(msg)}${from ? `from :${from}\n` : ''}${merge ? `merge :${merge}\n` : ''}M 100644 inline ${path}\n${data(body)}`);
+    return mark;
+  };
+  let tip = 0;
+  for (let i = 1; mark < 50_000; i++) {
+    if (i % 100 === 0) {
+      const t1 = commit(`refs/heads/topic-${i}`, `Topic ${i}: rework the parser`, tip, null, `src/topic/${i % 40}.ts`);
+      tip = commit('refs/heads/main', `Merge pull request #${i} from dev/topic-${i}`, tip, t1, `src/core/${i % 10}.ts`);
+    } else {
+      tip = commit('refs/heads/main', `Change ${i}: adjust module ${i % 50}\n\nA longer explanation of change ${i}.\n`, tip, null, `src/${i % 50}/${i % 13}.ts`);
+    }
+  }
+  await execa('git', [`--git-dir=${dir}`, 'fast-import', '--quiet'], { input: parts.join('') });
+  await execa('git', [`--git-dir=${dir}`, 'repack', '-adq']);
+  await writeFile(join(dir, 'r2v-bench-complete'), `${new Date().toISOString()}\n`);
+  return dir;
+}
+
+/** Bytes on disk under `dir` by category, every inode counted once (hard links shared). */
+function diskUsage(dir: string): { total: number; objects: number; worktrees: number; history: number; other: number } {
+  const seen = new Set<string>();
+  const sum = { total: 0, objects: 0, worktrees: 0, history: 0, other: 0 };
+  const walk = (abs: string, rel: string): void => {
+    for (const e of readdirSync(abs)) {
+      const p = join(abs, e);
+      const r = rel ? `${rel}/${e}` : e;
+      const st = lstatSync(p);
+      const bytes = st.blocks * 512;
+      if (st.isDirectory()) {
+        walk(p, r);
+        continue;
+      }
+      const key = `${st.dev}:${st.ino}`;
+      if (seen.has(key)) continue;
+      seen.add(key);
+      sum.total += bytes;
+      if (r.startsWith(`${OBJECTS_DIR}/`) || /\/repo\/\.git\/objects\//.test(r)) sum.objects += bytes;
+      else if (r.endsWith('/history_metadata.jsonl')) sum.history += bytes;
+      else if (/\/repo\//.test(r) && !/\/repo\/\.git\//.test(r)) sum.worktrees += bytes;
+      else sum.other += bytes;
+    }
+  };
+  walk(dir, '');
+  return sum;
+}
+
+async function main(): Promise<void> {
+  const gitDir = values['git-dir'] ? resolve(values['git-dir']) : await generated();
+  const branch = values.branch ?? (await defaultBranchOf(gitDir));
+  if (!branch) throw new Error(`${gitDir}: HEAD names no branch; pass --branch`);
+  const line = (await runGit(gitDir, ['rev-list', '--first-parent', '--reverse', `refs/heads/${branch}`, '--'])).stdout.split('\n').filter(Boolean);
+  const all = Number((await runGit(gitDir, ['rev-list', '--count', '--all'])).stdout.trim());
+  console.log(`repository: ${gitDir} — ${all.toLocaleString('en-US')} commits in the mirror, ${line.length.toLocaleString('en-US')} on the first-parent line of ${branch}`);
+
+  // Cutoffs: reports spread over the newer 80% of the first-parent line, in random packaging order.
+  const random = seededRandom(19);
+  const positions = Array.from({ length: CASES }, (_, i) => Math.floor(line.length * (0.2 + (0.8 * (i + 1)) / CASES)) - 1);
+  const records = positions.map((pos, i) =>
+    BackwardManifestRecord.parse({
+      task: 'backward', case_id: `bench_repo__${i + 1}__${String(i + 1).padStart(8, '0')}`, repo: 'bench/repo', number: i + 1,
+      report: `Report ${i + 1}: the parser rejects valid input since a recent change.\n`, report_time: '2024-01-02T00:00:00Z',
+      default_branch: branch, cutoff: line[pos]!, gold: line[Math.max(0, pos - 5)]!, parent: null, history_window: 5, checks: {}, digests: { cutoff_tree: null },
+    }),
+  );
+  const order = records.map((r) => ({ r, k: random() })).sort((a, b) => a.k - b.k).map((x) => x.r);
+  const newest = records[records.length - 1]!;
+
+  const root = mkdtempSync(join(tmpdir(), 'r2v-bench-packages-'));
+  try {
+    // One package alone (the newest cutoff, the largest), layers and all.
+    const single = join(root, 'single');
+    let t0 = performance.now();
+    await packageBackward(newest, gitDir, single);
+    const singleMs = performance.now() - t0;
+    const one = diskUsage(single);
+    console.log(`one package (newest cutoff) alone: ${mb(one.total)} in ${(singleMs / 1000).toFixed(1)} s (objects ${mb(one.objects)}, work tree ${mb(one.worktrees)}, history_metadata.jsonl ${mb(one.history)}, other ${mb(one.other)})`);
+
+    // All of them, sharing layers.
+    const shared = join(root, 'shared');
+    t0 = performance.now();
+    for (const [i, r] of order.entries()) {
+      await packageBackward(r, gitDir, shared);
+      if ((i + 1) % 10 === 0) process.stderr.write(`  shared: ${i + 1}/${CASES} packages, ${((performance.now() - t0) / 1000).toFixed(0)} s\n`);
+    }
+    const sharedMs = performance.now() - t0;
+    const total = diskUsage(shared);
+    console.log(
+      `${CASES} packages, shared layers: ${mb(total.total)} in ${(sharedMs / 1000).toFixed(1)} s (${(sharedMs / CASES / 1000).toFixed(2)} s/package); ` +
+        `objects ${mb(total.objects)}, work trees ${mb(total.worktrees)}, history_metadata.jsonl ${mb(total.history)}, other ${mb(total.other)}`,
+    );
+
+    // The naive layout on a sample: one whole pack per package.
+    let naivePer = { disk: 0, ms: 0, objects: 0 };
+    if (NAIVE > 0) {
+      const naive = join(root, 'naive');
+      const sample = order.slice(0, NAIVE);
+      t0 = performance.now();
+      for (const r of sample) await packageBackward(r, gitDir, naive, { objects: null });
+      const ms = performance.now() - t0;
+      const d = diskUsage(naive);
+      naivePer = { disk: d.total / NAIVE, ms: ms / NAIVE, objects: d.objects / NAIVE };
+      console.log(
+        `naive (one whole pack per package), ${NAIVE}-package sample: ${mb(naivePer.disk)} and ${(naivePer.ms / 1000).toFixed(2)} s per package ` +
+          `(objects ${mb(naivePer.objects)}); extrapolated to ${CASES}: ${mb(naivePer.disk * CASES)}, ${((naivePer.ms * CASES) / 1000).toFixed(0)} s`,
+      );
+    }
+
+    // Audit a sample of the shared packages (every check of `r2v package audit`).
+    const findings: string[] = [];
+    const audited = [newest, ...order.slice(0, Math.max(0, AUDIT - 1))].slice(0, AUDIT);
+    for (const r of audited) {
+      const g = JSON.parse(readFileSync(join(shared, GRADING_DIR, `${r.case_id}.json`), 'utf8')) as BackwardGrading;
+      findings.push(...(await auditBackward(join(shared, r.case_id), r.case_id, g)));
+    }
+    if (AUDIT > 0) console.log(`audit of ${AUDIT} shared packages: ${findings.length} findings${findings.length > 0 ? `\n  ${findings.slice(0, 10).join('\n  ')}` : ''}`);
+
+    const ratio = total.total / one.total;
+    const objectRatio = total.objects / one.objects;
+    console.log(`ratio: ${CASES} packages take ${ratio.toFixed(1)}x one package's disk (goal <= 3x: ${ratio <= 3 ? 'met' : 'NOT met'}); objects alone ${objectRatio.toFixed(2)}x`);
+    if (NAIVE > 0) {
+      console.log(`against the naive layout: ${((naivePer.disk * CASES) / total.total).toFixed(1)}x less disk, ${((naivePer.objects * CASES) / total.objects).toFixed(1)}x less for objects, ${((naivePer.ms * CASES) / sharedMs).toFixed(2)}x the time`);
+    }
+    console.log(`load average at the end: ${loadavg().map((l) => l.toFixed(1)).join(' ')} on ${cpus().length} cores`);
+    if (findings.length > 0) process.exitCode = 1;
+  } finally {
+    rmSync(root, { recursive: true, force: true });
+  }
+}
+
+await main();
