@@ -56,6 +56,8 @@ export const SCORING = {
   maxCandidates: 400,
   /** How many characters of one post are scanned for candidates. */
   maxScan: 200_000,
+  /** How far (characters) a sentence is read on each side of a reference: text without sentence ends (logs, noise) stays bounded. */
+  sentenceReach: 400,
 } as const;
 
 export type EvidenceCode =
@@ -190,7 +192,7 @@ export function scoreCandidates(
       const confirm = later.map((p) => ({ p, m: CONFIRM.exec(p.body) })).find(({ p, m }) => m && mentions(p.body, ref));
       if (confirm) evidence.push({ code: 'confirmed', weight: SCORING.confirmed, text: confirm.m![0] });
       const score = evidence.reduce((s, e) => s + e.weight, 0);
-      const s = sentenceAt(layout, ref.start);
+      const s = sentenceNear(layout, ref);
       out.push({
         ref,
         post: src.index,
@@ -252,9 +254,9 @@ function evidenceOf(
   if (!patterned && TRANSCRIPT_LINE.test(line.content)) add('transcript', line.content.trim().slice(0, 60));
   const endpoint = patterned ? null : (ENDPOINT_AFTER.exec(body.slice(ref.end, ref.end + 40)) ?? RANGE_BEFORE.exec(body.slice(Math.max(0, ref.outerStart - 6), ref.outerStart)));
   if (endpoint) add('endpoint', endpoint[0].trim());
-  const elsewhere = ELSEWHERE.exec(body);
-  if (elsewhere) add('elsewhere', elsewhere[0]);
-  const s = sentenceAt(layout, ref.start);
+  const facts = postFacts(body, context);
+  if (facts.elsewhere) add('elsewhere', facts.elsewhere);
+  const s = sentenceNear(layout, ref);
   const sentence = body.slice(s.start, Math.max(s.end, ref.end));
   // A bare `#N` may be an issue as well as a pull request: only a fixed pattern makes it an attribution.
   const bareNumber = ref.ref.type === 'pr' && !/\/pull\//.test(ref.ref.text);
@@ -267,8 +269,7 @@ function evidenceOf(
   const causal = inCode || bareNumber ? null : (ownCausal ?? (ANAPHORA.test(next) ? ANAPHORA.exec(next) : null) ?? blameBefore(layout, s, ref));
   if (causal) add('causal', causal[0]);
   const reverted = causal ? null : REVERTED_BEFORE.exec(body.slice(Math.max(s.start, ref.outerStart - 40), ref.outerStart));
-  const revertContext = `${body}\n${context}`;
-  if (reverted && !inCode && (REVERT_FIXES.test(body) || BLAME_NOUN.test(revertContext)) && !REVERT_CLEANUP.test(revertContext)) add('reverted', reverted[0].trim());
+  if (reverted && !inCode && facts.revertBlames) add('reverted', reverted[0].trim());
   const several = patterned ? null : SEVERAL.exec(sentence);
   if (several) add('several', several[0]);
   const before = body.slice(Math.max(s.start, ref.outerStart - 80), ref.outerStart);
@@ -302,6 +303,30 @@ function blameBefore(layout: Layout, s: Range, ref: RefMatch): RegExpExecArray |
   const m = CAUSAL.exec(previous);
   if (!m || BISECT_TO_COME.test(previous) || NEGATION_BEFORE.test(previous.slice(0, m.index))) return null;
   return m;
+}
+
+/** The sentence around a reference, read at most SCORING.sentenceReach characters on each side. */
+function sentenceNear(layout: Layout, ref: RefMatch): Range {
+  const s = sentenceAt(layout, ref.start);
+  return { start: Math.max(s.start, ref.outerStart - SCORING.sentenceReach), end: Math.min(s.end, Math.max(ref.end, s.start) + SCORING.sentenceReach) };
+}
+
+/** What one post says as a whole, computed once per post rather than once per reference. */
+interface PostFacts {
+  readonly elsewhere: string | null;
+  /** The post (or the title) says why it reverts: a fix stated, or the reverted commit called the bad one, and no cleanup. */
+  readonly revertBlames: boolean;
+}
+let lastFacts: { body: string; context: string; facts: PostFacts } | null = null;
+function postFacts(body: string, context: string): PostFacts {
+  if (lastFacts && lastFacts.body === body && lastFacts.context === context) return lastFacts.facts;
+  const both = `${body}\n${context}`;
+  const facts = {
+    elsewhere: ELSEWHERE.exec(body)?.[0] ?? null,
+    revertBlames: (REVERT_FIXES.test(body) || BLAME_NOUN.test(both)) && !REVERT_CLEANUP.test(both),
+  };
+  lastFacts = { body, context, facts };
+  return facts;
 }
 
 function kindOf(ref: RefMatch): AttributionKind {

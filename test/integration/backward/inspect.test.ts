@@ -193,4 +193,28 @@ describe('r2v inspect backward', () => {
       new UsageError(`--git-dir ${dir}: not a git repository`),
     );
   });
+  it('screens a file with megabytes of hex noise, binary bytes and a plain thread, each to one line, without an error', async () => {
+    const dir = await tempDir();
+    const file = join(dir, 'threads.jsonl');
+    const noise = Array.from({ length: 60_000 }, (_, i) => `${(i * 2654435761 % 0xfffffff).toString(16).padStart(7, 'c')}f2 caused`).join(' ');
+    const binary = String.fromCharCode(...Array.from({ length: 3000 }, (_, i) => (i * 53) % 256));
+    await writeFile(
+      file,
+      [
+        importLine(1, SYMPTOM, [noise]),
+        importLine(2, `${SYMPTOM}\n${binary}`, ['Bisected to 3e9a1f2c, the first bad commit.']),
+        importLine(3, SYMPTOM, ['Same on 2.4.1.']),
+      ].join('\n'),
+    );
+    expect(noise.length).toBeGreaterThan(1_000_000);
+    const r = await run(['inspect', 'backward', '--threads', 'threads.jsonl'], dir);
+    expect(r.err).toBe('');
+    expect(r.code).toBe(0);
+    const lines = r.out.trim().split('\n').map((l) => JSON.parse(l) as Record<string, any>);
+    expect(lines.map((l) => l.number)).toEqual([1, 2, 3]);
+    // Thousands of blamed hashes are no single culprit; the binary bytes do not hide the bisect line; no attribution in the third.
+    expect(lines[0]!.decision).not.toBe('candidate');
+    expect(lines[1]!.attributions.map((a: { text: string }) => a.text)).toEqual(['3e9a1f2c']);
+    expect(lines[2]).toMatchObject({ decision: 'reject', reasons: ['no-attribution'] });
+  });
 });

@@ -124,8 +124,19 @@ describe('candidates: bad input stays bounded', () => {
     const { attributions, candidates } = extractWithCandidates(thread);
     expect(candidates.length).toBeLessThanOrEqual(SCORING.maxCandidates);
     expect(candidates.every((c) => c.ref.end <= SCORING.maxScan)).toBe(true);
+    // A body without sentence ends is read only so far around each reference.
+    for (const c of candidates) expect(c.sentence.end - c.sentence.start).toBeLessThanOrEqual(2 * SCORING.sentenceReach + c.ref.ref.text.length);
     const screen = screenThread(thread, attributions);
     expect(['reject', 'review']).toContain(screen.decision);
+  });
+
+  it('megabytes of prose in the body do not hide an attribution in a later comment', () => {
+    const prose = 'The window flickers when it is resized on a second monitor. '.repeat(80_000);
+    expect(prose.length).toBeGreaterThan(4_000_000);
+    const thread = aThread([prose, `Bisected to ${SHA}, the first bad commit.`]);
+    expect(refs(thread)).toEqual([SHA]);
+    const out = sanitizeReport(thread, extractAttributions(thread), { repo: 'acme/widget', isCommitPrefix: (h) => SHA.startsWith(h) });
+    expect(out.text.length).toBe(thread.title.length + 2 + prose.length);
   });
 
   it('binary bytes in a body are read as text without an error', () => {
