@@ -8,11 +8,11 @@
 import { posix } from 'node:path';
 import type { ImportLink } from '../util/source-imports.js';
 
-export type Tier = 'coupled' | 'control' | 'unrelated';
+export type PairTier = 'coupled' | 'control' | 'unrelated';
 export type TierBasis = 'file-overlap' | 'import' | 'go-package' | 'disjoint' | 'shared-directory';
 
 export interface TierDecision {
-  readonly tier: Tier;
+  readonly tier: PairTier;
   readonly basis: TierBasis;
   /** Shared files, linking imports, or shared directories, depending on the basis. */
   readonly evidence: readonly string[];

@@ -36,7 +36,7 @@ export interface BadLine {
   readonly message: string;
 }
 
-export interface ImportSummary {
+export interface ReviewImportSummary {
   readonly imported: number;
   readonly skipped: number;
   readonly bad: BadLine[];
@@ -92,7 +92,7 @@ export function entryOfLine(
 }
 
 /** Validates every line, then appends the good ones in one transaction (nothing half-written). */
-export function importDecisions(store: Store, lines: readonly JsonlLine[], now: Date): ImportSummary {
+export function importDecisions(store: Store, lines: readonly JsonlLine[], now: Date): ReviewImportSummary {
   const index = indexCases(store);
   const recordedAt = now.toISOString();
   const bad: BadLine[] = [];

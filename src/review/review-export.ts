@@ -12,7 +12,7 @@ import { reviewStanding } from './status.js';
 export type StatusFilter = ReviewStatus | 'all';
 export const STATUS_FILTERS: readonly StatusFilter[] = ['pending', 'needs-adjudication', 'accepted', 'rejected', 'all'];
 
-export interface ExportOptions extends CaseScope {
+export interface ReviewExportOptions extends CaseScope {
   readonly status: StatusFilter;
   readonly includeCandidates?: boolean;
 }
@@ -39,7 +39,7 @@ export function reviewRecord(c: ReviewCase, ledger: ReviewLedger): { status: Rev
 }
 
 /** The export lines (canonical JSON, no newline), sorted by case key. */
-export function* reviewExportLines(store: Store, options: ExportOptions): Generator<string> {
+export function* reviewExportLines(store: Store, options: ReviewExportOptions): Generator<string> {
   const ledger = store.review;
   for (const c of reviewCases(store, options)) {
     const { status, record } = reviewRecord(c, ledger);

@@ -6,7 +6,7 @@ import { describeError, errorKind, isFatal } from '../errors.js';
 import { redact } from '../log.js';
 import { quietProgress, type Progress } from './progress.js';
 
-export interface RunOptions {
+export interface RunStagesOptions {
   /** Stages to run, in order (already selected from the registry). */
   readonly stages: readonly Stage<any>[];
   /** Repositories in scope. */
@@ -52,7 +52,7 @@ export function pendingReason(item: PlannedItem, stage: Stage<any>, row: WorkIte
  * goes on; a fatal error (config, auth, disk, bug in the runner) stops it after in-flight items.
  * An aborted signal (Ctrl-C) finishes the items in flight and stops.
  */
-export async function runStages(ctx: StageContext, options: RunOptions): Promise<RunSummary> {
+export async function runStages(ctx: StageContext, options: RunStagesOptions): Promise<RunSummary> {
   const ledger = ctx.store.workItems;
   const progress = options.progress ?? quietProgress;
   const log = (event: Record<string, unknown>): void => {
