@@ -1,4 +1,5 @@
 import type { Database } from 'better-sqlite3';
+import { type Row, allRows, getRow, json, num, numOrNull, str } from '../row.js';
 import type { Blocker, Task } from '../../model/admission.js';
 import { canonicalJson } from '../../util/canonical.js';
 
@@ -69,12 +70,12 @@ export class AdmissionTables {
   }
 
   get(task: Task, itemKey: string): AdmissionRow | undefined {
-    const r = this.s.byKey.get(task, itemKey) as Record<string, unknown> | undefined;
+    const r = getRow(this.s.byKey, task, itemKey);
     return r ? toRow(r) : undefined;
   }
 
   ofCase(caseId: string): AdmissionRow[] {
-    return (this.s.byCase.all(caseId) as Record<string, unknown>[]).map(toRow);
+    return allRows(this.s.byCase, caseId).map(toRow);
   }
 
   count(): number {
@@ -88,15 +89,15 @@ export class AdmissionTables {
   }
 }
 
-function toRow(r: Record<string, unknown>): AdmissionRow {
+function toRow(r: Row): AdmissionRow {
   return {
     task: r.task as Task,
-    itemKey: r.item_key as string,
-    caseId: r.case_id as string,
-    repo: r.repo as string,
-    number: r.number as number,
-    pull: (r.pull as number | null) ?? null,
-    record: r.record as string,
-    blockers: JSON.parse(r.blockers as string) as Blocker[],
+    itemKey: str(r, 'item_key'),
+    caseId: str(r, 'case_id'),
+    repo: str(r, 'repo'),
+    number: num(r, 'number'),
+    pull: numOrNull(r, 'pull'),
+    record: str(r, 'record'),
+    blockers: json<Blocker[]>(r, 'blockers'),
   };
 }

@@ -1,4 +1,5 @@
 import type { Database, Statement } from 'better-sqlite3';
+import { allRows, flag, getRow, json, num, numOrNull, type Row, str, strOrNull } from '../row.js';
 import type { Attribution, AttributionKind, Decision, Reason, RefType, TextScreen } from '../../model/backward.js';
 import type { Span } from '../../model/deletions.js';
 import type { LeakFinding } from '../../model/deletions.js';
@@ -168,38 +169,38 @@ export class BackwardTables {
   }
 
   attributions(repo: string, number: number): Attribution[] {
-    return (this.s.attributions.all(repo, number) as Record<string, unknown>[]).map((r) => ({
+    return allRows(this.s.attributions, repo, number).map((r) => ({
       ref: {
         type: r.ref_type as RefType,
-        text: r.ref_text as string,
-        value: r.ref_value as string,
-        urlRepo: (r.url_repo as string | null) ?? null,
+        text: str(r, 'ref_text'),
+        value: str(r, 'ref_value'),
+        urlRepo: strOrNull(r, 'url_repo'),
       },
       kind: r.kind as AttributionKind,
-      post: r.post as number,
-      start: r.ref_start as number,
-      end: r.ref_end as number,
-      sentence: { start: r.sentence_start as number, end: r.sentence_end as number, text: r.sentence as string },
-      author: r.author as string,
-      createdAt: r.created_at as string,
-      hedged: r.hedged === 1,
+      post: num(r, 'post'),
+      start: num(r, 'ref_start'),
+      end: num(r, 'ref_end'),
+      sentence: { start: num(r, 'sentence_start'), end: num(r, 'sentence_end'), text: str(r, 'sentence') },
+      author: str(r, 'author'),
+      createdAt: str(r, 'created_at'),
+      hedged: flag(r, 'hedged'),
     }));
   }
 
   /** The text-level screen of a thread (attribute stage), with its reasons. */
   textScreen(repo: string, number: number): TextScreen | undefined {
-    const r = this.s.textScreen.get(repo, number) as Record<string, unknown> | undefined;
+    const r = getRow(this.s.textScreen, repo, number);
     if (!r) return undefined;
     return {
       decision: r.decision as Decision,
-      culprits: JSON.parse(r.culprits as string) as number[],
+      culprits: json<number[]>(r, 'culprits'),
       reasons: this.stageReasons('attribute', repo, number).map(toReason),
     };
   }
 
   /** Numbers of the threads of `repo` the attribute stage has looked at. */
   screenedThreads(repo: string): number[] {
-    return (this.s.screenedThreads.all(repo) as { number: number }[]).map((r) => r.number);
+    return allRows(this.s.screenedThreads, repo).map((r) => num(r, 'number'));
   }
 
   // --- reasons -----------------------------------------------------------------------------
@@ -210,12 +211,12 @@ export class BackwardTables {
   }
 
   stageReasons(stage: string, repo: string, number: number): StageReason[] {
-    return (this.s.reasonsOfStage.all(stage, repo, number) as Record<string, unknown>[]).map(toStageReason);
+    return allRows(this.s.reasonsOfStage, stage, repo, number).map(toStageReason);
   }
 
   /** Every stored reason of a thread, all stages. */
   reasons(repo: string, number: number): StageReason[] {
-    return (this.s.reasons.all(repo, number) as Record<string, unknown>[]).map(toStageReason);
+    return allRows(this.s.reasons, repo, number).map(toStageReason);
   }
 
   // --- resolve -----------------------------------------------------------------------------
@@ -238,30 +239,30 @@ export class BackwardTables {
   }
 
   resolutions(repo: string, number: number): ResolutionRow[] {
-    return (this.s.resolutions.all(repo, number) as Record<string, unknown>[]).map((r) => ({
-      idx: r.idx as number,
-      input: r.input as string,
-      status: r.status as string,
-      sha: (r.sha as string | null) ?? null,
-      candidates: JSON.parse(r.candidates as string) as string[],
-      via: r.via as string,
+    return allRows(this.s.resolutions, repo, number).map((r) => ({
+      idx: num(r, 'idx'),
+      input: str(r, 'input'),
+      status: str(r, 'status'),
+      sha: strOrNull(r, 'sha'),
+      candidates: json<string[]>(r, 'candidates'),
+      via: str(r, 'via'),
     }));
   }
 
   caseOf(repo: string, number: number): BackwardCaseRecord | undefined {
-    const r = this.s.caseOf.get(repo, number) as Record<string, unknown> | undefined;
+    const r = getRow(this.s.caseOf, repo, number);
     return r ? toCase(r) : undefined;
   }
 
   cases(repo: string): BackwardCaseRecord[] {
-    return (this.s.casesOfRepo.all(repo) as Record<string, unknown>[]).map(toCase);
+    return allRows(this.s.casesOfRepo, repo).map(toCase);
   }
 
   /** Cases whose gold resolved (whatever later stages decided), sorted by repo and number. */
   resolvedCases(repos?: readonly string[]): BackwardCaseRow[] {
     const rows = repos
-      ? repos.flatMap((repo) => this.s.casesOfRepo.all(repo) as Record<string, unknown>[])
-      : (this.s.allCases.all() as Record<string, unknown>[]);
+      ? repos.flatMap((repo) => allRows(this.s.casesOfRepo, repo))
+      : allRows(this.s.allCases);
     return rows
       .map(toCase)
       .filter((c) => c.status === 'resolved' && c.gold !== null && c.caseId !== null)
@@ -294,10 +295,10 @@ export class BackwardTables {
   }
 
   checks(repo: string, number: number): CheckRow[] {
-    return (this.s.checks.all(repo, number) as Record<string, unknown>[]).map((r) => ({
-      name: r.name as string,
-      pass: r.pass === 1,
-      evidence: r.evidence as string,
+    return allRows(this.s.checks, repo, number).map((r) => ({
+      name: str(r, 'name'),
+      pass: flag(r, 'pass'),
+      evidence: str(r, 'evidence'),
     }));
   }
 
@@ -323,16 +324,16 @@ export class BackwardTables {
   }
 
   report(repo: string, number: number): ReportRow | undefined {
-    const r = this.s.report.get(repo, number) as Record<string, unknown> | undefined;
+    const r = getRow(this.s.report, repo, number);
     if (!r) return undefined;
     return {
-      original: r.original as string,
-      text: r.text as string,
-      deletions: JSON.parse(r.deletions as string) as Span[],
-      leakOk: r.leak_ok === 1,
-      leakFindings: JSON.parse(r.leak_findings as string) as LeakFinding[],
-      symptomOk: r.symptom_ok === 1,
-      symptomWhy: r.symptom_why as string,
+      original: str(r, 'original'),
+      text: str(r, 'text'),
+      deletions: json<Span[]>(r, 'deletions'),
+      leakOk: flag(r, 'leak_ok'),
+      leakFindings: json<LeakFinding[]>(r, 'leak_findings'),
+      symptomOk: flag(r, 'symptom_ok'),
+      symptomWhy: str(r, 'symptom_why'),
     };
   }
 
@@ -348,21 +349,21 @@ export class BackwardTables {
   }
 
   screen(repo: string, number: number): ScreenRow | undefined {
-    const r = this.s.screen.get(repo, number) as Record<string, unknown> | undefined;
+    const r = getRow(this.s.screen, repo, number);
     return r ? toScreen(r) : undefined;
   }
 
   /** Final decisions, optionally only of some repositories and one decision, sorted by repo and number. */
   screens(options: { repos?: readonly string[]; decision?: Decision } = {}): ScreenRow[] {
     const rows = options.repos
-      ? options.repos.flatMap((repo) => this.s.screensOfRepo.all(repo) as Record<string, unknown>[])
-      : (this.s.allScreens.all() as Record<string, unknown>[]);
+      ? options.repos.flatMap((repo) => allRows(this.s.screensOfRepo, repo))
+      : allRows(this.s.allScreens);
     return rows.map(toScreen).filter((s) => !options.decision || s.decision === options.decision);
   }
 }
 
-function toStageReason(r: Record<string, unknown>): StageReason {
-  return { stage: r.stage as string, code: r.code as string, evidence: r.evidence as string, post: (r.post as number | null) ?? null };
+function toStageReason(r: Row): StageReason {
+  return { stage: str(r, 'stage'), code: str(r, 'code'), evidence: str(r, 'evidence'), post: numOrNull(r, 'post') };
 }
 
 function toReason(r: StageReason): Reason {
@@ -371,35 +372,35 @@ function toReason(r: StageReason): Reason {
     : { code: r.code as Reason['code'], evidence: r.evidence, post: r.post };
 }
 
-function toCase(r: Record<string, unknown>): BackwardCaseRecord {
+function toCase(r: Row): BackwardCaseRecord {
   return {
-    repo: r.repo as string,
-    number: r.number as number,
+    repo: str(r, 'repo'),
+    number: num(r, 'number'),
     status: r.status as 'resolved' | 'rejected',
     decision: r.decision as Decision,
-    caseId: (r.case_id as string | null) ?? null,
-    gold: (r.gold as string | null) ?? null,
-    goldSubject: (r.gold_subject as string | null) ?? null,
-    parent: (r.parent as string | null) ?? null,
-    defaultBranch: (r.default_branch as string | null) ?? null,
-    cutoff: (r.cutoff as string | null) ?? null,
-    cutoffRule: r.cutoff_rule as string,
-    cutoffNotes: JSON.parse(r.cutoff_notes as string) as string[],
-    historyWindow: (r.history_window as number | null) ?? null,
-    tag: (r.tag as string | null) ?? null,
-    tagWindow: (r.tag_window as number | null) ?? null,
-    prNumbers: JSON.parse(r.pr_numbers as string) as number[],
-    reportTime: r.report_time as string,
-    reportUrl: r.report_url as string,
+    caseId: strOrNull(r, 'case_id'),
+    gold: strOrNull(r, 'gold'),
+    goldSubject: strOrNull(r, 'gold_subject'),
+    parent: strOrNull(r, 'parent'),
+    defaultBranch: strOrNull(r, 'default_branch'),
+    cutoff: strOrNull(r, 'cutoff'),
+    cutoffRule: str(r, 'cutoff_rule'),
+    cutoffNotes: json<string[]>(r, 'cutoff_notes'),
+    historyWindow: numOrNull(r, 'history_window'),
+    tag: strOrNull(r, 'tag'),
+    tagWindow: numOrNull(r, 'tag_window'),
+    prNumbers: json<number[]>(r, 'pr_numbers'),
+    reportTime: str(r, 'report_time'),
+    reportUrl: str(r, 'report_url'),
   };
 }
 
-function toScreen(r: Record<string, unknown>): ScreenRow {
+function toScreen(r: Row): ScreenRow {
   return {
-    repo: r.repo as string,
-    number: r.number as number,
-    caseId: (r.case_id as string | null) ?? null,
+    repo: str(r, 'repo'),
+    number: num(r, 'number'),
+    caseId: strOrNull(r, 'case_id'),
     decision: r.decision as Decision,
-    reasons: JSON.parse(r.reasons as string) as StageReason[],
+    reasons: json<StageReason[]>(r, 'reasons'),
   };
 }

@@ -1,4 +1,5 @@
 import type { Database } from 'better-sqlite3';
+import { type Row, allRows, flag, getRow, json, jsonOrNull, num, str, strOrNull } from '../row.js';
 import { canonicalJson } from '../../util/canonical.js';
 import { forwardCaseId, type ReasonRow, type RouteContext } from '../../model/forward.js';
 import type { LoggedDeletion } from '../../model/deletions.js';
@@ -110,7 +111,6 @@ export interface ForwardCase {
 /** Rows read per query while streaming export records (bounded memory). */
 const PAGE = 500;
 const j = (v: unknown): string => canonicalJson(v);
-const p = <T>(v: unknown): T => JSON.parse(v as string) as T;
 
 /** The statements of ForwardTables, prepared once per instance. */
 function prepareForwardTables(db: Database) {
@@ -211,17 +211,17 @@ export class ForwardTables {
 
   /** The row of one issue–PR pair from the statement `name`, mapped. */
   private ofPair<T>(name: 'link' | 'recovery' | 'gold' | 'case', map: (r: Row) => T, repo: string, issue: number, pull: number): T | undefined {
-    const r = this.s[name].get(repo, issue, pull);
-    return r ? map(r as Row) : undefined;
+    const r = getRow(this.s[name], repo, issue, pull);
+    return r ? map(r) : undefined;
   }
   /** Every row of a repository from the statement `name`, mapped. */
   private ofRepo<T>(name: 'linksOfRepo' | 'recoveriesOfRepo' | 'goldsOfRepo', map: (r: Row) => T, repo: string): T[] {
-    return (this.s[name].all(repo) as Row[]).map(map);
+    return allRows(this.s[name], repo).map(map);
   }
 
   prior(repo: string, base: string, contextDigest: string, evaluator: string): Prior | undefined {
-    const r = this.s.prior.get(repo, base, contextDigest, evaluator) as { prior: string } | undefined;
-    return r ? p<Prior>(r.prior) : undefined;
+    const r = getRow(this.s.prior, repo, base, contextDigest, evaluator);
+    return r ? json<Prior>(r, 'prior') : undefined;
   }
   putPrior(repo: string, base: string, contextDigest: string, evaluator: string, prior: Prior): void {
     this.s.putPrior.run(repo, base, contextDigest, evaluator, j(prior));
@@ -235,14 +235,14 @@ export class ForwardTables {
     const wanted = repos ? new Set(repos.map((r) => r.toLowerCase())) : null;
     let after: [string, number, number] = ['', -1, -1];
     for (;;) {
-      const page = this.s.pairs.all(...after) as Row[];
+      const page = allRows(this.s.pairs, ...after);
       for (const row of page) {
-        if (wanted && !wanted.has((row.repo as string).toLowerCase())) continue;
-        yield this.assemble(toLink(row), (row.issue_url as string | null) ?? null, (row.pr_url as string | null) ?? null);
+        if (wanted && !wanted.has(str(row, 'repo').toLowerCase())) continue;
+        yield this.assemble(toLink(row), strOrNull(row, 'issue_url'), strOrNull(row, 'pr_url'));
       }
       if (page.length < PAGE) return;
       const last = page[page.length - 1]!;
-      after = [last.repo as string, last.issue as number, last.pull as number];
+      after = [str(last, 'repo'), num(last, 'issue'), num(last, 'pull')];
     }
   }
 
@@ -295,65 +295,63 @@ export class ForwardTables {
   }
 }
 
-type Row = Record<string, unknown>;
-
 /** The issue–PR pair a row belongs to (the key columns of every forward table). */
 function pairOf(r: Row): { repo: string; issue: number; pull: number } {
-  return { repo: r.repo as string, issue: r.issue as number, pull: r.pull as number };
+  return { repo: str(r, 'repo'), issue: num(r, 'issue'), pull: num(r, 'pull') };
 }
 
 function toLink(r: Row): LinkRecord {
   return {
     ...pairOf(r),
     status: r.status as LinkRecord['status'],
-    baseRef: (r.base_ref as string | null) ?? null,
+    baseRef: strOrNull(r, 'base_ref'),
     branchRule: (r.branch_rule as LinkRecord['branchRule']) ?? null,
-    linkKinds: p(r.link_kinds),
-    links: p(r.links),
-    flags: p(r.flags),
-    reasons: p(r.reasons),
+    linkKinds: json(r, 'link_kinds'),
+    links: json(r, 'links'),
+    flags: json(r, 'flags'),
+    reasons: json(r, 'reasons'),
   };
 }
 function toRecovery(r: Row): RecoveryRecord {
   return {
     ...pairOf(r),
     status: r.status as RecoveryRecord['status'],
-    base: (r.base as string | null) ?? null,
-    baseRule: (r.base_rule as string | null) ?? null,
-    head: (r.head as string | null) ?? null,
-    baseRef: r.base_ref as string,
-    changedPaths: p(r.changed_paths),
-    workflows: p(r.workflows),
-    workflowsDigest: r.workflows_digest as string,
-    reasons: p(r.reasons),
+    base: strOrNull(r, 'base'),
+    baseRule: strOrNull(r, 'base_rule'),
+    head: strOrNull(r, 'head'),
+    baseRef: str(r, 'base_ref'),
+    changedPaths: json(r, 'changed_paths'),
+    workflows: json(r, 'workflows'),
+    workflowsDigest: str(r, 'workflows_digest'),
+    reasons: json(r, 'reasons'),
   };
 }
 function toGold(r: Row): GoldRecord {
   return {
     ...pairOf(r),
     status: r.status as GoldRecord['status'],
-    context: p(r.context),
-    gold: p(r.gold),
-    invalid: p(r.invalid),
-    explain: p(r.explain),
-    evaluator: r.evaluator as string,
-    limitApplied: r.limit_applied === 1,
-    inputDigests: p(r.input_digests),
-    reasons: p(r.reasons),
+    context: json(r, 'context'),
+    gold: json(r, 'gold'),
+    invalid: json(r, 'invalid'),
+    explain: json(r, 'explain'),
+    evaluator: str(r, 'evaluator'),
+    limitApplied: flag(r, 'limit_applied'),
+    inputDigests: json(r, 'input_digests'),
+    reasons: json(r, 'reasons'),
   };
 }
 function toCase(r: Row): CaseRecord {
   return {
     ...pairOf(r),
-    caseId: r.case_id as string,
-    issueText: r.issue_text as string,
-    deletions: p(r.deletions),
-    excludedComments: p(r.excluded_comments),
-    stability: r.stability === null ? null : p(r.stability),
-    prior: r.prior === null ? null : p(r.prior),
-    labels: r.labels === null ? null : p(r.labels),
-    flags: p(r.flags),
+    caseId: str(r, 'case_id'),
+    issueText: str(r, 'issue_text'),
+    deletions: json(r, 'deletions'),
+    excludedComments: json(r, 'excluded_comments'),
+    stability: jsonOrNull(r, 'stability'),
+    prior: jsonOrNull(r, 'prior'),
+    labels: jsonOrNull(r, 'labels'),
+    flags: json(r, 'flags'),
     decision: r.decision as CaseDecision,
-    reasons: p(r.reasons),
+    reasons: json(r, 'reasons'),
   };
 }

@@ -1,4 +1,5 @@
 import type { Database } from 'better-sqlite3';
+import { allRows, getRow, num, str, strOrNull } from '../row.js';
 import { sha256 } from '../../util/canonical.js';
 
 /** A stored answer to a GET, with what is needed to ask for it conditionally next time. */
@@ -87,17 +88,17 @@ export class GitHubTables {
   }
 
   cached(key: string): CachedResponse | undefined {
-    const r = this.s.cached.get(key) as Record<string, unknown> | undefined;
+    const r = getRow(this.s.cached, key);
     if (!r) return undefined;
     return {
-      key: r.key as string,
-      url: r.url as string,
-      etag: (r.etag as string | null) ?? null,
-      lastModified: (r.last_modified as string | null) ?? null,
-      link: (r.link as string | null) ?? null,
-      status: r.status as number,
-      body: r.body as string,
-      fetchedAt: r.fetched_at as string,
+      key: str(r, 'key'),
+      url: str(r, 'url'),
+      etag: strOrNull(r, 'etag'),
+      lastModified: strOrNull(r, 'last_modified'),
+      link: strOrNull(r, 'link'),
+      status: num(r, 'status'),
+      body: str(r, 'body'),
+      fetchedAt: str(r, 'fetched_at'),
     };
   }
 
@@ -111,8 +112,8 @@ export class GitHubTables {
   }
 
   cursor(repo: string, resource: string): string | null {
-    const r = this.s.cursor.get(repo, resource) as { since: string } | undefined;
-    return r?.since ?? null;
+    const r = getRow(this.s.cursor, repo, resource);
+    return r ? strOrNull(r, 'since') : null;
   }
 
   /** Sets (or, with null, clears) a sync cursor. */
@@ -123,7 +124,7 @@ export class GitHubTables {
 
   /** Repositories that have stored threads, sorted. */
   threadRepos(): string[] {
-    return (this.s.threadRepos.all() as { repo: string }[]).map((r) => r.repo);
+    return allRows(this.s.threadRepos).map((r) => str(r, 'repo'));
   }
 
   count(stage: string, repo: string, delta: BudgetDelta): void {
@@ -144,13 +145,13 @@ function budgetSummary(db: Database): BudgetEntry[] {
   const rows = (db
     .prepare('SELECT stage, repo, requests, not_modified, retries, waited_ms, token_env FROM budget ORDER BY stage, repo')
     .all() as Record<string, number | string>[]).map((r) => ({
-    stage: r.stage as string,
-    repo: r.repo as string,
-    requests: r.requests as number,
-    notModified: r.not_modified as number,
-    retries: r.retries as number,
-    waitedMs: r.waited_ms as number,
-    tokenEnv: (r.token_env as string | null) ?? null,
+    stage: str(r, 'stage'),
+    repo: str(r, 'repo'),
+    requests: num(r, 'requests'),
+    notModified: num(r, 'not_modified'),
+    retries: num(r, 'retries'),
+    waitedMs: num(r, 'waited_ms'),
+    tokenEnv: strOrNull(r, 'token_env'),
   }));
   if (rows.length === 0) return [];
   const total = rows.reduce(

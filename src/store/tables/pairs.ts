@@ -1,4 +1,5 @@
 import type { Database } from 'better-sqlite3';
+import { allRows, flag, getRow, json, num, numOrNull, type Row, str, strOrNull } from '../row.js';
 import { canonicalJson, sha256 } from '../../util/canonical.js';
 
 /** Coupled-pair results (SQL of the pairs stage and its export). */
@@ -104,7 +105,7 @@ export class PairTables {
   }
 
   result(key: string): PairResultRow | undefined {
-    const r = this.s.result.get(key) as Record<string, unknown> | undefined;
+    const r = getRow(this.s.result, key);
     return r ? toResult(r) : undefined;
   }
 
@@ -112,41 +113,41 @@ export class PairTables {
   results(repos: readonly string[] = []): PairResultRow[] {
     const rows =
       repos.length === 0
-        ? (this.s.results.all() as Record<string, unknown>[])
-        : [...repos].sort().flatMap((r) => this.s.resultsOfRepo.all(r) as Record<string, unknown>[]);
+        ? allRows(this.s.results)
+        : [...repos].sort().flatMap((r) => allRows(this.s.resultsOfRepo, r));
     return rows.map(toResult);
   }
 
   members(key: string): PairMemberRow[] {
-    return (this.s.members.all(key) as Record<string, unknown>[]).map((r) => ({
-      key: r.key as string,
-      pr: r.pr as number,
-      baseSha: r.base_sha as string,
-      headSha: r.head_sha as string,
-      mergeBase: r.merge_base as string,
-      codeFiles: JSON.parse(r.code_files as string) as string[],
-      testFiles: JSON.parse(r.test_files as string) as string[],
-      candidateTests: JSON.parse(r.candidate_tests as string) as string[],
-      failToPass: JSON.parse(r.fail_to_pass as string) as string[],
-      codePatchSha256: r.code_patch_sha256 as string,
-      testPatchSha256: r.test_patch_sha256 as string,
+    return allRows(this.s.members, key).map((r) => ({
+      key: str(r, 'key'),
+      pr: num(r, 'pr'),
+      baseSha: str(r, 'base_sha'),
+      headSha: str(r, 'head_sha'),
+      mergeBase: str(r, 'merge_base'),
+      codeFiles: json<string[]>(r, 'code_files'),
+      testFiles: json<string[]>(r, 'test_files'),
+      candidateTests: json<string[]>(r, 'candidate_tests'),
+      failToPass: json<string[]>(r, 'fail_to_pass'),
+      codePatchSha256: str(r, 'code_patch_sha256'),
+      testPatchSha256: str(r, 'test_patch_sha256'),
     }));
   }
 
   runs(key: string): PairRunRow[] {
-    return (this.s.runs.all(key) as Record<string, unknown>[]).map((r) => ({
-      key: r.key as string,
-      condition: r.condition as string,
-      testId: r.test_id as string,
-      repeat: r.repeat as number,
-      tree: r.tree as string,
-      outcome: r.outcome as string,
-      exitCode: (r.exit_code as number | null) ?? null,
-      timedOut: r.timed_out === 1,
-      durationMs: r.duration_ms as number,
-      stdoutDigest: r.stdout_digest as string,
-      stderrDigest: r.stderr_digest as string,
-      outputTail: r.output_tail as string,
+    return allRows(this.s.runs, key).map((r) => ({
+      key: str(r, 'key'),
+      condition: str(r, 'condition'),
+      testId: str(r, 'test_id'),
+      repeat: num(r, 'repeat'),
+      tree: str(r, 'tree'),
+      outcome: str(r, 'outcome'),
+      exitCode: numOrNull(r, 'exit_code'),
+      timedOut: flag(r, 'timed_out'),
+      durationMs: num(r, 'duration_ms'),
+      stdoutDigest: str(r, 'stdout_digest'),
+      stderrDigest: str(r, 'stderr_digest'),
+      outputTail: str(r, 'output_tail'),
     }));
   }
 
@@ -156,19 +157,19 @@ export class PairTables {
   }
 }
 
-function toResult(r: Record<string, unknown>): PairResultRow {
+function toResult(r: Row): PairResultRow {
   return {
-    key: r.key as string,
-    repo: r.repo as string,
-    prA: r.pr_a as number,
-    prB: r.pr_b as number,
-    why: r.why as string,
+    key: str(r, 'key'),
+    repo: str(r, 'repo'),
+    prA: num(r, 'pr_a'),
+    prB: num(r, 'pr_b'),
+    why: str(r, 'why'),
     status: r.status as 'valid' | 'rejected',
-    reason: (r.reason as string | null) ?? null,
-    tier: (r.tier as string | null) ?? null,
-    tierBasis: (r.tier_basis as string | null) ?? null,
-    baseCommit: (r.base_commit as string | null) ?? null,
-    baseRule: (r.base_rule as string | null) ?? null,
-    evidence: JSON.parse(r.evidence as string) as Record<string, unknown>,
+    reason: strOrNull(r, 'reason'),
+    tier: strOrNull(r, 'tier'),
+    tierBasis: strOrNull(r, 'tier_basis'),
+    baseCommit: strOrNull(r, 'base_commit'),
+    baseRule: strOrNull(r, 'base_rule'),
+    evidence: json<Record<string, unknown>>(r, 'evidence'),
   };
 }

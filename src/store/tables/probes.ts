@@ -1,4 +1,5 @@
 import type { Database } from 'better-sqlite3';
+import { type Row, allRows, flag, getRow, json, num, numOrNull, str, strOrNull } from '../row.js';
 import type { Boundary, Verdict } from '../../model/probe.js';
 
 /** Probe results of one Backward case (SQL of the probe stage, read by `r2v probe` and admission). */
@@ -75,58 +76,58 @@ export interface ProbeVerdictSummary {
 const b = (v: boolean | null): number | null => (v === null ? null : v ? 1 : 0);
 const bool = (v: unknown): boolean | null => (v === null || v === undefined ? null : v === 1);
 
-function toVerdict(r: Record<string, unknown>): ProbeVerdictRow {
+function toVerdict(r: Row): ProbeVerdictRow {
   return {
-    caseId: r.case_id as string,
-    repo: r.repo as string,
-    number: r.number as number,
+    caseId: str(r, 'case_id'),
+    repo: str(r, 'repo'),
+    number: num(r, 'number'),
     status: r.status as ProbeVerdictRow['status'],
     kind: r.kind as ProbeVerdictRow['kind'],
-    specPath: r.spec_path as string | null,
-    specDigest: r.spec_digest as string | null,
-    draft: r.draft === 1,
-    draftPath: r.draft_path as string | null,
-    draftKind: r.draft_kind as string | null,
-    goldSha: r.gold_sha as string,
-    parentSha: r.parent_sha as string | null,
+    specPath: strOrNull(r, 'spec_path'),
+    specDigest: strOrNull(r, 'spec_digest'),
+    draft: flag(r, 'draft'),
+    draftPath: strOrNull(r, 'draft_path'),
+    draftKind: strOrNull(r, 'draft_kind'),
+    goldSha: str(r, 'gold_sha'),
+    parentSha: strOrNull(r, 'parent_sha'),
     parentVerdict: r.parent_verdict as Verdict | null,
-    parentWhy: r.parent_why as string | null,
+    parentWhy: strOrNull(r, 'parent_why'),
     goldVerdict: r.gold_verdict as Verdict | null,
-    goldWhy: r.gold_why as string | null,
+    goldWhy: strOrNull(r, 'gold_why'),
     boundary: r.boundary as Boundary | null,
     observed: r.observed as Boundary | null,
-    reason: r.reason as string,
-    detail: r.detail as string | null,
-    fixSha: r.fix_sha as string | null,
-    fixPull: r.fix_pull as number | null,
-    tests: r.tests === null || r.tests === undefined ? null : (JSON.parse(r.tests as string) as string[]),
-    proposedCommand: r.proposed_command as string | null,
-    repeats: r.repeats as number | null,
+    reason: str(r, 'reason'),
+    detail: strOrNull(r, 'detail'),
+    fixSha: strOrNull(r, 'fix_sha'),
+    fixPull: numOrNull(r, 'fix_pull'),
+    tests: r.tests === null || r.tests === undefined ? null : (json<string[]>(r, 'tests')),
+    proposedCommand: strOrNull(r, 'proposed_command'),
+    repeats: numOrNull(r, 'repeats'),
     networkIsolated: bool(r.network_isolated),
-    finishedAt: r.finished_at as string,
+    finishedAt: str(r, 'finished_at'),
   };
 }
 
-function toRun(r: Record<string, unknown>): ProbeRunRow {
+function toRun(r: Row): ProbeRunRow {
   return {
-    caseId: r.case_id as string,
+    caseId: str(r, 'case_id'),
     state: r.state as ProbeRunRow['state'],
     phase: r.phase as ProbeRunRow['phase'],
-    idx: r.idx as number,
-    sha: r.sha as string,
-    command: r.command as string,
-    executed: r.executed === 1,
-    exitCode: r.exit_code as number | null,
-    signal: r.signal as string | null,
-    timedOut: r.timed_out === 1,
-    durationMs: r.duration_ms as number,
-    stdoutTail: r.stdout_tail as string,
-    stderrTail: r.stderr_tail as string,
-    stdoutDigest: r.stdout_digest as string,
-    stderrDigest: r.stderr_digest as string,
-    networkIsolated: r.network_isolated === 1,
-    classification: r.classification as string,
-    why: r.why as string,
+    idx: num(r, 'idx'),
+    sha: str(r, 'sha'),
+    command: str(r, 'command'),
+    executed: flag(r, 'executed'),
+    exitCode: numOrNull(r, 'exit_code'),
+    signal: strOrNull(r, 'signal'),
+    timedOut: flag(r, 'timed_out'),
+    durationMs: num(r, 'duration_ms'),
+    stdoutTail: str(r, 'stdout_tail'),
+    stderrTail: str(r, 'stderr_tail'),
+    stdoutDigest: str(r, 'stdout_digest'),
+    stderrDigest: str(r, 'stderr_digest'),
+    networkIsolated: flag(r, 'network_isolated'),
+    classification: str(r, 'classification'),
+    why: str(r, 'why'),
   };
 }
 
@@ -175,16 +176,16 @@ export class ProbeTables {
   }
 
   verdict(caseId: string): ProbeVerdictRow | undefined {
-    const r = this.s.verdict.get(caseId) as Record<string, unknown> | undefined;
+    const r = getRow(this.s.verdict, caseId);
     return r ? toVerdict(r) : undefined;
   }
 
   runs(caseId: string): ProbeRunRow[] {
-    return (this.s.runs.all(caseId) as Record<string, unknown>[]).map(toRun);
+    return allRows(this.s.runs, caseId).map(toRun);
   }
 
   verdictsOfRepo(repo: string): ProbeVerdictRow[] {
-    return (this.s.ofRepo.all(repo) as Record<string, unknown>[]).map(toVerdict);
+    return allRows(this.s.ofRepo, repo).map(toVerdict);
   }
 
   /** For admission: null when the probe stage has not looked at the case. */

@@ -1,4 +1,5 @@
 import type { Database } from 'better-sqlite3';
+import { type Row, allRows, num, str } from '../row.js';
 import { ValidationError } from '../../errors.js';
 
 /** The review ledger (migration 0009): append-only decisions about cases, bound to input digests. */
@@ -48,7 +49,7 @@ export class ReviewLedger {
 
   /** Every entry of a case, oldest first. */
   entries(caseKey: string): ReviewEntry[] {
-    return (this.s.ofCase.all(caseKey) as Record<string, unknown>[]).map(toEntry);
+    return allRows(this.s.ofCase, caseKey).map(toEntry);
   }
 
   /** The id of an entry with the same case, reviewer, decision, reason, digest and source, if any. */
@@ -84,16 +85,16 @@ function checkEntry(e: Omit<ReviewEntry, 'id'>): void {
   if (e.source !== 'human' && e.source !== 'screener') bad(`source ${JSON.stringify(e.source)} is not human or screener`);
 }
 
-function toEntry(r: Record<string, unknown>): ReviewEntry {
+function toEntry(r: Row): ReviewEntry {
   return {
-    id: r.id as number,
-    caseKey: r.case_key as string,
+    id: num(r, 'id'),
+    caseKey: str(r, 'case_key'),
     task: r.task as ReviewEntry['task'],
-    reviewer: r.reviewer as string,
+    reviewer: str(r, 'reviewer'),
     decision: r.decision as ReviewDecision,
-    reason: r.reason as string,
-    inputDigest: r.input_digest as string,
-    recordedAt: r.recorded_at as string,
+    reason: str(r, 'reason'),
+    inputDigest: str(r, 'input_digest'),
+    recordedAt: str(r, 'recorded_at'),
     source: r.source as ReviewEntry['source'],
   };
 }

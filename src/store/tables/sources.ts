@@ -1,4 +1,5 @@
 import type { Database } from 'better-sqlite3';
+import { allRows, flag, flagOrNull, getRow, json, num, type Row, str, strOrNull } from '../row.js';
 
 /** Raw GitHub data (threads, comments, pull requests, links, repositories): the inputs of every stage. */
 export interface ThreadRow {
@@ -147,95 +148,102 @@ export class Sources {
   }
 
   thread(repo: string, number: number): ThreadRow | undefined {
-    const r = this.s.thread.get(repo, number) as Record<string, unknown> | undefined;
+    const r = getRow(this.s.thread, repo, number);
     return r ? toThread(r) : undefined;
   }
   threads(repo: string): ThreadRow[] {
-    return (this.s.threadsOfRepo.all(repo) as Record<string, unknown>[]).map(toThread);
+    return allRows(this.s.threadsOfRepo, repo).map(toThread);
   }
   comments(repo: string, number: number): CommentRow[] {
-    return (this.s.comments.all(repo, number) as Record<string, unknown>[]).map(toComment);
+    return allRows(this.s.comments, repo, number).map(toComment);
   }
   pull(repo: string, number: number): PullRow | undefined {
-    const r = this.s.pull.get(repo, number) as Record<string, unknown> | undefined;
+    const r = getRow(this.s.pull, repo, number);
     return r ? toPull(r) : undefined;
   }
   pulls(repo: string): PullRow[] {
-    return (this.s.pullsOfRepo.all(repo) as Record<string, unknown>[]).map(toPull);
+    return allRows(this.s.pullsOfRepo, repo).map(toPull);
   }
   links(repo: string): LinkRow[] {
-    return this.s.linksOfRepo.all(repo) as LinkRow[];
+    return allRows(this.s.linksOfRepo, repo).map((r) => ({
+      repo: str(r, 'repo'),
+      issue: num(r, 'issue'),
+      pull: num(r, 'pull'),
+      how: str(r, 'how'),
+      evidence: str(r, 'evidence'),
+    }));
   }
   /** Names of the repositories stored (configured or imported), sorted. */
   repoNames(): string[] {
-    return (this.s.repoNames.all() as { name: string }[]).map((r) => r.name);
+    return allRows(this.s.repoNames).map((r) => str(r, 'name'));
   }
   /** The number of the thread a stored comment belongs to. */
   commentThread(repo: string, commentId: number): number | undefined {
-    return (this.s.commentThread.get(repo, commentId) as { number: number } | undefined)?.number;
+    const r = getRow(this.s.commentThread, repo, commentId);
+    return r ? num(r, 'number') : undefined;
   }
   repo(name: string): RepoRow | undefined {
-    const r = this.s.repo.get(name) as Record<string, unknown> | undefined;
+    const r = getRow(this.s.repo, name);
     if (!r) return undefined;
     return {
-      name: r.name as string,
-      defaultBranch: (r.default_branch as string | null) ?? null,
-      isFork: r.is_fork === null ? null : r.is_fork === 1,
-      parent: (r.parent as string | null) ?? null,
-      htmlUrl: (r.html_url as string | null) ?? null,
-      source: r.source as string,
-      updatedAt: r.updated_at as string,
+      name: str(r, 'name'),
+      defaultBranch: strOrNull(r, 'default_branch'),
+      isFork: flagOrNull(r, 'is_fork'),
+      parent: strOrNull(r, 'parent'),
+      htmlUrl: strOrNull(r, 'html_url'),
+      source: str(r, 'source'),
+      updatedAt: str(r, 'updated_at'),
     };
   }
 }
 
-function toThread(r: Record<string, unknown>): ThreadRow {
+function toThread(r: Row): ThreadRow {
   return {
-    repo: r.repo as string,
-    number: r.number as number,
+    repo: str(r, 'repo'),
+    number: num(r, 'number'),
     kind: r.kind as 'issue' | 'pull',
-    title: r.title as string,
-    body: r.body as string,
-    author: r.author as string,
-    state: (r.state as string | null) ?? null,
-    createdAt: r.created_at as string,
-    updatedAt: (r.updated_at as string | null) ?? null,
-    closedAt: (r.closed_at as string | null) ?? null,
-    htmlUrl: r.html_url as string,
-    source: r.source as string,
+    title: str(r, 'title'),
+    body: str(r, 'body'),
+    author: str(r, 'author'),
+    state: strOrNull(r, 'state'),
+    createdAt: str(r, 'created_at'),
+    updatedAt: strOrNull(r, 'updated_at'),
+    closedAt: strOrNull(r, 'closed_at'),
+    htmlUrl: str(r, 'html_url'),
+    source: str(r, 'source'),
   };
 }
-function toComment(r: Record<string, unknown>): CommentRow {
+function toComment(r: Row): CommentRow {
   return {
-    repo: r.repo as string,
-    number: r.number as number,
-    commentId: r.comment_id as number,
-    author: r.author as string,
-    createdAt: r.created_at as string,
-    updatedAt: (r.updated_at as string | null) ?? null,
-    body: r.body as string,
-    htmlUrl: (r.html_url as string | null) ?? null,
+    repo: str(r, 'repo'),
+    number: num(r, 'number'),
+    commentId: num(r, 'comment_id'),
+    author: str(r, 'author'),
+    createdAt: str(r, 'created_at'),
+    updatedAt: strOrNull(r, 'updated_at'),
+    body: str(r, 'body'),
+    htmlUrl: strOrNull(r, 'html_url'),
   };
 }
-function toPull(r: Record<string, unknown>): PullRow {
+function toPull(r: Row): PullRow {
   return {
-    repo: r.repo as string,
-    number: r.number as number,
-    title: r.title as string,
-    body: r.body as string,
-    author: r.author as string,
-    state: r.state as string,
-    draft: r.draft === 1,
-    baseRef: r.base_ref as string,
-    baseSha: r.base_sha as string,
-    headRef: (r.head_ref as string | null) ?? null,
-    headSha: r.head_sha as string,
-    mergeCommitSha: (r.merge_commit_sha as string | null) ?? null,
-    createdAt: r.created_at as string,
-    mergedAt: (r.merged_at as string | null) ?? null,
-    htmlUrl: r.html_url as string,
-    commitShas: JSON.parse(r.commit_shas as string) as string[],
-    commitMessages: JSON.parse(r.commit_messages as string) as string[],
-    source: r.source as string,
+    repo: str(r, 'repo'),
+    number: num(r, 'number'),
+    title: str(r, 'title'),
+    body: str(r, 'body'),
+    author: str(r, 'author'),
+    state: str(r, 'state'),
+    draft: flag(r, 'draft'),
+    baseRef: str(r, 'base_ref'),
+    baseSha: str(r, 'base_sha'),
+    headRef: strOrNull(r, 'head_ref'),
+    headSha: str(r, 'head_sha'),
+    mergeCommitSha: strOrNull(r, 'merge_commit_sha'),
+    createdAt: str(r, 'created_at'),
+    mergedAt: strOrNull(r, 'merged_at'),
+    htmlUrl: str(r, 'html_url'),
+    commitShas: json<string[]>(r, 'commit_shas'),
+    commitMessages: json<string[]>(r, 'commit_messages'),
+    source: str(r, 'source'),
   };
 }

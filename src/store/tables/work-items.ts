@@ -1,4 +1,5 @@
 import type { Database } from 'better-sqlite3';
+import { allRows, getRow, num, type Row, str, strOrNull } from '../row.js';
 
 export type ItemStatus = 'done' | 'rejected' | 'failed';
 
@@ -47,13 +48,13 @@ export class WorkItems {
   }
 
   get(stage: string, key: string): WorkItemRow | undefined {
-    const r = this.s.get.get(stage, key) as Record<string, unknown> | undefined;
+    const r = getRow(this.s.get, stage, key);
     return r ? toRow(r) : undefined;
   }
 
   ofStage(stage: string): Map<string, WorkItemRow> {
     const out = new Map<string, WorkItemRow>();
-    for (const r of this.s.ofStage.all(stage) as Record<string, unknown>[]) out.set(r.key as string, toRow(r));
+    for (const r of allRows(this.s.ofStage, stage)) out.set(str(r, 'key'), toRow(r));
     return out;
   }
 
@@ -62,7 +63,7 @@ export class WorkItems {
   }
 
   failures(): WorkItemRow[] {
-    return (this.s.failures.all() as Record<string, unknown>[]).map(toRow);
+    return allRows(this.s.failures).map(toRow);
   }
 
   rejectionsByReason(): { stage: string; reason: string | null; n: number }[] {
@@ -70,18 +71,18 @@ export class WorkItems {
   }
 }
 
-function toRow(r: Record<string, unknown>): WorkItemRow {
+function toRow(r: Row): WorkItemRow {
   return {
-    stage: r.stage as string,
-    key: r.key as string,
-    repo: r.repo as string,
+    stage: str(r, 'stage'),
+    key: str(r, 'key'),
+    repo: str(r, 'repo'),
     status: r.status as ItemStatus,
-    reason: (r.reason as string | null) ?? null,
-    attempts: r.attempts as number,
-    errorKind: (r.error_kind as string | null) ?? null,
-    errorMessage: (r.error_message as string | null) ?? null,
-    stageVersion: r.stage_version as number,
-    inputDigest: r.input_digest as string,
-    updatedAt: r.updated_at as string,
+    reason: strOrNull(r, 'reason'),
+    attempts: num(r, 'attempts'),
+    errorKind: strOrNull(r, 'error_kind'),
+    errorMessage: strOrNull(r, 'error_message'),
+    stageVersion: num(r, 'stage_version'),
+    inputDigest: str(r, 'input_digest'),
+    updatedAt: str(r, 'updated_at'),
   };
 }
