@@ -6,7 +6,6 @@ import { nameOfRepoUrl, repositoryAliases } from '../../../src/github/identity.j
 import { findClosingReferences } from '../../../src/github/links.js';
 import { sanitizeReport } from '../../../src/sanitize/index.js';
 import { openStore, type Store } from '../../../src/store/db.js';
-import { Sources } from '../../../src/store/tables/sources.js';
 import { discoverContext, runDiscover } from '../../support/discover-child.js';
 import { startFakeGitHub, type FakeGitHub } from '../../support/github-server.js';
 import { pull, TOKEN, world } from './world.js';
@@ -57,7 +56,7 @@ describe('a repository renamed on GitHub, discovered under its former name', () 
     expect(server.requests.filter((r) => r.path.startsWith('/repos/oldco/') && r.path !== '/repos/oldco/widget')).toEqual([]);
 
     // Rows stay under the configured name; the current name is recorded with them.
-    const sources = new Sources(store.db);
+    const sources = store.sources;
     const row = sources.repo('oldco/widget');
     expect(row?.htmlUrl).toBe('https://github.com/newco/widget');
     expect(nameOfRepoUrl(row?.htmlUrl)).toBe('newco/widget');
