@@ -11,11 +11,16 @@ import { labelsOf, sameSet } from './prior.js';
 import type { Prior } from '../model/forward.js';
 import { alternativeScopes, measureStability } from './stability.js';
 
+/** What screening reads of the issue, its comments and the fixing pull request. */
+export type ScreenedIssue = Pick<ThreadRow, 'number' | 'title' | 'body' | 'createdAt'>;
+export type ScreenedComment = Pick<CommentRow, 'commentId' | 'author' | 'createdAt' | 'body'>;
+export type ScreenedPull = Pick<PullRow, 'number' | 'createdAt' | 'commitShas' | 'headSha' | 'mergeCommitSha'>;
+
 export interface ScreenInput {
   readonly repo: string;
-  readonly issue: ThreadRow;
-  readonly comments: readonly CommentRow[];
-  readonly pull: PullRow;
+  readonly issue: ScreenedIssue;
+  readonly comments: readonly ScreenedComment[];
+  readonly pull: ScreenedPull;
   /** Flags carried from the link stage (multi-link). */
   readonly linkFlags: readonly ReasonRow[];
   readonly base: string;

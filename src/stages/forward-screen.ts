@@ -5,16 +5,36 @@ import { readBaseInputs } from '../forward/git-inputs.js';
 import { MIN_SHA_PREFIX } from '../forward/issue-text.js';
 import { pairKey } from '../forward/link-rules.js';
 import { memoizeOnePath, repositoryPrior } from '../forward/prior.js';
-import type { Prior } from '../model/forward.js';
-import { screenCase } from '../forward/case-screen.js';
+import type { Prior, ReasonRow } from '../model/forward.js';
+import type { RecoveryRecord } from '../store/tables/forward.js';
+import { screenCase, type ScreenedComment, type ScreenedIssue, type ScreenedPull } from '../forward/case-screen.js';
 import { SCOPE_AMBIGUITY_THRESHOLD } from '../forward/stability.js';
 import { digestOf } from '../util/canonical.js';
-import type { Stage, StageContext } from './types.js';
+import { planItem } from './plan.js';
+import type { PlannedItem, Stage, StageContext } from './types.js';
 
 export interface ForwardScreenItem {
   readonly repo: string;
   readonly issue: number;
   readonly pull: number;
+  /** The screening rules' constants (a change re-screens every case). */
+  readonly rules: { readonly threshold: number; readonly minSha: number };
+  /** Flags of the link stage (multi-link). */
+  readonly linkFlags: readonly ReasonRow[];
+  /** The recovered base, head, Δ* and workflows at base. */
+  readonly recovery: {
+    readonly base: string;
+    readonly head: string;
+    readonly baseRef: string;
+    readonly changedPaths: readonly string[];
+    readonly workflows: RecoveryRecord['workflows'];
+    readonly workflowsDigest: string;
+  };
+  /** The gold workflow set of the route stage. */
+  readonly gold: readonly string[];
+  readonly thread: ScreenedIssue;
+  readonly comments: readonly ScreenedComment[];
+  readonly pr: ScreenedPull;
 }
 
 /**
@@ -30,7 +50,7 @@ export const forwardScreenStage: Stage<ForwardScreenItem> = {
   plan(ctx, repos) {
     const sources = ctx.store.sources;
     const forward = ctx.store.forward;
-    const items = [];
+    const items: PlannedItem<ForwardScreenItem>[] = [];
     for (const repo of repos) {
       for (const gold of forward.golds(repo)) {
         if (gold.status !== 'done') continue;
@@ -39,37 +59,28 @@ export const forwardScreenStage: Stage<ForwardScreenItem> = {
         const rec = forward.recovery(repo, issue, pull);
         const thread = sources.thread(repo, issue);
         const pr = sources.pull(repo, pull);
-        if (!link || link.status !== 'kept' || !rec || rec.status !== 'done' || !thread || !pr) continue;
-        items.push({
-          key: pairKey(repo, issue, pull),
-          repo,
-          inputDigest: digestOf({
+        if (!link || link.status !== 'kept' || !rec || rec.status !== 'done' || rec.base === null || rec.head === null || !thread || !pr) continue;
+        items.push(
+          planItem(pairKey(repo, issue, pull), repo, {
+            repo,
+            issue,
+            pull,
             rules: { threshold: SCOPE_AMBIGUITY_THRESHOLD, minSha: MIN_SHA_PREFIX },
-            flags: link.flags,
-            recovery: { base: rec.base, head: rec.head, baseRef: rec.baseRef, changed: rec.changedPaths, workflows: rec.workflowsDigest },
-            gold: { gold: gold.gold, evaluator: gold.evaluator, digests: gold.inputDigests },
-            issue: { title: thread.title, body: thread.body, createdAt: thread.createdAt },
-            comments: sources.comments(repo, issue).map((c) => [c.commentId, c.createdAt, c.author, c.body]),
-            pull: { createdAt: pr.createdAt, commits: pr.commitShas, head: pr.headSha, merge: pr.mergeCommitSha },
+            linkFlags: link.flags,
+            recovery: { base: rec.base, head: rec.head, baseRef: rec.baseRef, changedPaths: rec.changedPaths, workflows: rec.workflows, workflowsDigest: rec.workflowsDigest },
+            gold: gold.gold,
+            thread: { number: thread.number, title: thread.title, body: thread.body, createdAt: thread.createdAt },
+            comments: sources.comments(repo, issue).map((c) => ({ commentId: c.commentId, author: c.author, createdAt: c.createdAt, body: c.body })),
+            pr: { number: pr.number, createdAt: pr.createdAt, commitShas: pr.commitShas, headSha: pr.headSha, mergeCommitSha: pr.mergeCommitSha },
           }),
-          input: { repo, issue, pull },
-        });
+        );
       }
     }
     return items;
   },
   async process(item, ctx) {
-    const { repo, issue, pull } = item.input;
-    const sources = ctx.store.sources;
+    const { repo, recovery: rec, thread, comments, pr } = item.input;
     const forward = ctx.store.forward;
-    const link = forward.link(repo, issue, pull);
-    const rec = forward.recovery(repo, issue, pull);
-    const gold = forward.gold(repo, issue, pull);
-    const thread = sources.thread(repo, issue);
-    const pr = sources.pull(repo, pull);
-    if (!link || !rec || rec.base === null || rec.head === null || !gold || !thread || !pr) {
-      throw new Error(`${item.key}: link, recovery or gold missing (run link, recover and route first)`);
-    }
     const context = forwardContext(rec.baseRef);
     const handle = await ctx.git.get(repo);
     const { tree, imports } = await readBaseInputs(handle, rec.base, rec.changedPaths);
@@ -80,14 +91,14 @@ export const forwardScreenStage: Stage<ForwardScreenItem> = {
     const record = screenCase({
       repo,
       issue: thread,
-      comments: sources.comments(repo, issue),
+      comments,
       pull: pr,
-      linkFlags: link.flags,
+      linkFlags: item.input.linkFlags,
       base: rec.base,
       head: rec.head,
       baseRef: rec.baseRef,
       changed: rec.changedPaths,
-      gold: gold.gold,
+      gold: item.input.gold,
       workflowCount: rec.workflows.filter((w) => isWorkflowPath(w.path)).length,
       tree,
       imports,
@@ -96,7 +107,7 @@ export const forwardScreenStage: Stage<ForwardScreenItem> = {
     });
     const save = (store: typeof ctx.store): void => {
       const t = store.forward;
-      if (!cached) t.putPrior(repo, rec.base!, priorKey, EVALUATOR_ID, prior);
+      if (!cached) t.putPrior(repo, rec.base, priorKey, EVALUATOR_ID, prior);
       t.putCase(record);
     };
     if (record.decision === 'reject') return { status: 'rejected', reason: record.reasons[0]!.code, save };

@@ -4,7 +4,8 @@ import { readWorkflowFiles } from '../git/workflows.js';
 import { pairKey } from '../forward/link-rules.js';
 import type { RecoveryRecord } from '../store/tables/forward.js';
 import { digestOf } from '../util/canonical.js';
-import type { ItemOutcome, Stage } from './types.js';
+import { planItem } from './plan.js';
+import type { ItemOutcome, PlannedItem, Stage } from './types.js';
 
 export interface RecoverItem {
   readonly repo: string;
@@ -30,7 +31,7 @@ export const recoverStage: Stage<RecoverItem> = {
   plan(ctx, repos) {
     const sources = ctx.store.sources;
     const forward = ctx.store.forward;
-    const items = [];
+    const items: PlannedItem<RecoverItem>[] = [];
     for (const repo of repos) {
       for (const link of forward.links(repo)) {
         if (link.status !== 'kept') continue;
@@ -47,7 +48,7 @@ export const recoverStage: Stage<RecoverItem> = {
           mergeCommitSha: pull.mergeCommitSha,
           mergedAt: pull.mergedAt,
         };
-        items.push({ key: pairKey(repo, link.issue, link.pull), repo, inputDigest: digestOf(input), input });
+        items.push(planItem(pairKey(repo, link.issue, link.pull), repo, input));
       }
     }
     return items;

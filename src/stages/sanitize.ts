@@ -2,15 +2,25 @@ import { repositoryAliases } from '../github/identity.js';
 import { sanitizeThread } from '../backward/chain.js';
 import { threadFromRows } from '../backward/thread.js';
 import { repoConfig } from '../config.js';
-import { MinerError } from '../errors.js';
-import type { ReportRow } from '../store/tables/backward.js';
-import { digestOf } from '../util/canonical.js';
+import type { Attribution, Thread } from '../model/backward.js';
+import type { BackwardCaseRecord, ReportRow } from '../store/tables/backward.js';
 import type { Store } from '../store/db.js';
+import { planItem } from './plan.js';
 import type { PlannedItem, Stage } from './types.js';
 
 export interface SanitizeItem {
   readonly repo: string;
   readonly number: number;
+  /** The thread's case as resolve stored it (null: none). */
+  readonly record: BackwardCaseRecord | null;
+  /** For a resolved case: what the report is built from (null otherwise: nothing to sanitize). */
+  readonly resolved: {
+    /** The thread as the report reads it (posts in order, with the repository's former names). */
+    readonly thread: Thread;
+    readonly attributions: readonly Attribution[];
+    /** Full SHAs the resolutions found (commits of the repository). */
+    readonly knownShas: readonly string[];
+  } | null;
 }
 
 /**
@@ -30,48 +40,36 @@ export const sanitizeStage: Stage<SanitizeItem> = {
     for (const repo of repos) {
       const aliases = repositoryAliases(repo, repoConfig(ctx.config, repo)?.aliases ?? [], sources.repo(repo)?.htmlUrl);
       for (const number of tables.screenedThreads(repo)) {
-        const thread = sources.thread(repo, number);
-        if (!thread) continue;
+        const row = sources.thread(repo, number);
+        if (!row) continue;
         const record = tables.caseOf(repo, number) ?? null;
-        const digest = digestOf({
-          thread: { title: thread.title, body: thread.body },
-          comments: record?.status === 'resolved' ? sources.comments(repo, number).map((c) => [c.commentId, c.createdAt, c.body]) : [],
-          attributions: tables.attributions(repo, number),
-          case: record,
-          resolutions: tables.resolutions(repo, number).map((r) => r.sha),
-          // Former names change which URLs are deleted; absent when there are none (digests of earlier runs stay valid).
-          ...(aliases.length > 0 ? { aliases } : {}),
-        });
-        items.push({ key: `${repo}#${number}`, repo, inputDigest: digest, input: { repo, number } });
+        const resolved =
+          record?.status === 'resolved'
+            ? {
+                thread: threadFromRows(row, sources.comments(repo, number), aliases),
+                attributions: tables.attributions(repo, number),
+                knownShas: tables.resolutions(repo, number).flatMap((r) => (r.sha ? [r.sha] : [])),
+              }
+            : null;
+        items.push(planItem(`${repo}#${number}`, repo, { repo, number, record, resolved }));
       }
     }
     return items;
   },
   async process(item, ctx) {
-    const { repo, number } = item.input;
-    const sources = ctx.store.sources;
-    const tables = ctx.store.backward;
-    const record = tables.caseOf(repo, number);
-    if (!record || record.status !== 'resolved') {
+    const { repo, number, record, resolved } = item.input;
+    if (!record || !resolved) {
       return {
         status: 'rejected',
         reason: record ? 'unresolved' : 'not-resolved',
         save: (s) => s.backward.replaceReport(repo, number, null, []),
       };
     }
-    const row = sources.thread(repo, number);
-    if (!row) throw new MinerError('not-found', `${repo}#${number}: thread is gone from the store`);
-    const thread = threadFromRows(row, sources.comments(repo, number), repositoryAliases(repo, repoConfig(ctx.config, repo)?.aliases ?? [], sources.repo(repo)?.htmlUrl));
     const handle = await ctx.git.get(repo);
     const out = await sanitizeThread(
-      thread,
-      tables.attributions(repo, number),
-      {
-        gold: record.gold,
-        goldSubject: record.goldSubject,
-        prNumbers: record.prNumbers,
-        knownShas: tables.resolutions(repo, number).flatMap((r) => (r.sha ? [r.sha] : [])),
-      },
+      resolved.thread,
+      resolved.attributions,
+      { gold: record.gold, goldSubject: record.goldSubject, prNumbers: record.prNumbers, knownShas: resolved.knownShas },
       handle.objects,
     );
     const stored: ReportRow = {

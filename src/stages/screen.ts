@@ -1,12 +1,14 @@
 import { finalDecision, type Gathered } from '../backward/decision.js';
 import { BackwardTables } from '../store/tables/backward.js';
-import { digestOf } from '../util/canonical.js';
 import type { Store } from '../store/db.js';
+import { planItem } from './plan.js';
 import type { PlannedItem, Stage } from './types.js';
 
 export interface ScreenItem {
   readonly repo: string;
   readonly number: number;
+  /** What the earlier stages stored for the thread (read once, in plan). */
+  readonly gathered: Gathered;
 }
 
 /** What the final decision of a thread reads, from the rows the earlier Backward stages stored. */
@@ -46,15 +48,14 @@ export const screenStage: Stage<ScreenItem> = {
       for (const number of tables.screenedThreads(repo)) {
         const g = gather(tables, repo, number);
         if (!g || finalDecision(g) === null) continue;
-        items.push({ key: `${repo}#${number}`, repo, inputDigest: digestOf(g), input: { repo, number } });
+        items.push(planItem(`${repo}#${number}`, repo, { repo, number, gathered: g }));
       }
     }
     return items;
   },
   async process(item, ctx) {
-    const { repo, number } = item.input;
-    const g = gather(ctx.store.backward, repo, number);
-    const final = g ? finalDecision(g) : null;
+    const { repo, number, gathered } = item.input;
+    const final = finalDecision(gathered);
     if (!final) {
       return { status: 'rejected', reason: 'incomplete', save: (s) => s.backward.clearScreen(repo, number) };
     }

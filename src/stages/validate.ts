@@ -1,12 +1,15 @@
 import { checkReasons } from '../backward/validate.js';
 import { validateCase } from '../backward/chain.js';
-import { digestOf } from '../util/canonical.js';
 import type { Store } from '../store/db.js';
+import type { BackwardCaseRecord } from '../store/tables/backward.js';
+import { planItem } from './plan.js';
 import type { PlannedItem, Stage } from './types.js';
 
 export interface ValidateItem {
   readonly repo: string;
   readonly number: number;
+  /** The thread's case as resolve stored it (null: none). */
+  readonly record: BackwardCaseRecord | null;
 }
 
 /**
@@ -24,19 +27,13 @@ export const validateStage: Stage<ValidateItem> = {
     const items: PlannedItem<ValidateItem>[] = [];
     for (const repo of repos) {
       for (const number of tables.screenedThreads(repo)) {
-        items.push({
-          key: `${repo}#${number}`,
-          repo,
-          inputDigest: digestOf({ case: tables.caseOf(repo, number) ?? null }),
-          input: { repo, number },
-        });
+        items.push(planItem(`${repo}#${number}`, repo, { repo, number, record: tables.caseOf(repo, number) ?? null }));
       }
     }
     return items;
   },
   async process(item, ctx) {
-    const { repo, number } = item.input;
-    const record = ctx.store.backward.caseOf(repo, number);
+    const { repo, number, record } = item.input;
     if (!record || record.status !== 'resolved') {
       return {
         status: 'rejected',
