@@ -254,7 +254,7 @@ function measure(
 }
 
 async function main(): Promise<void> {
-  const { values } = parseArgs({ options: { 'git-dir': { type: 'string' }, prs: { type: 'string', default: '5000' } } });
+  const { values } = parseArgs({ options: { 'git-dir': { type: 'string' }, prs: { type: 'string', default: '20000' } } });
   const minimatchVersion = (JSON.parse(readFileSync(new URL('../../node_modules/minimatch/package.json', import.meta.url), 'utf8')) as { version: string }).version;
   const t0 = process.hrtime.bigint();
   const tree = generateTree(TREE_SIZE);
