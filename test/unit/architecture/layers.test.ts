@@ -71,6 +71,25 @@ export function sqlOutsideStore(files: Map<string, string>): string[] {
   return out;
 }
 
+/** The table groups of src/store/tables/ (every exported class). */
+function tableGroups(files: Map<string, string>): string[] {
+  return [...files]
+    .filter(([f]) => f.startsWith('store/tables/'))
+    .flatMap(([, text]) => [...text.matchAll(/^export class (\w+)/gm)].map((m) => m[1]!))
+    .sort();
+}
+
+/** `file:line` of each construction of a table group outside src/store/ (the store makes them, once). */
+export function groupsMadeOutsideStore(files: Map<string, string>, groups: readonly string[]): string[] {
+  const made = new RegExp(`\\bnew (?:${groups.join('|')})\\(`);
+  const out: string[] = [];
+  for (const [file, text] of files) {
+    if (file.startsWith('store/')) continue;
+    for (const [i, line] of text.split('\n').entries()) if (made.test(line)) out.push(`${file}:${i + 1}`);
+  }
+  return out;
+}
+
 describe('the store at the bottom', () => {
   const files = sources();
 
@@ -107,5 +126,23 @@ describe('the store at the bottom', () => {
       "commands/x.ts:1: const rows = app.store.db.prepare('SELECT name FROM repos').all();",
       'stages/y.ts:1: store.db.exec(`DELETE FROM threads`);',
     ]);
+  });
+
+  it('table groups are made by the store only, and their statements need no non-null assertion', () => {
+    const groups = tableGroups(files);
+    expect(groups).toContain('BackwardTables');
+    expect(groups).toContain('Sources');
+    expect(groupsMadeOutsideStore(files, groups)).toEqual([]);
+    const asserted = [...files].filter(([f, text]) => f.startsWith('store/') && /this\.s(?:\.\w+|\[\w+\])!/.test(text)).map(([f]) => f);
+    expect(asserted).toEqual([]);
+  });
+
+  it('the construction check catches a table group made outside src/store/', () => {
+    const planted = new Map([
+      ['stages/x.ts', 'const tables = new BackwardTables(ctx.store.db);\n'],
+      ['store/db.ts', 'backward: (db) => new BackwardTables(db),\n'],
+      ['stages/y.ts', 'const t = ctx.store.backward;\n'],
+    ]);
+    expect(groupsMadeOutsideStore(planted, ['BackwardTables', 'Sources'])).toEqual(['stages/x.ts:1']);
   });
 });
