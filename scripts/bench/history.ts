@@ -13,7 +13,7 @@ import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { BatchObjects } from '../../src/git/batch.js';
 import { BranchHistory } from '../../src/git/branch-history.js';
-import { structuralChecks, structuralChecksWith } from '../../src/git/checks.js';
+import { structuralChecks, structuralChecksWith } from '../../src/backward/chain.js';
 import { computeCutoff, defaultBranchOf } from '../../src/git/history.js';
 import { runGit } from '../../src/git/runner.js';
 import { seededRandom } from '../../src/util/random.js';

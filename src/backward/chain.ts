@@ -10,11 +10,11 @@ import type { Cutoff } from './cutoff.js';
 import { decideWithoutRepository, finalDecision } from './decision.js';
 import { decideReport, hexRunsOf, isKnownPrefix, knownCommitShas, reportDrafts, type SanitizeTarget, type ThreadSanitization } from './report.js';
 import { decideGold, rejectedRecord, resolvedRecord, threadVersionText, type ThreadResolution } from './resolve.js';
-import { checkReasons } from './validate.js';
+import { checkReasons, decideChecks, type CheckInput, type CheckResult } from './validate.js';
 import { MinerError } from '../errors.js';
 import type { BatchObjects } from '../git/batch.js';
 import type { BranchHistory } from '../git/branch-history.js';
-import { structuralChecks, structuralChecksWith } from '../git/checks.js';
+import { readCheckFacts } from '../git/checks.js';
 import { computeCutoff, defaultBranchOf, historyWindow, matchingTag, tagWindow } from '../git/history.js';
 import type { GitRepoHandle } from '../git/repos.js';
 import { resolveRef } from '../git/resolve-ref.js';
@@ -101,6 +101,26 @@ export async function resolveThread(
     carryingPulls,
   });
   return { record, resolutions, screen };
+}
+
+/**
+ * The structural checks of a gold (decideChecks) on facts read from the repository (readCheckFacts).
+ * `ancestor`: the ancestry oracle; default one `merge-base --is-ancestor` per question (the reference).
+ */
+export async function structuralChecks(
+  h: { gitDir: string; objects: BatchObjects },
+  input: CheckInput,
+  ancestor?: (a: string, b: string) => Promise<boolean>,
+): Promise<CheckResult[]> {
+  return decideChecks(input, await readCheckFacts(h, input, ancestor));
+}
+
+/**
+ * structuralChecks with ancestry answered from a BranchHistory of the case's default branch read
+ * once for all cases of a repository (no git process per case; pairs off the branch fall back to git).
+ */
+export function structuralChecksWith(history: BranchHistory, h: { gitDir: string; objects: BatchObjects }, input: CheckInput): Promise<CheckResult[]> {
+  return structuralChecks(h, input, (a, b) => history.ancestor(a, b));
 }
 
 /**

@@ -4,7 +4,7 @@
  * structural check, the cutoff tree and gold's parent. Any difference is reported.
  */
 import { BatchObjects } from '../git/batch.js';
-import { structuralChecks } from '../git/checks.js';
+import { structuralChecks } from '../backward/chain.js';
 import { readWorkflowFiles } from '../git/workflows.js';
 import { computeGold } from '../forward/gold.js';
 import { EVALUATOR_ID, isWorkflowPath, route } from '../routing/index.js';

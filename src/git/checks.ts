@@ -1,6 +1,5 @@
-import { decideChecks, isFullSha, type CheckFacts, type CheckInput, type CheckResult } from '../backward/validate.js';
+import { isFullSha, type CheckFacts, type CheckInput } from '../backward/validate.js';
 import type { BatchObjects } from './batch.js';
-import type { BranchHistory } from './branch-history.js';
 import { isAncestor } from './history.js';
 
 /**
@@ -28,21 +27,4 @@ export async function readCheckFacts(
   const [tip] = await h.objects.info([`refs/heads/${defaultBranch}`]);
   const branchTip = tip && tip.kind === 'object' ? { sha: tip.sha!, reachable: await ancestor(gold, tip.sha!) } : null;
   return { objectType, commit: { parents: commit.parents, committerTime: commit.committerTime }, parent, belowCutoff, branchTip };
-}
-
-/** The structural checks of a gold (decideChecks) on facts read per question (readCheckFacts). */
-export async function structuralChecks(
-  h: { gitDir: string; objects: BatchObjects },
-  input: CheckInput,
-  ancestor?: (a: string, b: string) => Promise<boolean>,
-): Promise<CheckResult[]> {
-  return decideChecks(input, await readCheckFacts(h, input, ancestor));
-}
-
-/**
- * structuralChecks with ancestry answered from a BranchHistory of the case's default branch read
- * once for all cases of a repository (no git process per case; pairs off the branch fall back to git).
- */
-export function structuralChecksWith(history: BranchHistory, h: { gitDir: string; objects: BatchObjects }, input: CheckInput): Promise<CheckResult[]> {
-  return structuralChecks(h, input, (a, b) => history.ancestor(a, b));
 }

@@ -3,7 +3,7 @@ import { makeRepo, BASE_EPOCH } from '../../support/make-repo.js';
 import { BranchHistory } from '../../../src/git/branch-history.js';
 import { computeCutoff, historyWindow, isAncestor } from '../../../src/git/history.js';
 import { runGit } from '../../../src/git/runner.js';
-import { structuralChecks, structuralChecksWith } from '../../../src/git/checks.js';
+import { structuralChecks, structuralChecksWith } from '../../../src/backward/chain.js';
 import { seededRandom } from '../../../src/util/random.js';
 import { gd, openObjects } from './support.js';
 import { foxtrotRepo } from './scenarios.js';

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { makeRepo } from '../../support/make-repo.js';
 import { CHECK_NAMES, type CheckResult } from '../../../src/backward/validate.js';
-import { structuralChecks } from '../../../src/git/checks.js';
+import { structuralChecks } from '../../../src/backward/chain.js';
 import { computeCutoff } from '../../../src/git/history.js';
 import { gd, openObjects, tickDate } from './support.js';
 import { foxtrotRepo } from './scenarios.js';
