@@ -1,13 +1,17 @@
 import { repoConfig } from '../config.js';
 import { buildDiscoverRows, fetchRepository, type DiscoverRows, type LaggedCursor } from '../github/discover.js';
 import type { Store } from '../store/db.js';
-import { digestOf } from '../util/canonical.js';
+import { planItem } from './plan.js';
 import type { Stage } from './types.js';
 
 const CURSOR_RESOURCES = ['issues', 'comments'] as const;
 
 export interface DiscoverInput {
   readonly repo: string;
+  /** The config that decides what is asked of the API. */
+  readonly mode: 'search' | 'sync';
+  readonly api: string;
+  readonly graphql: string | null;
 }
 
 /**
@@ -25,22 +29,19 @@ export const discoverStage: Stage<DiscoverInput> = {
     // An offline workspace (github.mode: offline) holds imported data only: nothing to discover.
     if (g.mode === 'offline') return [];
     // Only configured repositories are discovered live; imported-only ones stay offline.
-    return repos.filter((repo) => repoConfig(ctx.config, repo) !== undefined).map((repo) => ({
-      key: repo,
-      repo,
-      inputDigest: digestOf({ repo, mode: g.discover_mode, api: g.api_url, graphql: g.graphql_url ?? null }),
-      input: { repo },
-    }));
+    return repos
+      .filter((repo) => repoConfig(ctx.config, repo) !== undefined)
+      .map((repo) => planItem(repo, repo, { repo, mode: g.discover_mode, api: g.api_url, graphql: g.graphql_url ?? null }));
   },
   async process(item, ctx) {
-    const repo = item.input.repo;
+    const { repo, mode } = item.input;
     const tables = ctx.store.github;
     const sources = ctx.store.sources;
     const port = ctx.github.port({ stage: 'discover', repo });
     const cursors: Record<string, LaggedCursor> = {};
     for (const r of CURSOR_RESOURCES) cursors[r] = { since: tables.cursor(repo, r), next: tables.cursor(repo, `${r}:next`) };
     const fetched = await fetchRepository(port, repo, {
-      mode: ctx.config.github.discover_mode,
+      mode,
       cursors,
       now: ctx.now,
       isStored: (n) => sources.thread(repo, n) !== undefined,

@@ -12,7 +12,8 @@ import { checkTemplate } from '../pairs/tests.js';
 import { validatePair, type PairValidation, type PrRef } from '../pairs/validate.js';
 import type { PullRow } from '../store/tables/sources.js';
 import type { PairRecord } from '../store/tables/pairs.js';
-import { sha256, digestOf } from '../util/canonical.js';
+import { sha256 } from '../util/canonical.js';
+import { planItem } from './plan.js';
 import type { ItemOutcome, PlannedItem, Stage, StageContext } from './types.js';
 
 export interface PairPr extends PrRef {
@@ -64,7 +65,7 @@ export function planRepo(config: Config, repo: string, pulls: readonly PullField
       base: config.pairs.base,
       repeats: config.pairs.repeats,
     };
-    return { key: coupledPairKey(repo, c.a, c.b), repo, inputDigest: digestOf(input), input };
+    return planItem(coupledPairKey(repo, c.a, c.b), repo, input);
   });
 }
 

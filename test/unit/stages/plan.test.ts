@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { digestInput, planItem } from '../../../src/stages/plan.js';
+import { digestOf } from '../../../src/util/canonical.js';
 
 describe('digestInput', () => {
   it('changes when any part of the input changes, not with key order', () => {
@@ -8,6 +9,8 @@ describe('digestInput', () => {
     expect(digestInput({ ...a, pull: { ...a.pull, baseRef: 'dev' } })).not.toBe(digestInput(a));
     expect(digestInput({ ...a, globs: ['b', 'a'] })).not.toBe(digestInput(a));
     expect(digestInput({ ...a, pull: null })).not.toBe(digestInput(a));
+    // The same digest as digestOf: a ledger row written from digestOf(input) stays current.
+    expect(digestInput(a)).toBe(digestOf(a));
   });
 
   it('refuses what canonical JSON would digest as empty', () => {
