@@ -18,6 +18,8 @@ const ROOT = resolve(import.meta.dirname, '../..');
 interface ChildResult {
   mode: string;
   ms: number;
+  /** CPU time (user + system) of the work, the steadier figure on a shared machine. */
+  cpuMs: number;
   maxRssMb: number;
   heapUsedMb: number;
   backwardSha: string;
@@ -78,6 +80,7 @@ const dist = (p) => pathToFileURL(join(root, 'dist', p)).href;
 const { openStore } = await import(dist('store/db.js'));
 const { canonicalJson } = await import(dist('util/canonical.js'));
 const t0 = performance.now();
+const c0 = process.cpuUsage();
 if (mode === 'streamed') {
   const { runCli } = await import(dist('cli.js'));
   const sink = { write: () => true };
@@ -101,6 +104,8 @@ if (mode === 'streamed') {
   openStore(dbPath).close();
 }
 const ms = performance.now() - t0;
+const cpu = process.cpuUsage(c0);
+const cpuMs = (cpu.user + cpu.system) / 1000;
 // Peak RSS before the manifest is read back for its digest (streamed, but measured first all the same).
 const maxRssMb = process.resourceUsage().maxRSS / 1024;
 const heapUsedMb = process.memoryUsage().heapUsed / 2 ** 20;
@@ -110,7 +115,7 @@ if (mode !== 'baseline') {
   for await (const chunk of createReadStream(join(out, 'backward.jsonl'))) hash.update(chunk);
   backwardSha = hash.digest('hex');
 }
-process.stdout.write(JSON.stringify({ mode, ms, maxRssMb, heapUsedMb, backwardSha }) + '\n');
+process.stdout.write(JSON.stringify({ mode, ms, cpuMs, maxRssMb, heapUsedMb, backwardSha }) + '\n');
 `;
 
 /** The fixed bound on the streamed exporter's peak RSS above the baseline process, whatever the case count. */
@@ -148,7 +153,7 @@ async function one(n: number, withNaive: boolean): Promise<string> {
     const naiveDir = mkdtempSync(join(dir, 'naive-'));
     const naive = withNaive ? await runChild('naive', dbPath, naiveDir) : null;
     const line = (r: ChildResult): string =>
-      `${r.mode.padEnd(9)} ${(r.ms / 1000).toFixed(2)} s  ${Math.round(n / (r.ms / 1000))} cases/s  peak RSS ${r.maxRssMb.toFixed(0)} MB  heap at end ${r.heapUsedMb.toFixed(0)} MB`;
+      `${r.mode.padEnd(9)} ${(r.ms / 1000).toFixed(2)} s wall, ${(r.cpuMs / 1000).toFixed(2)} s CPU  ${Math.round(n / (r.ms / 1000))} cases/s (${Math.round(n / (r.cpuMs / 1000))} per CPU second)  peak RSS ${r.maxRssMb.toFixed(0)} MB  heap at end ${r.heapUsedMb.toFixed(0)} MB`;
     process.stdout.write(`baseline  peak RSS ${base.maxRssMb.toFixed(0)} MB (process start + open database)\n`);
     process.stdout.write(`${line(streamed)}\n${naive ? `${line(naive)}\n` : ''}`);
     if (naive) process.stdout.write(
@@ -161,7 +166,7 @@ async function one(n: number, withNaive: boolean): Promise<string> {
     const within = above <= MEMORY_BOUND_MB;
     process.stdout.write(`streamed export memory bound ${MEMORY_BOUND_MB} MB above baseline: ${within ? 'within' : 'EXCEEDED'} (${above.toFixed(0)} MB)\n`);
     if (!within || (naive && streamed.backwardSha !== naive.backwardSha)) process.exitCode = 1;
-    return `  ${n.toLocaleString('en-US').padStart(9)} cases: peak RSS ${streamed.maxRssMb.toFixed(0)} MB${streamed.maxRssMb < 200 ? '' : ' (goal < 200 MB NOT met)'} (${above.toFixed(0)} MB above the ${base.maxRssMb.toFixed(0)} MB baseline), ${(streamed.ms / 1000).toFixed(2)} s, ${Math.round(n / (streamed.ms / 1000))} cases/s`;
+    return `  ${n.toLocaleString('en-US').padStart(9)} cases: peak RSS ${streamed.maxRssMb.toFixed(0)} MB${streamed.maxRssMb < 200 ? '' : ' (goal < 200 MB NOT met)'} (${above.toFixed(0)} MB above the ${base.maxRssMb.toFixed(0)} MB baseline), ${(streamed.ms / 1000).toFixed(2)} s wall, ${(streamed.cpuMs / 1000).toFixed(2)} s CPU, ${Math.round(n / (streamed.ms / 1000))} cases/s, ${Math.round(n / (streamed.cpuMs / 1000))} cases per CPU second`;
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }

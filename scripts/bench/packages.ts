@@ -176,7 +176,10 @@ async function main(): Promise<void> {
     const objectRatio = total.objects / one.objects;
     console.log(`ratio: ${CASES} packages take ${ratio.toFixed(1)}x one package's disk (goal <= 3x: ${ratio <= 3 ? 'met' : 'NOT met'}); objects alone ${objectRatio.toFixed(2)}x`);
     if (NAIVE > 0) {
-      console.log(`against the naive layout: ${((naivePer.disk * CASES) / total.total).toFixed(1)}x less disk, ${((naivePer.objects * CASES) / total.objects).toFixed(1)}x less for objects, ${((naivePer.ms * CASES) / sharedMs).toFixed(2)}x the time`);
+      console.log(
+        `against the naive layout: ${((naivePer.disk * CASES) / total.total).toFixed(1)}x less disk, ${((naivePer.objects * CASES) / total.objects).toFixed(1)}x less for objects; ` +
+          `the naive layout takes ${((naivePer.ms * CASES) / sharedMs).toFixed(2)}x the time`,
+      );
     }
     console.log(`load average at the end: ${loadavg().map((l) => l.toFixed(1)).join(' ')} on ${cpus().length} cores`);
     if (findings.length > 0) process.exitCode = 1;
