@@ -51,7 +51,7 @@ const KNOWN_UPWARD: ReadonlySet<string> = new Set([
   // The git readers of cutoff facts call the pure cutoff rule, which lives with the Backward decisions.
   'git/branch-history.ts → backward/cutoff.ts',
   'git/history.ts → backward/cutoff.ts',
-  // structuralChecks reads the check facts and hands them to the pure decideChecks.
+  // The check facts' shapes and isFullSha are those of the pure structural checks.
   'git/checks.ts → backward/validate.ts',
   // A reference's repository is compared with the Backward reference rules.
   'git/resolve-ref.ts → backward/refs.ts',
