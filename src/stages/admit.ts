@@ -17,22 +17,34 @@ import type { Blocker } from '../model/admission.js';
 import { backwardBaselines, BASELINE_VERSIONS } from '../baselines/index.js';
 import { RepoHistory } from '../baselines/history.js';
 import { backwardLabels } from '../labels/backward.js';
-import { LABEL_RULES_VERSION } from '../labels/rules.js';
+import { LABEL_RULES_VERSION, type ComponentMap } from '../labels/rules.js';
 import { pairKey } from '../forward/link-rules.js';
 import { backwardDigestOfRows, forwardDigestOfCase } from '../review/digest.js';
 import { backwardCaseKey, forwardCaseKey } from '../review/keys.js';
 import { reviewStanding } from '../review/status.js';
 import type { AdmissionRow } from '../store/tables/admission.js';
-import { canonicalJson, digestOf } from '../util/canonical.js';
+import { canonicalJson } from '../util/canonical.js';
 import { repoConfig } from '../config.js';
+import { planItem } from './plan.js';
 import type { ItemOutcome, PlannedItem, Stage, StageContext } from './types.js';
 
 /** Review overrides of a case's labels on its current inputs: [label, {value, reviewer, reason}], sorted. */
 export type OverrideList = [string, { value: string; reviewer: string; reason: string }][];
 
+/** The rule versions the derived data (baselines, labels) depends on besides the inputs. */
+type DerivedVersions = typeof DERIVED_VERSIONS;
+
 export type AdmitItem =
-  | { readonly task: 'backward'; readonly inputs: BackwardInputs; readonly selection: Selection; readonly overrides: OverrideList }
-  | { readonly task: 'forward'; readonly inputs: ForwardInputs; readonly selection: Selection; readonly overrides: OverrideList };
+  | {
+      readonly task: 'backward';
+      readonly inputs: BackwardInputs;
+      readonly selection: Selection;
+      readonly overrides: OverrideList;
+      /** The repository's configured components (component labels); null when none. */
+      readonly components: ComponentMap | null;
+      readonly derived: DerivedVersions;
+    }
+  | { readonly task: 'forward'; readonly inputs: ForwardInputs; readonly selection: Selection; readonly overrides: OverrideList; readonly derived: DerivedVersions };
 
 /** The label overrides that count for a case (none before it has a review digest). */
 function overridesOf(store: StageContext['store'], caseKey: string, digest: string | null): OverrideList {
@@ -130,14 +142,14 @@ export function historyOf(ctx: StageContext, repo: string, gitDir: string): Repo
 }
 
 /** Baselines and history-based labels of a Backward case with a resolved gold, cutoff and report. */
-async function deriveBackward(ctx: StageContext, inputs: BackwardInputs): Promise<BackwardDerived> {
+async function deriveBackward(ctx: StageContext, inputs: BackwardInputs, components: ComponentMap | null): Promise<BackwardDerived> {
   const r = inputs.record;
   if (!r?.cutoff || !r.gold || !inputs.report) return NO_DERIVED;
   const handle = await ctx.git.get(inputs.repo);
   const history = historyOf(ctx, inputs.repo, handle.gitDir);
   await history.ensure(r.cutoff);
   const input = { cutoff: r.cutoff, gold: r.gold, report: inputs.report.text };
-  return { baselines: backwardBaselines(history, input), ...backwardLabels(history, input, repoConfig(ctx.config, inputs.repo)?.components) };
+  return { baselines: backwardBaselines(history, input), ...backwardLabels(history, input, components ?? undefined) };
 }
 
 /**
@@ -160,22 +172,12 @@ export const admitStage: Stage<AdmitItem> = {
       for (const inputs of gatherBackward(ctx.store, repo)) {
         const digest = backwardDigestOfRows({ report: inputs.report, record: inputs.record, attributions: inputs.attributions });
         const overrides = overridesOf(ctx.store, backwardCaseKey(repo, inputs.number), digest);
-        items.push({
-          key: `backward:${repo}#${inputs.number}`,
-          repo,
-          inputDigest: digestOf({ inputs, selection, overrides, components, derived: DERIVED_VERSIONS }),
-          input: { task: 'backward', inputs, selection, overrides },
-        });
+        items.push(planItem(`backward:${repo}#${inputs.number}`, repo, { task: 'backward', inputs, selection, overrides, components, derived: DERIVED_VERSIONS }));
       }
       for (const inputs of gatherForward(ctx.store, repo)) {
         const c = inputs.case;
         const overrides = overridesOf(ctx.store, forwardCaseKey(repo, c.issue, c.pull), forwardDigestOfCase(c));
-        items.push({
-          key: `forward:${pairKey(repo, c.issue, c.pull)}`,
-          repo,
-          inputDigest: digestOf({ inputs, selection, overrides, derived: DERIVED_VERSIONS }),
-          input: { task: 'forward', inputs, selection, overrides },
-        });
+        items.push(planItem(`forward:${pairKey(repo, c.issue, c.pull)}`, repo, { task: 'forward', inputs, selection, overrides, derived: DERIVED_VERSIONS }));
       }
     }
     return items;
@@ -192,7 +194,7 @@ export const admitStage: Stage<AdmitItem> = {
         tree = (await handle.objects.commit(cutoff))?.tree ?? null;
         if (tree === null) blockers.push(treeMissing('cutoff', cutoff));
       }
-      const derived = admissible(blockers) ? await deriveBackward(ctx, inputs) : NO_DERIVED;
+      const derived = admissible(blockers) ? await deriveBackward(ctx, inputs, it.components) : NO_DERIVED;
       const record = backwardRecord(inputs, tree, derived, new Map(it.overrides));
       return outcome({
         task: 'backward',
