@@ -93,7 +93,7 @@ async function main(): Promise<void> {
     }
     const items = await resolveStage.plan(ctx, [REPO]);
     const spawned = new Map<string, number>();
-    const stop = observeGitSpawns((_dir, args) => void spawned.set(args[0]!, (spawned.get(args[0]!) ?? 0) + 1));
+    const stop = observeGitSpawns((_dir, args) => { if (process.env.TRACE_GIT) process.stderr.write(args.join(' ') + '\n'); spawned.set(args[0]!, (spawned.get(args[0]!) ?? 0) + 1); });
     const t0 = performance.now();
     const cpu0 = process.cpuUsage();
     let done = 0;

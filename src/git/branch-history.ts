@@ -233,21 +233,79 @@ export class BranchHistory {
 
   /**
    * `git rev-list --count base..tip` in memory: commits reachable from `tip` but not from `base`,
-   * when `base` lies on the branch's first-parent line and `tip` is reachable from the branch;
-   * null otherwise (ask git).
+   * when both are reachable from the branch; null otherwise (see countBetweenOutside).
    */
   countBetween(base: string, tip: string): number | null {
     if (!this.nodes.has(base) || !this.nodes.has(tip)) return null;
+    return this.countExcluding([base], tip);
+  }
+
+  /**
+   * countBetween for a `base` the branch does not reach (a pull request's own commit, a commit of
+   * another branch): base's ancestors are read through `parentsOf` (the mirror's object reader,
+   * no process per commit) until every path meets the branch's history; null when `tip` is not
+   * in the history, a commit is missing, or more than `limit` commits lie outside (ask git).
+   */
+  async countBetweenOutside(
+    base: string,
+    tip: string,
+    parentsOf: (sha: string) => Promise<readonly string[] | null>,
+    limit = 5_000,
+  ): Promise<number | null> {
+    if (!this.nodes.has(tip)) return null;
+    if (this.nodes.has(base)) return this.countExcluding([base], tip);
+    const frontier: string[] = [];
+    const outside = new Set<string>();
+    const stack = [base];
+    while (stack.length > 0) {
+      const sha = stack.pop()!;
+      if (this.nodes.has(sha)) {
+        frontier.push(sha);
+        continue;
+      }
+      if (outside.has(sha)) continue;
+      if (outside.size >= limit) return null;
+      outside.add(sha);
+      const parents = await parentsOf(sha);
+      if (parents === null) return null;
+      stack.push(...parents);
+    }
+    // Commits outside the history are not ancestors of tip: the count is over the history only.
+    return this.countExcluding(frontier, tip);
+  }
+
+  /**
+   * Commits reachable from `tip` and from none of `bases` (all in the history).
+   *
+   * The ancestors of the first-parent line commit at position j are exactly the commits whose
+   * depth (position of the oldest line commit reaching them) is at least j. So the ancestors of
+   * the bases are a few commits off the line (walked until the walk meets the line) plus every
+   * commit at or below the newest line position that walk met; the count then walks down from
+   * `tip` only through commits that are neither.
+   */
+  private countExcluding(bases: readonly string[], tip: string): number {
     const depth = this.ensureDepth();
     const main = this.line(this.tip);
-    const ib = depth.get(base)!;
-    if (main.shas[ib] !== base) return null;
-    // x is reachable from base exactly when its deepest line position is at or below base's.
+    let floor = Number.POSITIVE_INFINITY;
+    const offLine = new Set<string>();
+    const below = [...bases];
+    while (below.length > 0) {
+      const sha = below.pop()!;
+      const d = depth.get(sha);
+      if (d === undefined || d >= floor || offLine.has(sha)) continue;
+      if (main.shas[d] === sha) {
+        floor = d;
+        continue;
+      }
+      offLine.add(sha);
+      for (const parent of this.nodes.get(sha)?.parents ?? []) below.push(parent);
+    }
     const seen = new Set<string>();
     const stack = [tip];
     while (stack.length > 0) {
       const sha = stack.pop()!;
-      if (seen.has(sha) || depth.get(sha)! >= ib) continue;
+      const d = depth.get(sha);
+      if (d === undefined || d >= floor || offLine.has(sha) || seen.has(sha)) continue;
       seen.add(sha);
       for (const parent of this.nodes.get(sha)!.parents) if (!seen.has(parent)) stack.push(parent);
     }

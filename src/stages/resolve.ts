@@ -96,7 +96,9 @@ export const resolveStage: Stage<ResolveItem> = {
       carrying: (sha) => index.bySha.get(sha) ?? [],
       fixPulls: [...(index.fixesOf.get(number) ?? [])],
       cutoffOf: async (branch, reportTime) => (await ctx.git.branchHistory(handle, branch)).cutoff(reportTime),
-      countBetween: async (branch, base, tip) => (await ctx.git.branchHistory(handle, branch)).countBetween(base, tip) ?? historyWindow(handle.gitDir, base, tip),
+      countBetween: async (branch, base, tip) =>
+        (await (await ctx.git.branchHistory(handle, branch)).countBetweenOutside(base, tip, async (sha) => (await handle.objects.commit(sha))?.parents ?? null)) ??
+        historyWindow(handle.gitDir, base, tip),
     });
     const save = (s: Store): void =>
       s.backward.replaceResolution(out.record, out.resolutions, out.screen.reasons);

@@ -83,14 +83,38 @@ describe('BranchHistory (batched cutoffs and ancestry) agrees with the per-case 
     const asked = [];
     for (const p of pairs) asked.push(await history.ancestor(p.a, p.b));
     expect(asked).toEqual(expected);
-    // History windows (rev-list --count base..tip) for bases on the branch's first-parent line.
+    // History windows (rev-list --count base..tip) for bases on the branch's first-parent line
+    // and for bases off it (commits of merged side branches), against git.
     const mainLine = (await runGit(h.gitDir, ['rev-list', '--first-parent', 'main'])).stdout.split('\n').filter(Boolean);
-    for (let i = 0; i < 12; i++) {
-      const base = mainLine[Math.floor(random() * mainLine.length)]!;
+    const offLine = h.commits.filter((c) => !mainLine.includes(c));
+    expect(offLine.length).toBeGreaterThan(0);
+    for (let i = 0; i < 24; i++) {
+      const bases = i % 2 === 0 ? mainLine : offLine;
+      const base = bases[Math.floor(random() * bases.length)]!;
       const tip = targets[Math.floor(random() * targets.length)]!;
       expect(history.countBetween(base, tip)).toBe(await historyWindow(h.gitDir, base, tip));
     }
-    expect(history.countBetween(h.commits.find((c) => !mainLine.includes(c))!, mainLine[0]!)).toBeNull();
+    expect(history.countBetween('0'.repeat(40), mainLine[0]!)).toBeNull();
+    // Bases the branch does not reach (a pull request's own commits): two commits written on top
+    // of random history commits, outside every branch, read through the object reader.
+    const objects = openObjects(h.gitDir);
+    try {
+      const parentsOf = async (sha: string) => (await objects.commit(sha))?.parents ?? null;
+      for (let i = 0; i < 6; i++) {
+        const from = h.commits[Math.floor(random() * h.commits.length)]!;
+        const tree = (await runGit(h.gitDir, ['rev-parse', `${from}^{tree}`])).stdout.trim();
+        const first = (await runGit(h.gitDir, ['commit-tree', tree, '-p', from, '-m', `outside ${i}`])).stdout.trim();
+        const base = (await runGit(h.gitDir, ['commit-tree', tree, '-p', first, '-m', `outside ${i} again`])).stdout.trim();
+        expect(history.countBetween(base, mainLine[0]!)).toBeNull();
+        const tip = targets[Math.floor(random() * targets.length)]!;
+        expect(await history.countBetweenOutside(base, tip, parentsOf)).toBe(await historyWindow(h.gitDir, base, tip));
+        // Past the limit, or with a missing commit, it leaves the answer to git.
+        expect(await history.countBetweenOutside(base, tip, parentsOf, 1)).toBeNull();
+        expect(await history.countBetweenOutside(base, tip, async () => null)).toBeNull();
+      }
+    } finally {
+      await objects.close();
+    }
   }, 300_000);
 
   it('structural checks with a loaded history equal the per-case checks', async () => {
