@@ -1,32 +1,5 @@
-import { readdirSync, readFileSync, statSync } from 'node:fs';
-import { dirname, join, relative, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
-
-const SRC = resolve(import.meta.dirname, '../../../src');
-
-/** Every .ts file under src/, as paths relative to src/ with their text. */
-function sources(): Map<string, string> {
-  const out = new Map<string, string>();
-  const walk = (d: string): void => {
-    for (const e of readdirSync(d).sort()) {
-      const p = join(d, e);
-      if (statSync(p).isDirectory()) walk(p);
-      else if (p.endsWith('.ts')) out.set(relative(SRC, p), readFileSync(p, 'utf8'));
-    }
-  };
-  walk(SRC);
-  return out;
-}
-
-/** The relative imports of a module (static, type-only, re-exports and dynamic), as paths relative to src/. */
-function importsOf(file: string, text: string): string[] {
-  const specs = [
-    ...text.matchAll(/^\s*(?:import|export)\s[^'";]*?from\s+'(\.[^']+)'/gm),
-    ...text.matchAll(/^\s*import\s+'(\.[^']+)'/gm),
-    ...text.matchAll(/\bimport\(\s*'(\.[^']+)'\s*\)/g),
-  ].map((m) => m[1]!);
-  return specs.map((s) => relative(SRC, resolve(dirname(join(SRC, file)), s.replace(/\.js$/, '.ts'))));
-}
+import { sources, importsOf } from './sources.js';
 
 /**
  * The layers of docs/ARCHITECTURE.md, bottom first, by top-level directory or file of src/. A

@@ -1,22 +1,5 @@
-import { readdirSync, readFileSync, statSync } from 'node:fs';
-import { join, relative, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
-
-const SRC = resolve(import.meta.dirname, '../../../src');
-
-/** Every .ts file under src/, as paths relative to src/ with their text. */
-function sources(): Map<string, string> {
-  const out = new Map<string, string>();
-  const walk = (d: string): void => {
-    for (const e of readdirSync(d).sort()) {
-      const p = join(d, e);
-      if (statSync(p).isDirectory()) walk(p);
-      else if (p.endsWith('.ts')) out.set(relative(SRC, p), readFileSync(p, 'utf8'));
-    }
-  };
-  walk(SRC);
-  return out;
-}
+import { sources } from './sources.js';
 
 /** The one module that starts git processes. */
 const GIT_RUNNER = 'git/runner.ts';

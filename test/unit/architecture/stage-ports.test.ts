@@ -1,6 +1,6 @@
-import { readdirSync, readFileSync, statSync } from 'node:fs';
-import { join, relative, resolve } from 'node:path';
+import { resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { sources } from './sources.js';
 
 const STAGES = resolve(import.meta.dirname, '../../../src/stages');
 
@@ -21,22 +21,10 @@ export function untypedAccesses(files: ReadonlyMap<string, string>): string[] {
   return hits;
 }
 
-function stageSources(): Map<string, string> {
-  const out = new Map<string, string>();
-  const walk = (d: string): void => {
-    for (const e of readdirSync(d).sort()) {
-      const p = join(d, e);
-      if (statSync(p).isDirectory()) walk(p);
-      else if (p.endsWith('.ts')) out.set(relative(STAGES, p), readFileSync(p, 'utf8'));
-    }
-  };
-  walk(STAGES);
-  return out;
-}
 
 describe('stages use the typed ports of their context', () => {
   it('no stage looks a service up by name or casts a run option', () => {
-    const files = stageSources();
+    const files = sources(STAGES);
     expect(files.size).toBeGreaterThan(10);
     expect(untypedAccesses(files)).toEqual([]);
   });
