@@ -1,25 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
-import { join, relative } from 'node:path';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { execa } from 'execa';
 import { runDemo } from '../../scripts/demo.js';
 import { PACKAGE_INDEX } from '../../src/export/package-index.js';
-import { sha256 } from '../../src/util/canonical.js';
 import { tempDir } from '../support/make-repo.js';
-
-/** Every file under `dir` (relative path → sha256), for byte-for-byte comparison. */
-function digestTree(dir: string): Record<string, string> {
-  const out: Record<string, string> = {};
-  const walk = (d: string): void => {
-    for (const name of readdirSync(d)) {
-      const p = join(d, name);
-      if (statSync(p).isDirectory()) walk(p);
-      else out[relative(dir, p)] = sha256(readFileSync(p));
-    }
-  };
-  walk(dir);
-  return out;
-}
+import { digestTree } from '../support/digest-tree.js';
 
 const lines = (path: string): Record<string, unknown>[] =>
   readFileSync(path, 'utf8').split('\n').filter((l) => l !== '').map((l) => JSON.parse(l) as Record<string, unknown>);

@@ -4,8 +4,8 @@
  * shard killed (SIGKILL) mid-run and re-run. One single-run baseline serves both tests.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
-import { join, relative, resolve } from 'node:path';
+import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import Database from 'better-sqlite3';
 import { execa } from 'execa';
@@ -15,24 +15,11 @@ import { toFakeWorld } from '../../scripts/world/fake-world.js';
 import type { SampleWorld } from '../../scripts/world/types.js';
 import { startFakeGitHub, type FakeGitHub } from '../../src/github/fake-server.js';
 import { planShards } from '../../src/run/shard.js';
-import { sha256 } from '../../src/util/canonical.js';
 import { tempDir } from '../support/make-repo.js';
+import { digestTree } from '../support/digest-tree.js';
 
 const BIN = resolve(import.meta.dirname, '../../bin/r2v.js');
 const SHARDS = 3;
-
-function digestTree(dir: string): Record<string, string> {
-  const out: Record<string, string> = {};
-  const walk = (d: string): void => {
-    for (const name of readdirSync(d)) {
-      const p = join(d, name);
-      if (statSync(p).isDirectory()) walk(p);
-      else out[relative(dir, p)] = sha256(readFileSync(p));
-    }
-  };
-  walk(dir);
-  return out;
-}
 
 let world: SampleWorld;
 let server: FakeGitHub;
