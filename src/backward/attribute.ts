@@ -132,9 +132,10 @@ export function extractWithCandidates(thread: Thread): { attributions: Attributi
   const fresh = candidateAttributions(thread, candidates).filter((c) => !patterns.some((p) => sameTarget(p.ref, c.ref)));
   // The title only counts when no post names its commit.
   const extra = fresh.filter((c) => c.post !== -1 || !fresh.some((o) => o.post !== -1 && sameTarget(o.ref, c.ref)));
-  // A pattern whose reference is negated right before it ("was not caused by X") is no attribution.
+  // A pattern whose reference is negated right before it ("was not caused by X") or put as a
+  // condition ("if X is the culprit") is no attribution.
   const negated = (a: Attribution): boolean =>
-    candidates.some((c) => c.post === a.post && c.ref.start === a.start && c.evidence.some((e) => e.code === 'negated'));
+    candidates.some((c) => c.post === a.post && c.ref.start === a.start && c.evidence.some((e) => e.code === 'negated' || e.code === 'conditional'));
   const attributions = [...patterns.filter((p) => !negated(p)), ...extra].sort((a, b) => a.post - b.post || a.start - b.start);
   return { attributions, candidates };
 }

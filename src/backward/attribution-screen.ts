@@ -229,6 +229,8 @@ function symptomMismatches(
       const n = m[1] ?? m[2] ?? '';
       const at = window.start + m.index;
       if (own.has(String(Number(n))) || !outsideBlocks(p.index, { start: at, end: at + m[0].length })) continue;
+      // "X from #1065", "X (#1065)": the pull request that brought the culprit, not another issue.
+      if (c.ref.type !== 'pr' && at >= c.end && OWN_PULL_GAP.test(p.body.slice(c.end, at + m[0].length))) continue;
       out.push({ post: p.index, text: sentenceText(p, at), sure: false });
     }
   }
@@ -246,6 +248,9 @@ function symptomMismatches(
   }
   return out;
 }
+
+/** Between a commit reference and a `#N` that names the pull request it came from ("X from #N", "X (#N)", "X in PR #N"). */
+const OWN_PULL_GAP = /^[`'"\])]*\s*(?:,\s*)?(?:\(|(?:from|in|of|via|by)\s+(?:(?:the\s+)?(?:PR|pull\s+request|merge\s+of)\s+)?)#\d+\b\)?$/i;
 
 /** How far before an attribution's sentence another issue's mention still counts as its context. */
 const CONTEXT_CHARS = 400;

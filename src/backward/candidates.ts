@@ -50,6 +50,8 @@ export const SCORING = {
   elsewhere: -4,
   /** The sentence names several possible commits ("any of", "one of", "either", "between"): not one culprit. */
   several: -6,
+  /** The sentence states one outcome of a test still to be read ("RED = X is the introducer", "if X is the culprit", "whether X alone reproduces it"). */
+  conditional: -6,
   /** Score at which a candidate becomes an attribution. */
   accept: 3,
   /** How many candidates one thread may have; a thread with more is noise past that point. */
@@ -75,7 +77,8 @@ export type EvidenceCode =
   | 'endpoint'
   | 'transcript'
   | 'elsewhere'
-  | 'several';
+  | 'several'
+  | 'conditional';
 
 export interface Evidence {
   readonly code: EvidenceCode;
@@ -120,6 +123,12 @@ const GOOD_BEFORE =
 /** The revision being run or tested, said before the reference. */
 const TESTED_BEFORE =
   /\b(?:as\s+of|running|built\s+from|HEAD\s+is\s+now\s+at|currently\s+(?:on|at)|checked\s+out|on\s+(?:current\s+)?(?:master|main|HEAD)\s+(?:at|@)?|version|latest\s+(?:master|main|commit)\s*(?:is|at|[:=])?|tested\s+(?:on|with|at)|using|updated?\s+to|git\s+(?:reset|checkout)(?:\s+--hard)?)\s*(?:commit\s+)?[\s`'"([*_:]*$/i;
+
+/** Right before the reference: it is the subject of a condition or a question being tested. */
+const CONDITIONAL_BEFORE = /\b(?:if|whether|assuming|suppose|supposing|in\s+case)\s+(?:(?:the\s+)?commit\s+)?[`'"(\[*_]*$/i;
+
+/** A sentence that opens as one branch of an experiment's outcomes ("RED = …", "If it hangs, …"). */
+const CONDITIONAL_SENTENCE = /^[\s>*_-]*(?:[A-Z]{2,}\s*(?:=|:)\s|if\b(?![^,]*\brevert))/;
 
 /** A negation in the words just before the reference. */
 const NEGATION_BEFORE = /(?:\bnot\b|n't\b|\bnever\b|\bcannot\b|\bno\s+longer\b)[^.,;\n]{0,25}$/i;
@@ -280,6 +289,8 @@ function evidenceOf(
   if (FIX_BEFORE.test(fullBefore) || (FIX_AFTER.test(after) && !REVERT_BEFORE.test(fullBefore))) add('fix', 'named as the fix');
   const tested = TESTED_BEFORE.exec(before);
   if (tested) add('tested', tested[0].trim());
+  const conditional = CONDITIONAL_BEFORE.exec(before) ?? CONDITIONAL_SENTENCE.exec(body.slice(s.start, ref.outerStart));
+  if (conditional) add('conditional', conditional[0].trim());
   const neg = NEGATION_BEFORE.exec(body.slice(Math.max(s.start, ref.outerStart - 40), ref.outerStart));
   if (neg) add('negated', neg[0].trim());
   return ev;

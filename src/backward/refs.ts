@@ -37,6 +37,15 @@ export function refPattern(): RegExp {
   return new RegExp(REF_SOURCE, 'g');
 }
 
+/**
+ * A hex run of digits only (one SHA prefix in ~40 of 7 characters has no letter) is a number unless
+ * the words right before it call it a commit ("commit 7406870", "regression in 7406870").
+ */
+const DIGITS_NAMED_AS_COMMIT = /\b(?:commit|revision|sha|changeset|regression\s+in|introduced\s+by|broken\s+by|caused\s+by)\s+[`'"]?$/i;
+
+/** A run of digits that reads as a date (20240105) stays a number whatever precedes it. */
+const DATE_DIGITS = /^(?:19|20)\d{2}(?:0[1-9]|1[0-2])(?:0[1-9]|[12]\d|3[01])$/;
+
 /** A bare hex run is a SHA only when it has a letter (not a plain number) and a digit or full length (not an English word). */
 export function looksLikeSha(hex: string): boolean {
   if (!/[a-fA-F]/.test(hex)) return false;
@@ -86,7 +95,7 @@ export function toRef(m: RegExpExecArray): RefMatch | null {
   if (g.hash) {
     return { ref: { type: 'pr', text: g.hash, value: String(Number(g.hnum)), urlRepo: null }, ...at(g.hash) };
   }
-  if (g.sha && looksLikeSha(g.sha)) {
+  if (g.sha && (looksLikeSha(g.sha) || (/^\d+$/.test(g.sha) && !DATE_DIGITS.test(g.sha) && DIGITS_NAMED_AS_COMMIT.test(m.input.slice(Math.max(0, m.index - 40), m.index))))) {
     return { ref: { type: 'sha', text: g.sha, value: g.sha.toLowerCase(), urlRepo: null }, ...at(g.sha) };
   }
   return null;

@@ -107,8 +107,8 @@ export function decideReport(
   // Every pull request an attribution names is answer-bearing, whether or not it is the culprit.
   const attributedPulls = attributions.filter((a) => a.ref.type === 'pr' && /^\d+$/.test(a.ref.value)).map((a) => Number(a.ref.value));
   const known = knownCommitShas(attributions, target);
-  const attempt = (built: Report): ThreadSanitization => {
-    const report = sanitizeBuiltReport(built, attributions, {
+  const attempt = (built: Report, atts: readonly Attribution[] = attributions): ThreadSanitization => {
+    const report = sanitizeBuiltReport(built, atts, {
       repo: thread.repo,
       aliases: thread.aliases ?? [],
       isCommitPrefix: commitPrefixTest(built.text, known, commitRuns),
@@ -126,5 +126,32 @@ export function decideReport(
   const first = attempt(drafts.first);
   if (first.symptom.ok) return first;
   const wider = attempt(drafts.wider);
-  return wider.symptom.ok && wider.audit.ok ? wider : first;
+  if (wider.symptom.ok && wider.audit.ok) return wider;
+  // A short report whose only symptom shares the attribution's sentence ("That commit caused
+  // losing every change", "X broke the rendering"): delete the reference and its lead-in words
+  // rather than the sentence, and keep the result only when it audits clean and says something.
+  const narrow = narrowAttributions(attributions);
+  for (const built of [drafts.first, drafts.wider]) {
+    const tried = attempt(built, narrow);
+    if (tried.symptom.ok && tried.audit.ok) return tried;
+  }
+  return first;
+}
+
+/** Words that lead to a reference and go with it ("introduced in commit", "since", "by"). */
+const LEAD_IN = /(?:\b(?:(?:was|were|is|got|been)\s+)?(?:introduced|caused|broken|regressed|started|appeared|since|after|at|in|by|on|with|from|this|the|commit|revision|change|changeset)\b[\s`'"(\[]*)+$/i;
+
+/**
+ * The attributions with each sentence narrowed to the reference and the words leading to it
+ * (pasted bisect output stays whole: all of it is answer).
+ */
+export function narrowAttributions(attributions: readonly Attribution[]): Attribution[] {
+  return attributions.map((a) => {
+    if (a.kind === 'bisect-output') return a;
+    const rel = a.start - a.sentence.start;
+    if (rel < 0 || a.end - a.sentence.start > a.sentence.text.length) return a;
+    const lead = LEAD_IN.exec(a.sentence.text.slice(0, rel));
+    const start = lead ? a.sentence.start + lead.index : a.start;
+    return { ...a, sentence: { start, end: a.end, text: a.sentence.text.slice(start - a.sentence.start, rel + (a.end - a.start)) } };
+  });
 }

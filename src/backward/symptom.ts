@@ -5,17 +5,27 @@
 const BISECT_LOG = /^\s*(?:\$\s*)?(?:git bisect\b|#\s*(?:good|bad|skip|first bad commit|status|possible first bad commit)\b|Bisecting:|bisect (?:run|found)\b|running\b|[0-9a-f]{7,40}\b)/i;
 const VERSION_LINE =
   /^\s*(?:[-*+]\s+)?[`*]*(?:[\w.-]+\s+)?v?\d+(?:\.\d+)+[\w.+-]*[`*]*\s*(?:[:=\-—]|->|=>)?\s*(?:good|bad|ok|okay|works?|working|broken|fails?|failing|passes|pass|fine|✅|❌|✔|✘|yes|no)?\s*$/i;
-const WORD = /\b[A-Za-z][A-Za-z'-]+\b/g;
+/** A word, or an identifier that starts with a letter ("cas2.w", "VFFA-1", "x86_64"). */
+const WORD = /(?<![\w.'-])[A-Za-z][\w'.-]*[A-Za-z0-9](?![\w'-])/g;
 const MIN_WORDS = 8;
 /** Fewer words still describe something when at least this many are specific (a short title such as "Empty stack trace on 24.1 builds"). */
 const MIN_CONTENT_WORDS = 3;
+/**
+ * Fewer still do when a word says what went wrong and at least this many specific words say
+ * where ("broke the rendering", "cas2.w broken", "VFFA-1 test fails").
+ */
+const MIN_CONTENT_WITH_EFFECT = 1;
+/** Words that say what went wrong: with a specific word beside them, a symptom. */
+const EFFECT =
+  /^(?:broke|broken|breaks|break|breaking|crash\w*|fail\w*|hang\w*|hung|freez\w*|froze\w*|leak\w*|slow\w*|error\w*|panic\w*|segfault\w*|abort\w*|wrong|missing|incorrect\w*|garbled|corrupt\w*|stuck|deadlock\w*|lost|losing|loses|unusable|unresponsive|glitch\w*|flicker\w*|blank|empty|timeouts?|exception\w*|assert\w*|overflow\w*|invalid|doesn't|don't|won't|can't|cannot|no\s+longer)$/i;
 /** Words that say nothing specific about a symptom. */
 const GENERIC = new Set(
   (
     'the and for not now with this that since from are was were has have had but any all its into than then when after before also just still some more very our your their there here ' +
     'what which who why how does did done will would should can could may might must been being broken broke breaks bug bugs issue issues problem problems regression regressions ' +
     'fails failed fail failing works work working worked error errors wrong bad good fine fix fixed please thanks same again anymore version release commit update updated latest new old ' +
-    'see seems like one two'
+    'see seems like one two recent recently introduced introduce introduces hotfix revert reverts reverted reverting reintroduce ' +
+    'culprit bisect bisected bisecting merge merged pull request commits notice today'
   ).split(' '),
 );
 
@@ -25,6 +35,8 @@ export function hasObservableSymptom(text: string): { ok: boolean; why: string }
   let versionLines = 0;
   let words = 0;
   let content = 0;
+  let effects = 0;
+  let specific = 0;
   for (const raw of lines) {
     const line = raw.replace(/^[ \t]*(?:>[ \t]?)*/, '');
     if (line.trim() === '' || /^\s*(?:```|~~~)/.test(line)) continue;
@@ -36,13 +48,20 @@ export function hasObservableSymptom(text: string): { ok: boolean; why: string }
       versionLines += 1;
       continue;
     }
-    const prose = line.replace(/https?:\/\/\S+/g, ' ').replace(/\b[0-9a-f]{7,40}\b/gi, ' ');
+    // Emphasis marks are not part of words ("broke _normal_ committing").
+    const prose = line
+      .replace(/https?:\/\/\S+/g, ' ')
+      .replace(/\b[0-9a-f]{7,40}\b/gi, ' ')
+      .replace(/[_*~]+/g, ' ');
     const found = prose.match(WORD) ?? [];
     words += found.length;
     content += found.filter((w) => w.length >= 3 && !GENERIC.has(w.toLowerCase())).length;
+    effects += found.filter((w) => EFFECT.test(w)).length;
+    specific += found.filter((w) => w.length >= 3 && !GENERIC.has(w.toLowerCase()) && !EFFECT.test(w)).length;
   }
   if (words >= MIN_WORDS) return { ok: true, why: `${words} words of description` };
   if (content >= MIN_CONTENT_WORDS) return { ok: true, why: `${words} words of description, ${content} of them specific` };
+  if (effects > 0 && specific >= MIN_CONTENT_WITH_EFFECT) return { ok: true, why: `${words} words of description: what went wrong and ${specific} specific` };
   if (words === 0 && bisectLines === 0 && versionLines === 0) return { ok: false, why: 'empty report' };
   if (bisectLines > 0 && bisectLines >= versionLines) return { ok: false, why: `only a bisect log (${bisectLines} lines) and ${words} words` };
   if (versionLines > 0) return { ok: false, why: `only version lists (${versionLines} lines) and ${words} words` };

@@ -1,0 +1,133 @@
+/**
+ * Short real-world report shapes: a one-line blame whose symptom shares the attribution's
+ * sentence, a pull request named beside its commit, a hypothesis under test, and a commit
+ * abbreviation made only of digits. Threads written for these tests.
+ */
+import { describe, expect, it } from 'vitest';
+import { extractAttributions, extractWithCandidates } from '../../../src/backward/attribute.js';
+import { screenThread } from '../../../src/backward/attribution-screen.js';
+import { decideReport, narrowAttributions, reportDrafts, type SanitizeTarget } from '../../../src/backward/report.js';
+import { hasObservableSymptom } from '../../../src/backward/symptom.js';
+import type { Thread } from '../../../src/model/backward.js';
+import { aThread } from './build.js';
+
+const FULL = '5d41402abc4b2a76b9719d911017c592e1f0b7c3';
+
+function titled(title: string, bodies: readonly string[]): Thread {
+  return { ...aThread(bodies), title };
+}
+
+function decide(thread: Thread) {
+  const attributions = extractAttributions(thread);
+  const target: SanitizeTarget = { gold: FULL, goldSubject: null, prNumbers: [], knownShas: [FULL] };
+  return { attributions, out: decideReport(thread, attributions, target, reportDrafts(thread, attributions), new Set()) };
+}
+
+describe('observable symptom of a short report', () => {
+  it.each([
+    ['an effect and what it hit', 'Regression\n\nThis update broke the tooltips'],
+    ['an identifier with digits', 'arm64.s broken by commit'],
+    ['a named test that fails', 'SPARC-7 test fails since commit'],
+    ['emphasis around a word', 'Hotfix\n\nbroke _interactive_ staging.'],
+  ])('%s: enough', (_name, text) => {
+    expect(hasObservableSymptom(text).ok).toBe(true);
+  });
+
+  it.each([
+    ['a fix title alone', 'Fix recent regression'],
+    ['a revert title alone', 'Revert breaking commit\n\nThis reverts commit'],
+    ['an effect with nothing it hit', 'Hotfix broken commit'],
+    ['a regression reintroduced', 'Fix regression that was introduced in commit'],
+  ])('%s: not enough', (_name, text) => {
+    expect(hasObservableSymptom(text).ok).toBe(false);
+  });
+});
+
+describe('a symptom told in the attribution sentence itself', () => {
+  it('keeps the effect and deletes the reference when the sentence is all the report has', () => {
+    const thread = titled('Undo history regression', [
+      `Follow-up to the review comment on https://github.com/acme/widget/commit/${FULL}\nThat commit caused losing every undo step taken after a save`,
+    ]);
+    const { out } = decide(thread);
+    expect(out.reasons).toEqual([]);
+    expect(out.report.text).toContain('losing every undo step taken after a save');
+    expect(out.report.text).not.toContain(FULL.slice(0, 7));
+    expect(out.audit.ok).toBe(true);
+  });
+
+  it('still refuses a blame with nothing observable around it', () => {
+    const thread = titled('Fix regression', [`Fix regression that was introduced in commit ${FULL}`]);
+    expect(decide(thread).out.reasons.map((r) => r.code)).toEqual(['insufficient-symptom']);
+  });
+
+  it('deletes the whole sentence when the report says enough without it', () => {
+    const thread = titled('Saving a file twice drops the undo history', [
+      'Steps: open any file, edit it, save, edit again and save. Undo is greyed out afterwards on 4.2.',
+      `That commit caused it: ${FULL}`,
+    ]);
+    const { out } = decide(thread);
+    expect(out.reasons).toEqual([]);
+    expect(out.report.text).not.toContain('That commit caused it');
+  });
+
+  it('narrows only prose attributions, never pasted bisect output', () => {
+    const thread = titled('Crash on start', [`\`\`\`\n${FULL} is the first bad commit\n\`\`\``]);
+    const attributions = extractAttributions(thread);
+    expect(attributions.length).toBeGreaterThan(0);
+    const narrowed = narrowAttributions(attributions);
+    attributions.forEach((a, i) => {
+      if (a.kind === 'bisect-output') expect(narrowed[i]!.sentence).toEqual(a.sentence);
+      else expect(narrowed[i]!.sentence.end - narrowed[i]!.sentence.start).toBeLessThanOrEqual(a.sentence.end - a.sentence.start);
+    });
+  });
+});
+
+describe('the pull request a culprit came from', () => {
+  it('is not another issue the attribution might answer', () => {
+    const thread = titled('Index build 3x slower', [
+      `I bisected which commit makes the index build go from 20s to 65s. Turns out it's ${FULL} from #412.`,
+    ]);
+    const screen = screenThread(thread, extractAttributions(thread));
+    expect(screen.reasons.map((r) => r.code)).not.toContain('symptom-mismatch');
+    expect(screen.decision).toBe('candidate');
+  });
+
+  it('another issue named in the same sentence still sends the thread to review', () => {
+    const thread = titled('Index build 3x slower', [
+      `I bisected the slowdown reported in #377. Turns out it's ${FULL}.`,
+    ]);
+    const screen = screenThread(thread, extractAttributions(thread));
+    expect(screen.reasons.map((r) => r.code)).toContain('symptom-mismatch');
+  });
+});
+
+describe('a hypothesis still under test', () => {
+  it.each([
+    ['one outcome of a probe', `Probe build: cumulative HEAD = 1a2b3c4d. Tests whether 1a2b3c4d alone reproduces the hang. RED = 1a2b3c4d is the introducer. GREEN = the bug is elsewhere.`],
+    ['a condition', `If 1a2b3c4d is the culprit, reverting it on top of main should make the hang go away.`],
+  ])('%s is no attribution', (_name, body) => {
+    const thread = titled('Hang when closing the second window', [body]);
+    expect(extractAttributions(thread)).toEqual([]);
+    const { candidates } = extractWithCandidates(thread);
+    expect(candidates.some((c) => c.evidence.some((e) => e.code === 'conditional'))).toBe(true);
+  });
+
+  it('a revert tried under a condition still counts for the reverted commit', () => {
+    const thread = titled('Hang when closing the second window', ['The hang started with 1a2b3c4d: if I revert 1a2b3c4d on main, closing works again.']);
+    expect(extractAttributions(thread).map((a) => a.ref.text)).toContain('1a2b3c4d');
+  });
+});
+
+describe('a commit abbreviation of digits only', () => {
+  it('is a candidate when the words before call it a commit', () => {
+    const thread = titled('Fix regression in 7406870', ['Fix regression in 7406870: the export dialog no longer lists PDF.']);
+    expect(extractAttributions(thread).map((a) => a.ref.value)).toContain('7406870');
+  });
+
+  it.each([
+    ['a date', 'It was introduced by 20240105 nightly.'],
+    ['a plain number', 'It fails on 1234567 rows.'],
+  ])('%s stays a number', (_name, body) => {
+    expect(extractAttributions(aThread([body])).filter((a) => a.ref.type === 'sha')).toEqual([]);
+  });
+});
