@@ -15,7 +15,7 @@ import { formatAccuracy, manifestBaselineLines } from '../baselines/summary.js';
 import { recomputeBaselines } from '../baselines/recompute.js';
 import { canonicalJson } from '../util/canonical.js';
 import { configuredMirrors, singleMirror, type MirrorOf } from '../export/mirrors.js';
-import { GRADING_DIR } from '../export/package.js';
+import { GRADING_DIR, WORK_TREE_MODES, type WorkTreeMode } from '../export/package.js';
 import { markPackageIndex, readPackageIndex } from '../export/package-index.js';
 import { packageVariant, VARIANTS, type Variant } from '../export/variants.js';
 import { loadManifest, readManifest, ManifestRecord, checkManifestPath } from '../export/read-manifest.js';
@@ -169,7 +169,12 @@ export const registerExport: RegisterCommand = (program: Command, ctx: CliContex
     .option('--git-dir <dir>', 'git directory holding the objects (default: the configured mirrors)')
     .addOption(new Option('--variant <variant>', 'controlled variant of the packages').choices([...VARIANTS]).default('full'))
     .option('--pairs <file>', 'forward-pairs.jsonl (for --variant paired-state)')
-    .action(async (opts: { case?: string; all?: boolean; out?: string; manifest?: string; gitDir?: string; variant: Variant; pairs?: string }, cmd: Command) => {
+    .addOption(
+      new Option('--work-tree <mode>', "Backward packages: repo/ with its files checked out, or only its .git (task.json says how to check them out; for large sets)")
+        .choices([...WORK_TREE_MODES])
+        .default('checkout'),
+    )
+    .action(async (opts: { case?: string; all?: boolean; out?: string; manifest?: string; gitDir?: string; variant: Variant; pairs?: string; workTree: WorkTreeMode }, cmd: Command) => {
       if (!opts.out) throw new UsageError('package: --out DIR is required');
       if (!opts.case && !opts.all) throw new UsageError('package: give --case ID or --all');
       if (opts.case && opts.all) throw new UsageError('package: --case and --all exclude each other');
@@ -192,7 +197,7 @@ export const registerExport: RegisterCommand = (program: Command, ctx: CliContex
         for await (const r of source) {
           if (opts.case && r.case_id !== opts.case) continue;
           matched += 1;
-          const id = await packageVariant(r, mirrors(r.repo), out, opts.variant, pairs);
+          const id = await packageVariant(r, mirrors(r.repo), out, opts.variant, pairs, { workTree: opts.workTree });
           if (id === null) continue;
           // Scaffolds for admitted cases of full packages only: a manifest written with --include-candidates also holds candidates.
           if (opts.variant === 'full' && r.task === 'forward' && (r as { tier?: unknown }).tier !== 'candidate') {

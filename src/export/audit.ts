@@ -8,7 +8,10 @@ import { runGit } from '../git/runner.js';
 import { describeError, UsageError } from '../errors.js';
 import { auditRubrics } from './audit-rubrics.js';
 import { PACKAGE_INDEX, readPackageIndex } from './package-index.js';
+import { eachHistoryLine } from './history-metadata.js';
+import { HISTORY_DIR, HISTORY_PART } from './object-layers.js';
 import { GRADING_DIR, type BackwardGrading, type ForwardGrading, type Grading } from './package.js';
+import { sha256 } from '../util/canonical.js';
 import { directoryTree, findNamed } from './tree.js';
 import { auditVariant, expectedEntries, readVariantGrading, type Variant } from './variants.js';
 
@@ -174,6 +177,85 @@ function auditGitFiles(gitDir: string, add: (what: string) => void, g: BackwardG
   }
 }
 
+interface BackwardTask {
+  readonly history?: { readonly parts?: readonly { readonly path?: unknown; readonly commits?: unknown; readonly sha256?: unknown }[] };
+  readonly repository?: { readonly work_tree?: unknown };
+}
+
+/** task.json of a package as an object, or null when it is missing or not JSON (reported elsewhere). */
+function readTask(pkgDir: string): BackwardTask | null {
+  try {
+    const t = JSON.parse(readFileSync(join(pkgDir, 'task.json'), 'utf8')) as unknown;
+    return t !== null && typeof t === 'object' ? (t as BackwardTask) : null;
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * Findings about history/: only part files (plain files named NNNNN.jsonl), exactly the parts
+ * task.json lists with their digests and counts, and together exactly the commits reachable from
+ * the cutoff, each line byte for byte what the package's repository says of that commit (an
+ * edited, added, repeated or missing line is a finding). With `gitReadable` false (the history
+ * up to the cutoff cannot be read), only the files are checked.
+ */
+async function auditHistory(pkgDir: string, gitDir: string, g: BackwardGrading, task: BackwardTask | null, gitReadable: boolean, add: (what: string) => void): Promise<void> {
+  const dir = join(pkgDir, HISTORY_DIR);
+  if (!existsSync(dir) || !lstatSync(dir).isDirectory()) {
+    add(`${HISTORY_DIR}/ is missing or not a directory`);
+    return;
+  }
+  const entries = readdirSync(dir).sort();
+  const odd = entries.filter((e) => !HISTORY_PART.test(e) || !lstatSync(join(dir, e)).isFile());
+  if (odd.length > 0) add(`unexpected entries in ${HISTORY_DIR}/: ${listed(odd)}`);
+  const parts = entries.filter((e) => !odd.includes(e));
+  const declared = Array.isArray(task?.history?.parts) ? task.history.parts : null;
+  if (declared === null) add('task.json lists no history parts');
+  else {
+    const names = declared.map((p) => String(p?.path));
+    if (names.join('\n') !== parts.map((p) => `${HISTORY_DIR}/${p}`).join('\n')) add(`task.json lists the history parts ${listed(names)}, ${HISTORY_DIR}/ holds ${listed(parts) || 'none'}`);
+  }
+  const byPath = new Map((declared ?? []).map((p) => [String(p?.path), p]));
+  const want = new Map<string, string>();
+  if (gitReadable) await eachHistoryLine(gitDir, g.cutoff, (lines) => lines.forEach((l) => want.set((JSON.parse(l) as { sha: string }).sha, l)));
+  const seen = new Set<string>();
+  let total = 0;
+  for (const part of parts) {
+    const rel = `${HISTORY_DIR}/${part}`;
+    const bytes = readFileSync(join(dir, part));
+    const d = byPath.get(rel);
+    if (d && d.sha256 !== sha256(bytes)) add(`${rel} does not match its digest in task.json (edited or damaged)`);
+    const lines = bytes.toString('utf8').split('\n').filter((l) => l.length > 0);
+    if (d && d.commits !== lines.length) add(`${rel} has ${lines.length} commits, task.json says ${String(d.commits)}`);
+    total += lines.length;
+    const outside: string[] = [];
+    const changed: string[] = [];
+    const twice: string[] = [];
+    for (const [i, l] of lines.entries()) {
+      let sha: unknown;
+      try {
+        sha = (JSON.parse(l) as { sha?: unknown }).sha;
+      } catch {
+        add(`${rel} line ${i + 1} is not JSON`);
+        continue;
+      }
+      if (!gitReadable) continue;
+      const expected = typeof sha === 'string' ? want.get(sha) : undefined;
+      if (expected === undefined) outside.push(String(sha));
+      else if (seen.has(sha as string)) twice.push(sha as string);
+      else {
+        seen.add(sha as string);
+        if (l !== expected) changed.push(`line ${i + 1}`);
+      }
+    }
+    if (outside.length > 0) add(`${rel} lists commits not reachable from the cutoff: ${listed(outside)}`);
+    if (twice.length > 0) add(`${rel} lists commits a second time: ${listed(twice)}`);
+    if (changed.length > 0) add(`${rel} differs from the repository's commits at ${listed(changed)}`);
+  }
+  if (gitReadable && seen.size < want.size) add(`${HISTORY_DIR}/ lacks ${want.size - seen.size} commit${want.size - seen.size === 1 ? '' : 's'} reachable from the cutoff`);
+  if (total !== g.commits) add(`${HISTORY_DIR}/ has ${total} commits, expected ${g.commits}`);
+}
+
 export async function auditBackward(pkgDir: string, name: string, g: BackwardGrading, variant: Variant = 'full'): Promise<string[]> {
   const f: string[] = [];
   const add = (what: string): void => void f.push(`${name}: ${what}`);
@@ -243,28 +325,22 @@ export async function auditBackward(pkgDir: string, name: string, g: BackwardGra
   if (anc.exitCode !== 0) add(`gold is not reachable from the cutoff`);
   const tree = await runGit(gitDir, ['rev-parse', '--verify', '-q', `${g.cutoff}^{tree}`], { allowExit: [1, 128] });
   if (tree.exitCode === 0 && tree.stdout.trim() !== g.cutoff_tree) add(`cutoff tree ${tree.stdout.trim()} differs from the recorded ${g.cutoff_tree}`);
-  const status = await runGit(gitDir, [`--work-tree=${join(pkgDir, 'repo')}`, 'status', '--porcelain', '--ignored', '--untracked-files=all'], { allowExit: [128] });
-  if (status.exitCode !== 0) add('cannot read the work tree status');
-  else if (status.stdout.trim()) add(`work tree differs from the cutoff: ${listed(status.stdout.trim().split('\n'))}`);
-
-  const historyPath = join(pkgDir, 'history_metadata.jsonl');
-  if (!existsSync(historyPath)) add('history_metadata.jsonl is missing');
-  else if (reachable) {
-    const lines = readFileSync(historyPath, 'utf8').split('\n').filter((l) => l.length > 0);
-    const outside: string[] = [];
-    for (const [i, l] of lines.entries()) {
-      let sha: unknown;
-      try {
-        sha = (JSON.parse(l) as { sha?: unknown }).sha;
-      } catch {
-        add(`history_metadata.jsonl line ${i + 1} is not JSON`);
-        continue;
-      }
-      if (typeof sha !== 'string' || !reachable.has(sha)) outside.push(String(sha));
-    }
-    if (outside.length > 0) add(`history_metadata.jsonl lists commits not reachable from the cutoff: ${listed(outside)}`);
-    if (lines.length !== g.commits) add(`history_metadata.jsonl has ${lines.length} commits, expected ${g.commits}`);
+  const task = readTask(pkgDir);
+  const workTree = g.work_tree ?? 'checkout';
+  const declared = task?.repository?.work_tree ?? 'checkout';
+  if (task && declared !== workTree) add(`task.json says the work tree is ${JSON.stringify(declared)}, the grading data ${JSON.stringify(workTree)}`);
+  if (workTree === 'none') {
+    // Nothing beside .git (the harness checks the files out in its own copy), and no index.
+    const files = readdirSync(join(pkgDir, 'repo')).filter((e) => e !== '.git').sort();
+    if (files.length > 0) add(`files in repo/ of a package built without a work tree: ${listed(files)}`);
+    if (existsSync(join(gitDir, 'index'))) add('repo/.git/index present in a package built without a work tree');
+  } else {
+    const status = await runGit(gitDir, [`--work-tree=${join(pkgDir, 'repo')}`, 'status', '--porcelain', '--ignored', '--untracked-files=all'], { allowExit: [128] });
+    if (status.exitCode !== 0) add('cannot read the work tree status');
+    else if (status.stdout.trim()) add(`work tree differs from the cutoff: ${listed(status.stdout.trim().split('\n'))}`);
   }
+
+  await auditHistory(pkgDir, gitDir, g, task, reachable !== null, add);
   for (const file of ['report.md', 'task.json']) {
     const p = join(pkgDir, file);
     if (!existsSync(p)) {

@@ -6,13 +6,13 @@
 import { ensureBlobsUnder } from '../git/partial.js';
 import { closeSync, constants, mkdirSync, openSync, realpathSync, renameSync, rmSync, symlinkSync, writeFileSync, writeSync } from 'node:fs';
 import { dirname, join, sep } from 'node:path';
-import { StringDecoder } from 'node:string_decoder';
 import { ValidationError } from '../errors.js';
-import { runGit, runGitBuffer, streamGit } from '../git/runner.js';
+import { runGit, runGitBuffer } from '../git/runner.js';
 import { parseLsTree } from '../git/workflows.js';
 import { writeFileAtomic } from '../util/atomic-file.js';
 import { addToPackageIndex } from './package-index.js';
-import { OBJECTS_DIR, packHistory } from './object-layers.js';
+import { HISTORY_DIR, OBJECTS_DIR, packHistory, type HistoryPart } from './object-layers.js';
+export { historyMetadata, writeGitRecords, writeHistoryMetadata } from './history-metadata.js';
 import { canonicalJson } from '../util/canonical.js';
 import type { BackwardManifestRecord, ForwardManifestRecord, ManifestRecord } from './read-manifest.js';
 
@@ -20,8 +20,19 @@ export const GRADING_DIR = 'grading';
 
 export const BACKWARD_INSTRUCTIONS =
   'report.md describes a regression. The git repository in repo/ holds the project history up to the moment the ' +
-  'report was filed; history_metadata.jsonl lists every commit of it. Find the first bad commit: the commit whose ' +
-  'parent does not show the problem and which does. Answer with one line: its full 40-character lowercase hexadecimal SHA.';
+  'report was filed; history/ lists every commit of it (JSON Lines, one commit per line, in the parts task.json names ' +
+  'under "history"). Find the first bad commit: the commit whose parent does not show the problem and which does. ' +
+  'Answer with one line: its full 40-character lowercase hexadecimal SHA.';
+
+/** Added to the instructions of a package built without a work tree. */
+export const NO_WORK_TREE_NOTE = 'repo/ holds only the git directory: `git -C repo reset -q --hard` checks out its files.';
+
+/** What repo/ of a Backward package holds beside .git: the files at the cutoff (and an index), or nothing. */
+export const WORK_TREE_MODES = ['checkout', 'none'] as const;
+export type WorkTreeMode = (typeof WORK_TREE_MODES)[number];
+
+/** How a harness materializes a package built with `--work-tree none` (in its own copy of the package). */
+export const MATERIALIZE_COMMAND = 'git -C repo reset -q --hard';
 
 export const FORWARD_INSTRUCTIONS =
   'issue.md is a change request against the repository snapshot in tree/. A pull request implementing it is opened ' +
@@ -39,6 +50,8 @@ export interface BackwardGrading {
   /** The first commit of the default branch's first-parent line after the cutoff, when the mirror has one. */
   after_cutoff: string | null;
   commits: number;
+  /** What repo/ holds beside .git (absent in grading data written before the option: `checkout`). */
+  work_tree?: WorkTreeMode;
 }
 
 export interface ForwardGrading {
@@ -59,59 +72,6 @@ export interface ForwardGrading {
 export type Grading = BackwardGrading | ForwardGrading;
 
 const pretty = (v: unknown): string => `${JSON.stringify(JSON.parse(canonicalJson(v)), null, 2)}\n`;
-
-const HISTORY_LOG_ARGS = ['log', '--format=%H%x00%P%x00%ct%x00%an <%ae>%x00%B%x1e'];
-
-/** The history_metadata.jsonl line of one `git log` record, or null for the empty tail. */
-function historyLine(rec: string): string | null {
-  const t = rec.replace(/^\n/, '');
-  if (t.length === 0) return null;
-  const [sha, parents, ct, author, message] = t.split('\0');
-  return canonicalJson({
-    sha,
-    parents: parents ? parents.split(' ').filter((p) => p.length > 0) : [],
-    timestamp: new Date(Number(ct) * 1000).toISOString().replace('.000Z', 'Z'),
-    author,
-    message: message ?? '',
-  });
-}
-
-/** One line per commit reachable from `rev`: sha, parents, timestamp (committer, ISO), author, message. */
-export async function historyMetadata(gitDir: string, rev: string): Promise<string[]> {
-  const r = await runGit(gitDir, [...HISTORY_LOG_ARGS, rev, '--']);
-  return r.stdout.split('\x1e').map(historyLine).filter((l): l is string => l !== null);
-}
-
-/**
- * Streams `git <args>` and writes one JSON line per record (records separated by \x1e; `toLine`
- * returns null for an empty one) to `path`: memory stays bounded by one chunk however long the
- * output. Returns the number of lines written.
- */
-export async function writeGitRecords(gitDir: string, args: readonly string[], path: string, toLine: (rec: string) => string | null): Promise<number> {
-  const fd = openSync(path, 'w');
-  const decoder = new StringDecoder('utf8');
-  let rest = '';
-  let written = 0;
-  const flush = (text: string, final: boolean): void => {
-    const records = text.split('\x1e');
-    rest = final ? '' : records.pop()!;
-    const lines = records.map(toLine).filter((l): l is string => l !== null);
-    if (lines.length > 0) writeSync(fd, `${lines.join('\n')}\n`);
-    written += lines.length;
-  };
-  try {
-    await streamGit(gitDir, args, (chunk) => flush(rest + decoder.write(chunk), false));
-    flush(rest + decoder.end(), true);
-  } finally {
-    closeSync(fd);
-  }
-  return written;
-}
-
-/** historyMetadata written straight to `path` as JSON Lines (the same bytes), streamed from git. */
-export function writeHistoryMetadata(gitDir: string, rev: string, path: string): Promise<number> {
-  return writeGitRecords(gitDir, [...HISTORY_LOG_ARGS, rev, '--'], path, historyLine);
-}
 
 async function firstAfter(mirror: string, cutoff: string, branch: string | null): Promise<string | null> {
   if (!branch) return null;
@@ -139,9 +99,10 @@ function finish(out: string, caseId: string, tmp: string, grading: Grading): voi
   addToPackageIndex(out, caseId);
 }
 
-/** task.json of a Backward package: the instructions and the inputs it holds. */
-export function backwardTaskJson(r: BackwardManifestRecord, instructions: string, inputs: Record<string, string>): string {
+/** task.json of a Backward package: the instructions and the inputs it holds (and what `extra` adds). */
+export function backwardTaskJson(r: BackwardManifestRecord, instructions: string, inputs: Record<string, string>, extra: Record<string, unknown> = {}): string {
   return pretty({
+    ...extra,
     case_id: r.case_id,
     task: 'backward',
     repo: r.repo,
@@ -152,8 +113,9 @@ export function backwardTaskJson(r: BackwardManifestRecord, instructions: string
 }
 
 /** The grading data of a Backward package whose history lists `commits` commits. */
-export async function backwardGrading(r: BackwardManifestRecord, mirror: string, cutoffTree: string, commits: number): Promise<BackwardGrading> {
+export async function backwardGrading(r: BackwardManifestRecord, mirror: string, cutoffTree: string, commits: number, workTree?: WorkTreeMode): Promise<BackwardGrading> {
   return {
+    ...(workTree ? { work_tree: workTree } : {}),
     case_id: r.case_id,
     task: 'backward',
     repo: r.repo,
@@ -173,10 +135,32 @@ export interface BackwardPackageOptions {
   readonly objects?: string | null;
   /** First-parent commits per shared layer (tests use small ones). */
   readonly layerCommits?: number;
+  /**
+   * `checkout` (default): repo/ holds the files at the cutoff and an index, ready to use.
+   * `none`: repo/ holds only .git; task.json says how to check the files out
+   * (MATERIALIZE_COMMAND), which a harness does in its own copy of the package.
+   */
+  readonly workTree?: WorkTreeMode;
 }
 
-/** Backward: repo/ (history up to the cutoff only), history_metadata.jsonl, report.md, task.json. */
+/** task.json's description of a package's history parts and repository. */
+export function backwardLayout(parts: readonly HistoryPart[], workTree: WorkTreeMode): Record<string, unknown> {
+  return {
+    history: {
+      format: 'JSON Lines, one commit per line: sha, parents, timestamp (committer time, UTC), author, message',
+      order: 'parts oldest first; within a part newest first (git log order); every commit up to the cutoff in exactly one part',
+      parts,
+    },
+    repository: { path: 'repo', work_tree: workTree, ...(workTree === 'none' ? { materialize: MATERIALIZE_COMMAND } : {}) },
+  };
+}
+
+/**
+ * Backward: repo/ (history up to the cutoff only; its files checked out unless `workTree` is
+ * `none`), history/ (the commit metadata in parts), report.md, task.json.
+ */
 export async function packageBackward(r: BackwardManifestRecord, mirror: string, out: string, opts: BackwardPackageOptions = {}): Promise<void> {
+  const workTree = opts.workTree ?? 'checkout';
   const tmp = start(out, r.case_id);
   try {
     await checkedTreeEntries(mirror, r.cutoff);
@@ -185,17 +169,22 @@ export async function packageBackward(r: BackwardManifestRecord, mirror: string,
     const gitDir = join(repoDir, '.git');
     await runGit(gitDir, ['config', 'core.logAllRefUpdates', 'false']);
     await runGit(gitDir, ['config', 'gc.auto', '0']);
-    // Exactly the objects reachable from the cutoff, packed from the mirror (shared layers + its own
-    // pack): no remote, no other refs, nothing from after the cutoff.
-    await packHistory(mirror, gitDir, r.cutoff, r.default_branch, opts.objects === undefined ? join(out, OBJECTS_DIR) : opts.objects, opts.layerCommits);
+    // Exactly the objects and commit lines reachable from the cutoff, from the mirror (shared
+    // layers + its own pack and part): no remote, no other refs, nothing from after the cutoff.
+    const store = opts.objects === undefined ? join(out, OBJECTS_DIR) : opts.objects;
+    const parts = await packHistory(mirror, gitDir, join(tmp, HISTORY_DIR), r.cutoff, r.default_branch, store, opts.layerCommits);
     await runGit(gitDir, ['update-ref', 'refs/heads/main', r.cutoff]);
-    await runGit(gitDir, [`--work-tree=${repoDir}`, 'read-tree', '-u', '--reset', 'HEAD']);
+    if (workTree === 'checkout') await runGit(gitDir, [`--work-tree=${repoDir}`, 'read-tree', '-u', '--reset', 'HEAD']);
     rmSync(join(gitDir, 'logs'), { recursive: true, force: true });
     const tree = (await runGit(gitDir, ['rev-parse', 'HEAD^{tree}'])).stdout.trim();
-    const commits = await writeHistoryMetadata(gitDir, 'HEAD', join(tmp, 'history_metadata.jsonl'));
+    const commits = parts.reduce((n, p) => n + p.commits, 0);
     writeFileSync(join(tmp, 'report.md'), r.report.endsWith('\n') ? r.report : `${r.report}\n`);
-    writeFileSync(join(tmp, 'task.json'), backwardTaskJson(r, BACKWARD_INSTRUCTIONS, { repository: 'repo', history: 'history_metadata.jsonl', report: 'report.md' }));
-    finish(out, r.case_id, tmp, await backwardGrading(r, mirror, tree, commits));
+    const instructions = workTree === 'none' ? `${BACKWARD_INSTRUCTIONS} ${NO_WORK_TREE_NOTE}` : BACKWARD_INSTRUCTIONS;
+    writeFileSync(
+      join(tmp, 'task.json'),
+      backwardTaskJson(r, instructions, { repository: 'repo', history: HISTORY_DIR, report: 'report.md' }, backwardLayout(parts, workTree)),
+    );
+    finish(out, r.case_id, tmp, await backwardGrading(r, mirror, tree, commits, workTree));
   } catch (error) {
     rmSync(tmp, { recursive: true, force: true });
     throw error;
@@ -337,6 +326,6 @@ export async function packageForward(r: ForwardManifestRecord, mirror: string, o
   }
 }
 
-export function packageCase(r: ManifestRecord, mirror: string, out: string): Promise<void> {
-  return r.task === 'backward' ? packageBackward(r, mirror, out) : packageForward(r, mirror, out);
+export function packageCase(r: ManifestRecord, mirror: string, out: string, opts: BackwardPackageOptions = {}): Promise<void> {
+  return r.task === 'backward' ? packageBackward(r, mirror, out, opts) : packageForward(r, mirror, out);
 }

@@ -23,8 +23,9 @@ import { writeFileAtomic } from '../util/atomic-file.js';
 import { canonicalJson } from '../util/canonical.js';
 import type { ForwardPairRecord } from './forward-pairs.js';
 import { addToPackageIndex } from './package-index.js';
-import { OBJECTS_DIR } from './object-layers.js';
-import { backwardGrading, backwardTaskJson, GRADING_DIR, packageBackward, packageCase, packageForward, writeGitRecords } from './package.js';
+import { HISTORY_DIR, OBJECTS_DIR } from './object-layers.js';
+import { writeGitRecords } from './history-metadata.js';
+import { backwardGrading, backwardTaskJson, GRADING_DIR, packageBackward, packageCase, packageForward, type BackwardPackageOptions } from './package.js';
 import type { BackwardManifestRecord, ForwardManifestRecord, ManifestRecord } from './read-manifest.js';
 
 export const VARIANTS = ['full', 'metadata-only', 'symptom-ablated', 'no-issue', 'oracle-scope', 'paired-state'] as const;
@@ -92,10 +93,11 @@ export async function packageVariant(
   out: string,
   variant: Variant,
   pairs?: ReadonlyMap<string, ForwardPairRecord>,
+  backward: Pick<BackwardPackageOptions, 'workTree'> = {},
 ): Promise<string | null> {
   if (!variantApplies(variant, r.task)) return null;
   if (variant === 'full') {
-    await packageCase(r, mirror, out);
+    await packageCase(r, mirror, out, backward);
     return r.case_id;
   }
   let id = r.case_id;
@@ -114,7 +116,7 @@ export async function packageVariant(
     else if (variant === 'symptom-ablated') {
       const b = r as BackwardManifestRecord;
       const ablated = ablateSymptoms(b.report);
-      await packageBackward({ ...b, report: ablated.text }, mirror, scratch, { objects: join(out, OBJECTS_DIR) });
+      await packageBackward({ ...b, report: ablated.text }, mirror, scratch, { ...backward, objects: join(out, OBJECTS_DIR) });
       extra = { case_id: id, variant, deleted: ablated.deletions.map((d) => b.report.slice(d.start, d.end).trim()).filter((t) => t.length > 0) };
     } else {
       const f = r as ForwardManifestRecord;
@@ -209,7 +211,7 @@ export function readVariantGrading(gradingDir: string, name: string): VariantGra
 /** Entries a package of each variant holds (beside which nothing is allowed). */
 export function expectedEntries(task: 'backward' | 'forward', variant: Variant): Set<string> {
   if (task === 'backward') {
-    return new Set(variant === 'metadata-only' ? ['history_metadata.jsonl', 'report.md', 'task.json'] : ['repo', 'history_metadata.jsonl', 'report.md', 'task.json']);
+    return new Set(variant === 'metadata-only' ? ['history_metadata.jsonl', 'report.md', 'task.json'] : ['repo', HISTORY_DIR, 'report.md', 'task.json']);
   }
   const base = ['tree', 'context.json', 'task.json'];
   if (variant !== 'no-issue') base.push('issue.md');

@@ -180,14 +180,16 @@ describe('r2v package / package audit', () => {
 
     const b = records(join(dir, 'manifests/backward.jsonl'))[0]!;
     const pkg = join(dir, 'packages', b.case_id as string);
-    expect(readdirSync(pkg).sort()).toEqual(['history_metadata.jsonl', 'repo', 'report.md', 'task.json']);
+    expect(readdirSync(pkg).sort()).toEqual(['history', 'repo', 'report.md', 'task.json']);
     const git = (args: string[]) => execa('git', ['-C', join(pkg, 'repo'), ...args], { reject: false, env: { LC_ALL: 'C' } });
     expect((await git(['rev-parse', 'HEAD'])).stdout).toBe(world.cutoff);
     expect((await git(['for-each-ref', '--format=%(refname)'])).stdout).toBe('refs/heads/main');
     expect((await git(['cat-file', '-e', world.afterCutoff])).exitCode).not.toBe(0);
     expect((await git(['cat-file', '-e', world.gold])).exitCode).toBe(0);
     expect((await git(['remote'])).stdout).toBe('');
-    const history = records(join(pkg, 'history_metadata.jsonl'));
+    // A small history: one part, the package's own.
+    expect(readdirSync(join(pkg, 'history'))).toEqual(['00000.jsonl']);
+    const history = records(join(pkg, 'history', '00000.jsonl'));
     expect(history.map((h) => h.sha)).toEqual((await git(['rev-list', world.cutoff])).stdout.split('\n'));
     expect(history[0]).toMatchObject({ sha: world.cutoff, message: 'Bump version to 2.4.0\n', author: 'Test Author <author@example.com>' });
     expect(readFileSync(join(pkg, 'report.md'), 'utf8')).not.toContain(world.gold.slice(0, 7));
@@ -208,6 +210,20 @@ describe('r2v package / package audit', () => {
     const audit = await r2v(['package', 'audit', 'packages']);
     expect(audit.stdout.trim()).toBe('audited 4 packages: 0 findings');
     expect(audit.code).toBe(0);
+  });
+
+  it('--work-tree none: Backward packages hold only .git, the audit passes; a bad mode is a usage error', async () => {
+    const b = records(join(dir, 'manifests/backward.jsonl'))[0]!;
+    const r = await r2v(['package', '--all', '--manifest', 'manifests/backward.jsonl', '--work-tree', 'none', '--out', 'lean']);
+    expect(r.code).toBe(0);
+    const pkg = join(dir, 'lean', b.case_id as string);
+    expect(readdirSync(join(pkg, 'repo'))).toEqual(['.git']);
+    expect(JSON.parse(readFileSync(join(pkg, 'task.json'), 'utf8')).repository).toEqual({ path: 'repo', work_tree: 'none', materialize: 'git -C repo reset -q --hard' });
+    const audit = await r2v(['package', 'audit', 'lean']);
+    expect([audit.code, audit.stdout.trim().split('\n').at(-1)]).toEqual([0, `audited ${records(join(dir, 'manifests/backward.jsonl')).length} packages: 0 findings`]);
+    const bad = await r2v(['package', '--all', '--manifest', 'manifests/backward.jsonl', '--work-tree', 'sparse', '--out', 'lean']);
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toContain("option '--work-tree <mode>' argument 'sparse' is invalid");
   });
 
   it('packages one case from a manifest; an unknown case and missing options are usage errors', async () => {

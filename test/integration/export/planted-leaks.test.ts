@@ -1,5 +1,5 @@
 /**
- * The planted-leak suite: 51 ways a package set can leak or be incomplete, each planted into a
+ * The planted-leak suite: 61 ways a package set can leak or be incomplete, each planted into a
  * copy of a clean set and each caught by `package audit` with a finding naming it.
  */
 import { appendFileSync, chmodSync, copyFileSync, cpSync, mkdirSync, readFileSync, rmSync, symlinkSync, unlinkSync, writeFileSync } from 'node:fs';
@@ -12,6 +12,8 @@ import { BackwardManifestRecord, ForwardManifestRecord } from '../../../src/expo
 import { cleanupTempDirs, makeRepo, tempDir } from '../../support/make-repo.js';
 
 const BID = 'acme_widget__1__0000000a';
+/** The same case packaged without a work tree (`--work-tree none`). */
+const LID = 'acme_widget__3__0000000c';
 const FID = 'acme_widget__2__0000000b';
 const WORKFLOW = '.github/workflows/ci.yml';
 
@@ -40,14 +42,13 @@ beforeAll(async () => {
   await repo.tag('v9', after);
   const mirror = await repo.bareMirror();
   const pristine = await tempDir('r2v-pristine-');
-  await packageBackward(
+  const backward = (id: string) =>
     BackwardManifestRecord.parse({
-      task: 'backward', case_id: BID, repo: 'acme/widget', number: 1, report: 'render crashes on nested groups\n', report_time: '2024-01-02T00:00:00Z',
+      task: 'backward', case_id: id, repo: 'acme/widget', number: 1, report: 'render crashes on nested groups\n', report_time: '2024-01-02T00:00:00Z',
       default_branch: 'main', cutoff, gold, parent: base, history_window: 1, checks: {}, digests: { cutoff_tree: null },
-    }),
-    mirror,
-    pristine,
-  );
+    });
+  await packageBackward(backward(BID), mirror, pristine);
+  await packageBackward(backward(LID), mirror, pristine, { workTree: 'none' });
   await packageForward(
     ForwardManifestRecord.parse({
       task: 'forward', case_id: FID, repo: 'acme/widget', issue: 2, pull: 7, issue_text: 'The README is terse.', base: cutoff, head: after,
@@ -70,6 +71,8 @@ interface Set {
   b: string;
   git: string;
   f: string;
+  /** The package without a work tree. */
+  l: string;
   bgit: (args: string[]) => Promise<string>;
 }
 
@@ -79,7 +82,7 @@ async function copySet(): Promise<Set> {
   const b = join(out, BID);
   const bgit = async (args: string[]): Promise<string> =>
     (await execa('git', ['-C', join(b, 'repo'), ...args], { env: { LC_ALL: 'C', GIT_TERMINAL_PROMPT: '0', GIT_AUTHOR_NAME: 'x', GIT_AUTHOR_EMAIL: 'x@x', GIT_COMMITTER_NAME: 'x', GIT_COMMITTER_EMAIL: 'x@x' } })).stdout;
-  return { out, b, git: join(b, 'repo', '.git'), f: join(out, FID), bgit };
+  return { out, b, git: join(b, 'repo', '.git'), f: join(out, FID), l: join(out, LID), bgit };
 }
 
 /** `.git/info` (packages have none: `git init --template=`). */
@@ -89,6 +92,15 @@ const info = (s: Set): string => {
 };
 
 const edit = (path: string, fn: (text: string) => string): void => writeFileSync(path, fn(readFileSync(path, 'utf8')));
+
+/** The history part of the Backward package (read-only as packaged: made writable first). */
+const part = (s: Set, name = '00000.jsonl'): string => {
+  const path = join(s.b, 'history', name);
+  chmodSync(path, 0o644);
+  return path;
+};
+const historyLines = (s: Set): string[] => readFileSync(join(s.b, 'history', '00000.jsonl'), 'utf8').split('\n').filter(Boolean);
+const laterLine = (): string => `${JSON.stringify({ sha: w.after, parents: [w.cutoff], timestamp: '2024-01-01T00:00:00Z', author: 'x', message: 'Later work' })}\n`;
 
 type Plant = (s: Set) => void | Promise<void>;
 
@@ -153,7 +165,22 @@ const CASES: readonly [string, Plant, RegExp][] = [
   ['the gold in report.md', (s) => appendFileSync(join(s.b, 'report.md'), `bisected to ${w.gold.slice(0, 8)}\n`), B('report\\.md contains a prefix of the gold')],
   ['the gold in upper case in report.md', (s) => appendFileSync(join(s.b, 'report.md'), `see ${w.gold.slice(0, 9).toUpperCase()}\n`), B('report\\.md contains a prefix of the gold')],
   ['the gold in task.json', (s) => edit(join(s.b, 'task.json'), (t) => t.replace('"backward"', `"backward", "hint": "${w.gold}"`)), B('task\\.json contains a prefix of the gold')],
-  ['an after-cutoff commit in history_metadata.jsonl', (s) => appendFileSync(join(s.b, 'history_metadata.jsonl'), `${JSON.stringify({ sha: w.after, parents: [w.cutoff], timestamp: '2024-01-01T00:00:00Z', author: 'x', message: 'Later work' })}\n`), B('history_metadata\\.jsonl lists commits not reachable from the cutoff')],
+  // Backward: history parts
+  ['an after-cutoff commit in a history part', (s) => appendFileSync(part(s), laterLine()), B('history/00000\\.jsonl lists commits not reachable from the cutoff')],
+  ['an extra history part from after the cutoff', (s) => writeFileSync(join(s.b, 'history', '00001.jsonl'), laterLine()), B('history/00001\\.jsonl lists commits not reachable from the cutoff')],
+  ['a commit message in the history edited to name the gold', (s) => edit(part(s), (t) => t.replace('"message":"Tidy\\n"', `"message":"Tidy, after ${w.gold.slice(0, 10)}\\n"`)), B("history/00000\\.jsonl differs from the repository's commits at line 1")],
+  ['a history part that no longer matches its digest', (s) => edit(part(s), (t) => `${t.split('\n').filter(Boolean).reverse().join('\n')}\n`), B('history/00000\\.jsonl does not match its digest in task\\.json')],
+  ['a history line repeated', (s) => appendFileSync(part(s), `${historyLines(s)[1]}\n`), B('history/00000\\.jsonl lists commits a second time')],
+  ['a history line dropped', (s) => writeFileSync(part(s), `${historyLines(s).slice(1).join('\n')}\n`), B('history/ lacks 1 commit reachable from the cutoff')],
+  ['a history part as a symlink to grading data', (s) => {
+    rmSync(part(s));
+    symlinkSync(`../../grading/${BID}.json`, join(s.b, 'history', '00000.jsonl'));
+  }, B('unexpected entries in history/: 00000\\.jsonl')],
+  ['a notes file among the history parts', (s) => writeFileSync(join(s.b, 'history', 'notes.txt'), 'x\n'), B('unexpected entries in history/: notes\\.txt')],
+  // Backward without a work tree
+  ['a file in repo/ of a package without a work tree', (s) => writeFileSync(join(s.l, 'repo', 'LATER.md'), 'future\n'), new RegExp(`^${LID}: files in repo/ of a package built without a work tree: LATER\\.md`)],
+  ['an index in a package without a work tree', (s) => copyFileSync(join(s.git, 'index'), join(s.l, 'repo', '.git', 'index')), new RegExp(`^${LID}: repo/\\.git/index present in a package built without a work tree`)],
+  ['grading data that gives a package without a work tree one', (s) => edit(join(s.out, 'grading', `${LID}.json`), (t) => JSON.stringify({ ...JSON.parse(t), work_tree: 'checkout' })), new RegExp(`^${LID}: task\\.json says the work tree is "none", the grading data "checkout"`)],
   ['an extra file in the package', (s) => writeFileSync(join(s.b, 'notes.txt'), 'x\n'), B('unexpected entry notes\\.txt in the package')],
   ['grading data inside the package', (s) => {
     mkdirSync(join(s.b, 'grading'));
@@ -177,15 +204,15 @@ const CASES: readonly [string, Plant, RegExp][] = [
   // The set
   ['a grading file without its package', (s) => rmSync(join(s.f), { recursive: true }), /^grading data without its package: grading\/acme_widget__2__0000000b\.json$/],
   ['a half-written set: indexed packages missing', (s) => {
-    edit(join(s.out, 'index.json'), (t) => JSON.stringify({ ...JSON.parse(t), complete: false, cases: [...JSON.parse(t).cases, 'acme_widget__3__0000000c', 'acme_widget__4__0000000d', 'acme_widget__5__0000000e'] }));
-  }, /^index\.json lists 3 packages that are missing: acme_widget__3__0000000c, acme_widget__4__0000000d, acme_widget__5__0000000e$/],
+    edit(join(s.out, 'index.json'), (t) => JSON.stringify({ ...JSON.parse(t), complete: false, cases: [...JSON.parse(t).cases, 'acme_widget__4__0000000d', 'acme_widget__5__0000000e', 'acme_widget__6__0000000f'] }));
+  }, /^index\.json lists 3 packages that are missing: acme_widget__4__0000000d, acme_widget__5__0000000e, acme_widget__6__0000000f$/],
 ];
 
 describe('planted leaks', () => {
-  it('the clean set has no finding, and the suite plants 51 distinct leaks', async () => {
-    expect(await auditPackages(w.pristine)).toEqual({ packages: 2, findings: [] });
-    expect(CASES).toHaveLength(51);
-    expect(new Set(CASES.map((c) => c[0])).size).toBe(51);
+  it('the clean set has no finding, and the suite plants 61 distinct leaks', async () => {
+    expect(await auditPackages(w.pristine)).toEqual({ packages: 3, findings: [] });
+    expect(CASES).toHaveLength(61);
+    expect(new Set(CASES.map((c) => c[0])).size).toBe(61);
   });
 
   it.each(CASES)('catches %s', async (_label, plant, finding) => {
@@ -200,7 +227,7 @@ describe('planted leaks', () => {
     writeFileSync(join(s.git, 'packed-refs'), 'garbage\n');
     copyFileSync(join(s.out, 'grading', `${FID}.json`), join(s.f, 'gold.json'));
     const report = await auditPackages(s.out);
-    expect(report.packages).toBe(2);
+    expect(report.packages).toBe(3);
     expect(report.findings).toContainEqual(expect.stringMatching(B('packed-refs is malformed')));
     expect(report.findings).toContainEqual(`${FID}: unexpected entry gold.json in the package`);
   });
@@ -209,6 +236,6 @@ describe('planted leaks', () => {
     const s = await copySet();
     edit(join(s.out, 'index.json'), (t) => JSON.stringify({ ...JSON.parse(t), complete: false, cases: [BID] }));
     const report = await auditPackages(s.out);
-    expect(report.findings).toEqual(['index.json: the package set is half-written (packaging did not finish)', `packages not listed in index.json: ${FID}`]);
+    expect(report.findings).toEqual(['index.json: the package set is half-written (packaging did not finish)', `packages not listed in index.json: ${FID}, ${LID}`]);
   });
 });
