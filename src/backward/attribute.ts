@@ -234,8 +234,10 @@ function prefixAttributions(layout: Layout): Found[] {
       const b = sentenceAt(layout, ref.start);
       const sentence = { start: Math.min(a.start, b.start), end: Math.max(a.end, b.end, ref.end) };
       // "bisected to X and Y": every listed reference is named.
-      for (const r of [ref, ...listedAfter(body, ref)]) {
-        out.push({ ref: r, kind: kindOf(r), sentence, hedgeText: body.slice(sentence.start, sentence.end) });
+      const listed = listedAfter(body, ref);
+      for (const r of [ref, ...listed]) {
+        const span = listed.length === 0 ? keepEffect(body, sentence, r) : sentence;
+        out.push({ ref: r, kind: kindOf(r), sentence: span, hedgeText: body.slice(sentence.start, sentence.end) });
       }
     }
   }
@@ -304,6 +306,26 @@ function refAfter(layout: Layout, trigger: PrefixTrigger, phraseStart: number, p
   return null;
 }
 
+/** Right after a reference: the verb that says what it did ("commit causes", "which broke"). */
+const EFFECT_VERB = /^[`'")\]]*\s*(?:commit\s+)?(?:(?:that|which)\s+)?(?:causes|caused|introduced|introduces|broke|breaks|makes|made|results\s+in|resulted\s+in|leads\s+to|led\s+to)\b/i;
+
+/**
+ * "using the X commit causes <the game to freeze in some areas>": when the reference is followed
+ * by the verb and then by what went wrong, the sentence up to the verb carries the answer and the
+ * effect after it is the symptom, kept. Whole sentence otherwise, and whenever it speaks of a bisect
+ * or its opening already tells a symptom.
+ */
+function keepEffect(body: string, whole: { start: number; end: number }, ref: RefMatch): { start: number; end: number } {
+  const verb = EFFECT_VERB.exec(body.slice(ref.end, whole.end));
+  if (!verb) return whole;
+  const end = ref.end + verb[0].length;
+  const lead = body.slice(whole.start, ref.outerStart);
+  const effect = body.slice(end, whole.end);
+  const enough = (effect.match(/[A-Za-z]{2,}/g) ?? []).length >= 3 && !/^\s*(?:it|this|that|these|them)\b/i.test(effect);
+  if (!enough || lead.length > 60 || /\bbisect|\b(?:crash|fail|hang|freez|leak|slow|error|panic|broken)\w*/i.test(lead)) return whole;
+  return { start: whole.start, end };
+}
+
 function postfixAttributions(layout: Layout): Found[] {
   const { body } = layout;
   const out: Found[] = [];
@@ -314,8 +336,8 @@ function postfixAttributions(layout: Layout): Found[] {
     if (crossesParagraph(body.slice(ref.end, phraseEnd))) continue;
     const a = sentenceAt(layout, ref.start);
     const b = sentenceAt(layout, phraseEnd - 1);
-    const sentence = { start: Math.min(a.start, b.start), end: Math.max(a.end, b.end) };
-    out.push({ ref, kind: kindOf(ref), sentence, hedgeText: body.slice(sentence.start, sentence.end) });
+    const whole = { start: Math.min(a.start, b.start), end: Math.max(a.end, b.end) };
+    out.push({ ref, kind: kindOf(ref), sentence: keepEffect(body, whole, ref), hedgeText: body.slice(whole.start, whole.end) });
   }
   return out;
 }

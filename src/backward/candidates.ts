@@ -28,6 +28,8 @@ export const SCORING = {
    * without naming it ("bisecting pointed to the commit I revert here"): the reference names it.
    */
   answers: 3,
+  /** The same post says the commit's parent is good ("reverting back to the parent commit compiles fine"): the commit is the first bad one. */
+  parentGood: 3,
   /** The same commit is named in the title, which speaks of a regression or a cause. */
   titled: 1,
   /** A later post by someone else confirms the reference (reverting it fixes it, dropping it helps, confirmed). */
@@ -67,6 +69,7 @@ export type EvidenceCode =
   | 'causal'
   | 'reverted'
   | 'answers'
+  | 'parentGood'
   | 'titled'
   | 'confirmed'
   | 'goodSide'
@@ -101,24 +104,28 @@ export interface Candidate {
 
 /** Causal words that tie a reference to the regression when they share its sentence or list item. */
 const CAUSAL =
-  /\b(?:bisect\w*|first[- ]["'`]?(?:bad|broken|failing)["'`]?|introduc(?:e|ed|es|ing)|caus(?:ed|es|ing)|broke|breaks|breaking|broken\s+(?:by|in|since|after)|(?:has|have|had)\s+broken|offending|culprit|regress(?:ed|ing|ion|ions)|responsible|started|appeared|slowed\s+down|introducer|guilty|faulty|the\s+bad\s+commit|murderer|accidentally|inadvertently|mistakenly|(?:fail(?:s|ed|ing)?|crash(?:es|ed|ing)?|hangs?|hanging|broken|slower)\s+(?:ever\s+)?since)\b/i;
+  /\b(?:bisect\w*|first[- ]["'`]?(?:bad|broken|failing)["'`]?|introduc(?:e|ed|es|ing)|caus(?:ed|es|ing)|broke|breaks|breaking|broken\s+(?:by|in|since|after)|(?:has|have|had)\s+broken|offending|culprit|regress(?:ed|ing|ion|ions)|responsible|start(?:s|ed)?\s+(?:with|at|from|after|since|in)|started|appeared|(?:happen|occur)(?:s|ed|red|ring|ing)?\s+(?:only\s+|right\s+)?(?:after|since|with|from)|(?:since|after)\s+(?:the\s+)?commit|first\s+(?:commit|revision|version)\s+(?:where|in\s+which|that|with)|beginning\s+(?:at|with|from)|begins\s+with|(?:that|which)\s+(?:break|cause|introduce)\b|slowed\s+down|introducer|guilty|faulty|the\s+bad\s+commit|murderer|accidentally|inadvertently|mistakenly|(?:fail(?:s|ed|ing)?|crash(?:es|ed|ing)?|hangs?|hanging|broken|slower)\s+(?:ever\s+)?since)\b/i;
 
 /** A title speaks of a bisect in progress as often as of its outcome ("bisect round 3 (commit X)"): there the word alone is no cause. */
-const TITLE_CAUSAL = new RegExp(CAUSAL.source.replace('bisect\\w*|', ''), 'i');
+const TITLE_CAUSAL = new RegExp(CAUSAL.source.replace('bisect\\w*|', 'anymore|any\\s+more|no\\s+longer|'), 'i');
 
 /** "bisect" said of a search still to be run ("whenever someone gets around to bisecting it", "please bisect"): no outcome. */
 const BISECT_TO_COME =
-  /\b(?:(?:have|has|had|need|needs|want|wants|going|plan|planning|try|trying|able|around|time)\s+to|will|would|should|could|can|please|without|didn't|did\s+not|haven't|have\s+not|not)\s+(?:(?:go|git|run|do)\s+)?bisect\w*/i;
+  /\bbisecting\s+(?:from|between|starting)\b|\bbisecting\b[^.\n]{0,80}\bnow\b|\b(?:(?:have|has|had|need|needs|want|wants|going|plan|planning|try|trying|able|around|time)\s+to|will|would|should|could|can|please|without|didn't|did\s+not|haven't|have\s+not|not)\s+(?:(?:go|git|run|do)\s+)?bisect\w*/i;
 
 /** A sentence that only points at a reference ("Turns out it's X.", "It was X.", "Result: X"), or is nothing but the reference. */
 const POINTER_SENTENCE = /^[\s>*_-]*(?:(?:(?:it\s+)?turn(?:s|ed)\s+out\s+(?:to\s+be|it(?:'s|\s+is|\s+was))|it(?:'s|\s+is|\s+was)|that(?:'s|\s+is|\s+was)|the\s+answer\s+is|result\s*:|answer\s*:|here\s+it\s+is\s*:?)\s*(?:commit\s+)?)?[`'"(\[]*$/i;
 
 /** A sentence that opens by blaming what the previous sentence named. */
-const ANAPHORA = /^(?:this|that|it|which|the\s+change|this\s+change|this\s+commit|that\s+commit)\s+(?:(?:then|also|apparently)\s+)?(?:introduced|caused|broke|regressed|is\s+what\s+broke)\b/i;
+const ANAPHORA = /^(?:this|that|it|which|the\s+change|this\s+change|this\s+commit|that\s+commit)\s+(?:(?:then|also|apparently)\s+)?(?:introduced|introduces|caused|causes|broke|breaks|regressed|is\s+what\s+broke)\b/i;
 
 /** The good side of a range, said before the reference. */
 const GOOD_BEFORE =
   /(?:\b(?:last|earliest|latest|previous)\s+(?:known[- ])?(?:good|working|ok)\b[^.\n]{0,30}|\bgood\s*(?:commit|revision|build)?\s*(?:was|is|[:=])\s*|\b(?:works?|worked|working|fine)\s+(?:fine\s+)?(?:on|at|with|in|before|until)\s+(?:commit\s+)?|\bprevious\s+commit\b[^.\n]{0,20}|\b(?:just\s+)?before\s+(?:commit\s+)?|\bparent\s+(?:commit\s+)?|\bcompared\s+(?:to|with)\s+[^.\n]{0,30})[\s`'"([*_]*$/i;
+
+/** The good side, said right after the reference ("X, which doesn't crash", "X where it still works"). */
+const GOOD_AFTER =
+  /^[`'")\]]*,?\s*(?:now,?\s*)?(?:which|that|where(?:\s+it)?|on\s+which)\s+(?:(?:still\s+)?(?:does|did|do)\s*(?:not|n't)|doesn't|didn't|won't|can't|cannot)\s+(?:\w+\s+)?(?:crash|fail|hang|break|leak|reproduce|show|happen|occur)\w*|^[`'")\]]*,?\s*(?:which|that|where(?:\s+it)?)\s+(?:still\s+)?(?:works|worked|is\s+fine|was\s+fine|passes|passed)\b/i;
 
 /** The revision being run or tested, said before the reference. */
 const TESTED_BEFORE =
@@ -134,7 +141,7 @@ const CONDITIONAL_SENTENCE = /^[\s>*_-]*(?:[A-Z]{2,}\s*(?:=|:)\s|if\b(?![^,]*\br
 const NEGATION_BEFORE = /(?:\bnot\b|n't\b|\bnever\b|\bcannot\b|\bno\s+longer\b)[^.,;\n]{0,25}$/i;
 
 /** Right after the reference: it is an end of the bisected range. */
-const ENDPOINT_AFTER = /^[`'"*_)\]]*(?:\s*(?:(?:as|is|was|=|:|->|→|-)\s*)?(?:the\s+)?(?:good|bad|ok|working|broken|fine)\b(?!\s+commit)|\.\.\.?[\w`])/i;
+const ENDPOINT_AFTER = /^[`'"*_)\]]*(?:\s*(?:(?:as|is|was|=|:|->|→|-)\s*)?(?:the\s+)?(?:good|bad|ok|working|broken|fine)\b(?!\s+commit)|\s*(?:still\s+)?(?:worked|works|ran|runs|built|builds)\s+(?:fine|ok|okay|well|great)\b|\.\.\.?[\w`])/i;
 
 /** Right before the reference: the far end of a range ("A..B"). */
 const RANGE_BEFORE = /[\w`]\.\.\.?[`]?$/;
@@ -144,6 +151,10 @@ const SEVERAL = /\b(?:any\s+of|one\s+of|either|between|among|several|candidates?
 
 /** A step line of a bisect run. */
 const TRANSCRIPT_LINE = /^\s*(?:[$>#]\s*)*(?:git\s+bisect\s+(?:good|bad|skip|start|new|old)\b|Bisecting:|(?:good|bad|skip):\s*\[)/i;
+
+/** The post says the parent of the commit it names is good. */
+const PARENT_GOOD =
+  /\b(?:(?:its|the)\s+parent(?:\s+commit)?|(?:one|commit)\s+(?:right\s+|just\s+)?before\s+(?:it|that))\b[^.\n]{0,40}?\b(?:works|worked|compiles|compiled|builds|built|passes|passed|is\s+fine|was\s+fine|is\s+ok(?:ay)?|is\s+good|(?:with\s+)?no\s+(?:issues?|problems?|errors?|crash(?:es)?))\b/i;
 
 /** The post sends the report to another project. */
 export const ELSEWHERE = /\b(?:recommend|suggest|please|should|better)\s+(?:reporting|report(?:ing)?\s+(?:it|this))\s+(?:to|upstream|with|at)\b|\breport(?:ing)?\s+(?:it|this)\s+upstream\b|\bbug\s+in\s+(?:the\s+)?(?:upstream|dependency)\b/i;
@@ -277,13 +288,14 @@ function evidenceOf(
   const ownCausal = own && /^bisect/i.test(own[0]) && BISECT_TO_COME.test(sentence) ? null : own;
   const causal = inCode || bareNumber ? null : (ownCausal ?? (ANAPHORA.test(next) ? ANAPHORA.exec(next) : null) ?? blameBefore(layout, s, ref));
   if (causal) add('causal', causal[0]);
+  if (!causal && !inCode && !bareNumber && facts.parentGood && facts.commitRefs === 1) add('parentGood', facts.parentGood);
   const reverted = causal ? null : REVERTED_BEFORE.exec(body.slice(Math.max(s.start, ref.outerStart - 40), ref.outerStart));
   if (reverted && !inCode && facts.revertBlames) add('reverted', reverted[0].trim());
   const several = patterned ? null : SEVERAL.exec(sentence);
   if (several) add('several', several[0]);
   const before = body.slice(Math.max(s.start, ref.outerStart - 80), ref.outerStart);
   const after = body.slice(ref.end, ref.end + 140);
-  const good = GOOD_BEFORE.exec(before);
+  const good = GOOD_BEFORE.exec(before) ?? GOOD_AFTER.exec(after);
   if (good) add('goodSide', good[0].trim());
   const fullBefore = body.slice(Math.max(0, ref.outerStart - 80), ref.outerStart);
   if (FIX_BEFORE.test(fullBefore) || (FIX_AFTER.test(after) && !REVERT_BEFORE.test(fullBefore))) add('fix', 'named as the fix');
@@ -325,6 +337,10 @@ function sentenceNear(layout: Layout, ref: RefMatch): Range {
 /** What one post says as a whole, computed once per post rather than once per reference. */
 interface PostFacts {
   readonly elsewhere: string | null;
+  /** The words saying the parent of the commit named is good, or null. */
+  readonly parentGood: string | null;
+  /** How many distinct commits (not pull requests) the post names. */
+  readonly commitRefs: number;
   /** The post (or the title) says why it reverts: a fix stated, or the reverted commit called the bad one, and no cleanup. */
   readonly revertBlames: boolean;
 }
@@ -334,6 +350,8 @@ function postFacts(body: string, context: string): PostFacts {
   const both = `${body}\n${context}`;
   const facts = {
     elsewhere: ELSEWHERE.exec(body)?.[0] ?? null,
+    parentGood: PARENT_GOOD.exec(body)?.[0] ?? null,
+    commitRefs: new Set(findRefs(body).filter((r) => r.ref.type !== 'pr').map((r) => r.ref.value.slice(0, 7))).size,
     revertBlames: (REVERT_FIXES.test(body) || BLAME_NOUN.test(both)) && !REVERT_CLEANUP.test(both),
   };
   lastFacts = { body, context, facts };
@@ -355,7 +373,9 @@ export function candidateAttributions(thread: Thread, candidates: readonly Candi
     const body = post ? post.body : thread.title;
     const text = body.slice(c.sentence.start, c.sentence.end);
     // In the title the symptom shares the line with the reference: only the reference and its lead-in words carry the answer.
-    const sentence = c.post === -1 ? titleSpan(body, c.ref) : clauseSpan(body, c.sentence, c.ref);
+    const clause = c.post === -1 ? titleSpan(body, c.ref) : clauseSpan(body, c.sentence, c.ref);
+    // "X.\n\nThis commit broke the build as …": the next sentence's blaming words go with the reference.
+    const sentence = c.post === -1 ? clause : withAnaphora(body, clause, c.sentence);
     out.push({
       ref: c.ref.ref,
       kind: kindOf(c.ref),
@@ -369,6 +389,16 @@ export function candidateAttributions(thread: Thread, candidates: readonly Candi
     });
   }
   return out;
+}
+
+/** Extends a clause over the opening words of the next sentence when they blame what the clause named ("This commit broke"). */
+function withAnaphora(body: string, clause: Range, sentence: Range): Range {
+  if (clause.end < sentence.end) return clause;
+  const rest = body.slice(sentence.end, sentence.end + 200);
+  const lead = /^[\s>]+/.exec(rest)?.[0].length ?? 0;
+  if (/\n[ \t>]*\n[\s\S]*\n[ \t>]*\n/.test(rest.slice(0, lead))) return clause;
+  const m = ANAPHORA.exec(rest.slice(lead));
+  return m ? { start: clause.start, end: sentence.end + lead + m[0].length } : clause;
 }
 
 /** Where a sentence joins two statements of one writer ("…, and I found X caused it"; "…; X broke it"). */
@@ -395,8 +425,10 @@ function clauseSpan(body: string, s: Range, ref: RefMatch): Range {
   if (start > 0 && POINTER.test(text.slice(start, at)) && CAUSAL.test(text.slice(0, start))) return { start: s.start + start, end: s.start + end };
   // A clause without the causal word would leave the cause behind: keep the whole sentence then.
   if (!CAUSAL.test(text.slice(start, end))) return { start: s.start, end: s.start + text.length };
-  // "X seems to have slowed down <symptom>": the reference and the verb go, the symptom after them stays.
-  if (/^[\s`'"(\[*_]*(?:(?:the\s+)?commit\s+)?$/i.test(text.slice(start, at))) {
+  // "X seems to have slowed down <symptom>", "using the X commit causes <symptom>": the lead-in, the
+  // reference and the verb go, the symptom after them stays.
+  const leadIn = text.slice(start, at);
+  if (/^[\s`'"(\[*_]*(?:(?:the\s+)?commit\s+)?$/i.test(leadIn) || (leadIn.length <= 60 && !CAUSAL.test(leadIn) && !EFFECT_WORD.test(leadIn) && /\b(?:commit|using|with|for|by|in)(?:\s+(?:the|this|that))?\s*[`'"(\[]*$/i.test(leadIn))) {
     const verb = CAUSAL.exec(text.slice(ref.end - s.start, Math.min(end, ref.end - s.start + 60)));
     if (verb && !/\bbisect/i.test(text.slice(start, end))) {
       return { start: s.start + start, end: ref.end + verb.index + verb[0].length };
@@ -412,6 +444,9 @@ function clauseSpan(body: string, s: Range, ref: RefMatch): Range {
   if (lead && !/\bbisect/i.test(text.slice(start, end))) return { start: s.start + start + lead.index, end: s.start + end };
   return { start: s.start + start, end: s.start + end };
 }
+
+/** Words of a symptom: a lead-in holding one is kept, not deleted with the reference. */
+const EFFECT_WORD = /\b(?:crash\w*|fail\w*|hang\w*|freez\w*|leak\w*|slow\w*|error\w*|panic\w*|broken|wrong|missing|stutter\w*|flicker\w*)\b/i;
 
 /** A passive causal verb leading straight to the reference ("… introduced at", "… started with commit"). */
 const PASSIVE_LEAD = /\b(?:introduced|caused|started|appeared|regressed|broken)\s+(?:(?:at|in|by|with|on|since|from|after|commit|the|this|revision)\s+){1,3}[`'"([]*$/i;

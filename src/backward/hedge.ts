@@ -24,7 +24,11 @@ const HEDGES = [
   'not 100%',
   'seems like',
   'seems to be',
+  'seems to me',
   'seem to',
+  "i'd bet",
+  'i would bet',
+  'my bet',
   'looks like',
   'i guess',
   'my guess',
@@ -42,7 +46,9 @@ const HEDGE = new RegExp(`(?<![\\w'])(?:${HEDGES.map((h) => h.replace(/ /g, '\\s
 /** The first hedge word in `text`, or null. A sentence that ends with a question mark is a hedge too. */
 export function findHedge(text: string): string | null {
   // "not sure what/why/how …" doubts the mechanism, not which commit it is.
-  const m = HEDGE.exec(text.replace(/\bnot\s+(?:sure|certain)\s+(?:what|why|how|where)\b/gi, (w) => '_'.repeat(w.length)));
+  // A long aside in parentheses is a remark of its own ("(note: please add the hash next time, and maybe revert first)").
+  const spoken = text.replace(/\([^()]{40,}\)?/g, (w) => (/[0-9a-f]{7,40}|https?:\/\//i.test(w) ? w : '_'.repeat(w.length)));
+  const m = HEDGE.exec(spoken.replace(/\bnot\s+(?:sure|certain)\s+(?:what|why|how|where)\b/gi, (w) => '_'.repeat(w.length)));
   if (m) return m[0];
   if (/\?["')\]*_`]*\s*$/.test(text)) return '?';
   return null;

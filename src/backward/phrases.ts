@@ -31,6 +31,10 @@ export const RETRACTION = [
   /\bfalse\s+alarm\b/i,
   /\bscratch\s+that\b/i,
   /\bmy\s+(?:mistake|bad)\b/i,
+  // The reporter's own setup was at fault ("problem was on my end", "user error on my side").
+  /\b(?:problem|issue|error|bug|it)\s+(?:was|is)\s+(?:on|at)\s+my\s+(?:end|side)\b/i,
+  /\b(?:user|pebkac|operator)\s+error\b/i,
+  /\b(?:my|our)\s+(?:own\s+)?(?:fault|setup|environment|local\s+(?:tree|build|checkout))\b(?=[^.\n]{0,40}\b(?:problem|issue|cause|wrong|broken|stale)\b)/i,
   /\bI\s+was\s+wrong\b/i,
   /\bignore\s+(?:my|the)\s+(?:previous|earlier|last|above)\s+(?:comment|bisect|message|result|post)\b/i,
   /\b(?:is|was|'s)\s*(?:not|n't)\s+(?:actually\s+)?the\s+(?:culprit|cause|first bad commit|bad commit)\b/i,

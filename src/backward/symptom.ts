@@ -8,6 +8,8 @@ const VERSION_LINE =
 /** A word, or an identifier that starts with a letter ("cas2.w", "VFFA-1", "x86_64"). */
 const WORD = /(?<![\w.'-])[A-Za-z][\w'.-]*[A-Za-z0-9](?![\w'-])/g;
 const MIN_WORDS = 8;
+/** Enough words still say nothing when fewer than this many are specific ("Partial revert of … A regression was introduced in commit: PR:"). */
+const MIN_CONTENT_WITH_WORDS = 2;
 /** Fewer words still describe something when at least this many are specific (a short title such as "Empty stack trace on 24.1 builds"). */
 const MIN_CONTENT_WORDS = 3;
 /**
@@ -59,7 +61,7 @@ export function hasObservableSymptom(text: string): { ok: boolean; why: string }
     effects += found.filter((w) => EFFECT.test(w)).length;
     specific += found.filter((w) => w.length >= 3 && !GENERIC.has(w.toLowerCase()) && !EFFECT.test(w)).length;
   }
-  if (words >= MIN_WORDS) return { ok: true, why: `${words} words of description` };
+  if (words >= MIN_WORDS && content >= MIN_CONTENT_WITH_WORDS) return { ok: true, why: `${words} words of description` };
   if (content >= MIN_CONTENT_WORDS) return { ok: true, why: `${words} words of description, ${content} of them specific` };
   if (effects > 0 && specific >= MIN_CONTENT_WITH_EFFECT) return { ok: true, why: `${words} words of description: what went wrong and ${specific} specific` };
   if (words === 0 && bisectLines === 0 && versionLines === 0) return { ok: false, why: 'empty report' };

@@ -131,3 +131,92 @@ describe('a commit abbreviation of digits only', () => {
     expect(extractAttributions(aThread([body])).filter((a) => a.ref.type === 'sha')).toEqual([]);
   });
 });
+
+function names(thread: Thread): string[] {
+  return extractAttributions(thread).map((a) => a.ref.text);
+}
+
+describe('more ways people name the first bad commit', () => {
+  it.each([
+    ['the first commit where it shows', `I learned to bisect. The first commit where the error comes up is ${FULL}.`],
+    ['a slowdown beginning at a commit', `Startup takes 50 seconds beginning at this commit ${FULL}; a test run used to take 9.`],
+    ['it happens after a commit', `issue happen after commit https://github.com/acme/widget/commit/${FULL}`],
+    ['a problem that starts with a commit', `problem starts with commit ${FULL}`],
+    ['the commit that break it', `I tried to find which commit. Here is the commit that break the sound: ${FULL}.`],
+  ])('%s', (_name, body) => {
+    expect(names(titled('Sound crackles in the menu', [body]))).toContain(body.includes('https://') ? `https://github.com/acme/widget/commit/${FULL}` : FULL);
+  });
+
+  it('a commit whose parent is said to work is the first bad one', () => {
+    const thread = titled('Commit 9c8b7a6 does not link', [
+      'Commit 9c8b7a6 gives this error when linking the server:\n\nundefined reference to `font_open`\n\nReverting back to the parent commit links with no issue.',
+    ]);
+    const { candidates } = extractWithCandidates(thread);
+    expect(candidates.find((c) => c.post === 0)?.evidence.map((e) => e.code)).toContain('parentGood');
+    expect(names(thread)).toContain('9c8b7a6');
+  });
+
+  it('a title that says it stopped working with a commit', () => {
+    const thread = titled('With commit a1b2c3d, the image is not building anymore', ['The build stops at step 12: /etc/cron.d/cleanup does not exist.']);
+    expect(names(thread)).toContain('a1b2c3d');
+  });
+});
+
+describe('more look-alikes', () => {
+  it.each([
+    ['the start of a bisect still running', 'Bisecting from 9060f2a now, which does not crash.'],
+    ['the good side said after the reference', 'My build on ab9bbce31 worked fine, the crash is from the last three hours.'],
+    ['a commit that does not crash', 'I can run 1a2b3c4d, which does not crash at all.'],
+  ])('%s', (_name, body) => {
+    expect(extractAttributions(titled('Crash in level 2', ['Crash when entering level 2.', body]))).toEqual([]);
+  });
+
+  it.each([
+    ['a bet', `I'd bet the regression was caused by ${FULL} and not by the other change.`],
+    ['an impression', `It seems to me that the faulty change is ${FULL}.`],
+  ])('%s hedges the attribution', (_name, body) => {
+    const thread = titled('Crash in level 2', ['Crash when entering level 2.', body]);
+    const screen = screenThread(thread, extractAttributions(thread));
+    expect(screen.reasons.map((r) => r.code)).toContain('hedged');
+  });
+
+  it('a long aside in parentheses does not hedge the statement it follows', () => {
+    const thread = titled('Sidebar misaligned', [
+      'The sidebar sections overlap when vertical alignment is on.',
+      `It's a regression coming from the following commit ${FULL} (note for next time: please add the hash of the culprit, and maybe revert it first).`,
+    ]);
+    const [a] = extractAttributions(thread);
+    expect(a?.hedged).toBe(false);
+  });
+
+  it('a reporter who finds the problem was on his end retracts', () => {
+    const thread = titled(`Build failure after commit ${FULL.slice(0, 10)}`, [
+      `The build stopped completing after commit https://github.com/acme/widget/commit/${FULL}\n\nundefined reference to \`window_close_cb\``,
+      'You seem to have an older copy of one file.',
+      'Right, I had only updated one of the three files. Closing, the problem was on my end.',
+    ]);
+    const screen = screenThread(thread, extractAttributions(thread));
+    expect(screen.reasons.map((r) => r.code)).toContain('retracted');
+  });
+
+  it('many generic words without anything specific are no symptom', () => {
+    expect(hasObservableSymptom('Partial revert of \n\nA regression was introduced in commit: \nPR: #1009').ok).toBe(false);
+  });
+});
+
+describe('deleting the blame, keeping the effect', () => {
+  it('the blaming words of the next sentence go with a bare link', () => {
+    const thread = titled('Build is broken', [`https://github.com/acme/widget/commit/${FULL}\n\nThis commit broke the build as the log import is not used.`]);
+    const { out } = decide(thread);
+    expect(out.report.text).not.toContain('This commit broke');
+    expect(out.report.text).toContain('as the log import is not used');
+  });
+
+  it('the effect after "commit X causes" stays', () => {
+    const thread = titled('Game freezes', [`I found that using the ${FULL.slice(0, 7)} commit causes the game to freeze in the forest, blocking any progress. Please remove it.`]);
+    const { out } = decide(thread);
+    expect(out.report.text).toContain('the game to freeze in the forest');
+    expect(out.report.text).not.toContain('using the');
+    expect(out.report.text).not.toContain(FULL.slice(0, 7));
+  });
+});
