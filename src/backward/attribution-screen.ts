@@ -110,7 +110,7 @@ export function screenThread(thread: Thread, attributions: readonly Attribution[
   for (const g of groups) {
     if (!g.every(({ a }) => a.hedged)) continue;
     if (plain.some((p) => familyOf(p[0]!.a.ref) !== familyOf(g[0]!.a.ref))) continue;
-    if (groups.length === 1 && bisectReportedLater(posts, g[0]!.a)) continue;
+    if (groups.length === 1 && (bisectReportedLater(posts, g[0]!.a) || admittedLater(thread, posts, g[0]!.a))) continue;
     add('hedged', g[0]!.a.sentence.text, g[0]!.a.post);
   }
   for (const family of ['commit', 'pr'] as const) {
@@ -131,6 +131,30 @@ export function screenThread(thread: Thread, attributions: readonly Attribution[
   for (const s of symptomMismatches(thread, posts, domestic.map(({ a }) => a), outsideBlocks)) add('symptom-mismatch', s.text, s.post, s.sure);
 
   return decide(findings, domestic.map(({ i }) => i));
+}
+
+/** Someone owning up to or confirming a named commit ("I broke it", "yes, that's the culprit", "confirmed that"). */
+const ADMISSION =
+  /\b(?:I|we)\s+(?:(?:indeed|actually|apparently)\s+)?(?:broke|introduced|caused)\s+(?:it|this|that)\b|\b(?:yes|yep|indeed|right),?\s+(?:that|this|it)(?:'s|\s+is|\s+was)\s+(?:the\s+)?(?:one|culprit|cause|commit|bad\s+commit)\b|\bconfirm(?:ed|s)?\s+(?:that|it|this)\b|\bgood\s+catch\b/i;
+
+/**
+ * A hedged attribution ("looks like X caused it") that someone else later owns up to or confirms,
+ * naming no other commit except as a fix, is not a guess any more.
+ */
+function admittedLater(thread: Thread, posts: readonly PostText[], a: Attribution): boolean {
+  const author = a.post === -1 ? thread.author : thread.posts.find((p) => p.index === a.post)?.author;
+  for (const p of posts) {
+    if (p.index <= a.post) continue;
+    if (thread.posts.find((q) => q.index === p.index)?.author === author) continue;
+    const others = findRefs(p.body).filter((r) => r.ref.type !== 'pr' && !sameTarget(r.ref, a.ref));
+    const asFix = (r: { outerStart: number }): boolean => {
+      const before = p.body.slice(Math.max(0, r.outerStart - 80), r.outerStart);
+      return FIX_BEFORE.test(before) || /\bfix(?:ed|es)?\s+(?:it|this|that)\s+(?:in|with|by)\s+(?:commit\s+)?[`'"(\[]*$/i.test(before);
+    };
+    if (others.some((r) => !asFix(r))) continue;
+    if (ADMISSION.test(p.body)) return true;
+  }
+  return false;
 }
 
 /** A statement (not a request) that a bisect was done. */

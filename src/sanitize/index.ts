@@ -7,7 +7,7 @@ import { detectGoldSubject } from './gold-subject.js';
 import { detectPrRefs, detectTitlePrSuffix } from './pr-refs.js';
 import { detectRepoUrls } from './repo-urls.js';
 import { buildReport, LATER_POST_DETECTOR, type Report } from './report.js';
-import { detectShas } from './sha.js';
+import { detectChangeIds, detectShas } from './sha.js';
 
 export { auditLeaks, type LeakAudit, type AuditTarget } from './audit.js';
 export { buildReport, toReportSpan, type Report, type Segment } from './report.js';
@@ -50,6 +50,7 @@ export const sanitizeRules: readonly { readonly detector: string; detect(input: 
   { detector: 'title-pr-suffix', detect: ({ report }) => detectTitlePrSuffix(report) },
   { detector: 'gold-subject', detect: ({ report, options }) => detectGoldSubject(report.text, options.goldSubject) },
   { detector: 'sha', detect: ({ report, options }) => detectShas(report.text, options.isCommitPrefix) },
+  { detector: 'change-id', detect: ({ report }) => detectChangeIds(report.text) },
 ];
 
 /** Deletes the answer-bearing spans of a built report. Never rewrites: see applyDeletions. */

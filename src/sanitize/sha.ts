@@ -12,3 +12,13 @@ export function detectShas(text: string, isCommitPrefix: (hex: string) => boolea
     .filter((m) => m.text.length === 40 || isCommitPrefix(m.text.toLowerCase()))
     .map((m) => ({ start: m.start, end: m.end, detector: SHA_DETECTOR }));
 }
+
+export const CHANGE_ID_DETECTOR = 'change-id';
+
+/** A Gerrit Change-Id ("I" and 40 hex), with its label when written ("Change-Id: I…", "changeid I…"). */
+const CHANGE_ID = /(?:\bchange[- ]?id\s*[:=]?\s*)?(?<![\w])I[0-9a-f]{40}(?![0-9a-zA-Z])/gi;
+
+/** Change-Ids name one change of a Gerrit-reviewed repository as surely as its SHA does. */
+export function detectChangeIds(text: string): Span[] {
+  return [...text.matchAll(CHANGE_ID)].map((m) => ({ start: m.index, end: m.index + m[0].length, detector: CHANGE_ID_DETECTOR }));
+}

@@ -220,3 +220,35 @@ describe('deleting the blame, keeping the effect', () => {
     expect(out.report.text).not.toContain(FULL.slice(0, 7));
   });
 });
+
+describe('a Gerrit Change-Id', () => {
+  it('is deleted like a SHA, with its label', () => {
+    const thread = titled('Build fails: undefined symbol', [
+      `Building master fails with: undefined: todoImp\n\nLooks like commit ${FULL} caused the issue.\nSee also changeid I${'ab12'.repeat(10)}\n\nBuilding from the commit before works.`,
+    ]);
+    const { out } = decide(thread);
+    expect(out.report.text).not.toMatch(/I(?:ab12){10}/);
+    expect(out.report.text).not.toMatch(/changeid/i);
+    expect(out.report.deletions.some((d) => d.detector === 'change-id')).toBe(true);
+  });
+});
+
+describe('a hedge that someone else confirms', () => {
+  it('is no longer a guess when the author of the change owns up', () => {
+    const thread = titled('Build fails: undefined symbol', [
+      `Building master fails with: undefined: todoImp\n\nLooks like commit ${FULL} caused the issue. Building from the commit before works.`,
+      'Not your environment: I broke it. I just fixed it in 0f1e2d3c4b5a.',
+    ], );
+    const screen = screenThread(thread, extractAttributions(thread));
+    expect(screen.reasons.map((r) => r.code)).not.toContain('hedged');
+  });
+
+  it('stays a guess when the reply names another commit as the cause', () => {
+    const thread = titled('Build fails: undefined symbol', [
+      `Building master fails with: undefined: todoImp\n\nLooks like commit ${FULL} caused the issue.`,
+      'Confirmed that it fails, but the cause is 0f1e2d3c4b5a.',
+    ]);
+    const screen = screenThread(thread, extractAttributions(thread));
+    expect(screen.decision).not.toBe('candidate');
+  });
+});
