@@ -16,10 +16,13 @@
  *   tested. Last-match-wins is kept: the last matching pattern is always among those left.
  * - A workflow whose every trigger is decided by the group alone needs no test at all; a group
  *   where every workflow is decided has its answer ready.
- * - Change sets of several paths read, per path, the results of all lists at once, kept per path
- *   string for later change sets (histories touch the same paths again and again), and stop per
- *   workflow as soon as the semantics allow: `paths` at the first included path, `paths-ignore` at
- *   the first path that is not ignored.
+ * - Change sets of several paths: what a change set activates depends only on which lists some
+ *   of its (first 300) paths are included by (for `paths`) or not ignored by (for `paths-ignore`).
+ *   Each path gets a signal, one bit per list and use, worked out once per path string from the
+ *   patterns its directory leaves and kept for later change sets (histories touch the same paths
+ *   again and again); a change set ORs the signals of its paths (stopping once every bit is set)
+ *   and reads the answer kept for that signal, computed once from the triggers. A one-path change
+ *   set uses the kept signal when its path has one and its group plan otherwise.
  */
 import { DEFAULT_TYPES, DIFF_LIMIT, type CompiledTrigger, type CompiledWorkflow } from './compile.js';
 import { compilePattern, hits, isIncluded, type CompiledPattern } from './pattern.js';
@@ -42,6 +45,20 @@ function runList(prog: ListProgram, path: string): boolean {
     if (hits(p, path)) return !p.negative;
   }
   return prog.fallback;
+}
+
+function hasBit(signal: Int32Array, bit: number): boolean {
+  return (signal[(bit / BITS) | 0]! & (1 << bit % BITS)) !== 0;
+}
+
+/** Ordered walk over the patterns a directory leaves in a list, its base when none of them matches. */
+function runDirList(list: DirList, path: string): boolean {
+  const infos = list.infos;
+  for (let i = infos.length - 1; i >= 0; i--) {
+    const p = infos[i]!.p;
+    if (hits(p, path)) return !p.negative;
+  }
+  return list.base;
 }
 
 /** A trigger that passed the context predicates: ids of its `paths` / `paths-ignore` lists (-1: absent). */
@@ -67,6 +84,8 @@ interface GroupPlan {
   readonly fixed: readonly string[] | undefined;
   /** When no list needs the name: the result of every list (1 included) for any path of the group. */
   readonly results: Uint8Array | undefined;
+  /** With `results`: the signal class of every path of the group, once worked out (-1 before). */
+  cls: number;
 }
 
 /**
@@ -92,14 +111,20 @@ interface DirPlan {
   readonly endings: string[];
   readonly wholes: boolean[];
   readonly groups: GroupPlan[];
+  /** Every list is decided for the whole directory (no pattern left that depends on the name). */
+  readonly decided: boolean;
+  /** When `decided`: the signal class of every file of the directory, once worked out (-1 before). */
+  cls: number;
 }
 
 const FEW_ENDINGS = 16;
 
 /** Plans kept per context; cleared past this many directories (or endings in one directory) to bound memory. */
 const MAX_CACHED_DIRS = 50_000;
-/** Per-path list results kept per context; cleared past this many paths. */
+/** Per-path signal classes and answers kept per context; cleared past this many. */
 const MAX_CACHED_PATHS = 200_000;
+/** Signal bits per word: 30 keeps every word a small integer (no heap number) in V8. */
+const BITS = 30;
 
 /**
  * Can `p` match some file directly in `dir` (a directory ending in `/`, or '' for the root)?
@@ -222,13 +247,44 @@ export class ContextPlan {
   private readonly sharedPlans = new Map<string, Pick<DirPlan, 'byEnding' | 'endings' | 'wholes' | 'groups'>>();
   /** The directory plan of the previous path: sorted input hits it without hashing. */
   private lastDir: DirPlan | undefined;
-  /** Per path string: the result of every list (1 included), for change sets of several paths. */
-  private readonly results = new Map<string, Uint8Array>();
-  /** Scratch for the list results of the paths of one change set. */
-  private scratch: Uint8Array[] = [];
+  /**
+   * Signal bits (see `activated`): per list, the bit set when a path is included (`inBit`, for
+   * lists used as `paths`) and when it is not (`outBit`, for lists used as `paths-ignore`); -1 when
+   * the list is not used that way. Bits are numbered across `words` words of BITS each.
+   */
+  private readonly inBit: Int32Array;
+  private readonly outBit: Int32Array;
+  private readonly words: number;
+  /** Every bit that any path can set: a change set whose signal has them all needs no further path. */
+  private readonly full: Int32Array;
+  /** Signal classes: the distinct signals of paths seen so far, `words` numbers each, and their ids by key. */
+  private readonly classWords: number[] = [];
+  private readonly classIds = new Map<string, number>();
+  /**
+   * Per path string: its signal class. A prototype-less object rather than a Map: V8 interns a
+   * string used as a property key, so a path string seen again is found without hashing it again.
+   */
+  private pathClass: Record<string, number> = Object.create(null) as Record<string, number>;
+  private pathCount = 0;
+  private oneHits = 0;
+  private oneMisses = 0;
+  /** Answers by signal: with one word a map from the word; with more, nested maps word by word. */
+  private answers = new Map<number, unknown>();
+  private answerCount = 0;
+  /** Scratch for the signal of one change set, and for the signal of one path. */
+  private readonly acc: Int32Array;
+  private readonly sig: Int32Array;
 
-  /** `branch` is the short base branch name. */
-  constructor(workflows: readonly CompiledWorkflow[], ctx: { readonly action: string; readonly merge_conflict?: boolean }, branch: string) {
+  /**
+   * `branch` is the short base branch name. `maxCached` bounds each of the per-path signals, the
+   * signal classes and the answers kept (each is cleared when it reaches the bound).
+   */
+  constructor(
+    workflows: readonly CompiledWorkflow[],
+    ctx: { readonly action: string; readonly merge_conflict?: boolean },
+    branch: string,
+    private readonly maxCached = MAX_CACHED_PATHS,
+  ) {
     const lists: (readonly CompiledPattern[])[] = [];
     const ids = new Map<string, number>();
     // Identical lists (same patterns in the same order) share one id: one result per path.
@@ -258,54 +314,193 @@ export class ContextPlan {
     this.entries = entries;
     let idx = 0;
     this.lists = lists.map((patterns) => patterns.map((p) => ({ idx: idx++, p, split: splitOf(p) })));
+    this.inBit = new Int32Array(lists.length).fill(-1);
+    this.outBit = new Int32Array(lists.length).fill(-1);
+    let bits = 0;
+    for (const { steps } of entries) {
+      for (const { pathsId, ignoreId } of steps) {
+        if (pathsId >= 0 && this.inBit[pathsId] === -1) this.inBit[pathsId] = bits++;
+        if (ignoreId >= 0 && this.outBit[ignoreId] === -1) this.outBit[ignoreId] = bits++;
+      }
+    }
+    this.words = Math.max(1, Math.ceil(bits / BITS));
+    this.full = new Int32Array(this.words);
+    for (let b = 0; b < bits; b++) this.full[(b / BITS) | 0]! |= 1 << b % BITS;
+    this.acc = new Int32Array(this.words);
+    this.sig = new Int32Array(this.words);
   }
 
   /**
    * Activated workflow paths (in workflow path order) for one change set. The array may be shared
    * with other answers of this plan: read it, do not change it.
+   *
+   * Several paths: the answer depends only on which signal bits some path (of the first 300) sets:
+   * a `paths` list needs some included path (its `inBit`), a `paths-ignore` list some path that is
+   * not ignored (its `outBit`). Each path's bits are worked out once per path string (a signal
+   * class); a change set ORs them, stops early once every bit is set, and reads its answer from
+   * the answers kept per signal.
    */
   activated(changedPaths: readonly string[]): readonly string[] {
-    if (changedPaths.length === 1) return this.activatedOne(changedPaths[0]!);
+    if (changedPaths.length === 1) {
+      // One path: its class when known; otherwise the group plan decides. Working out and keeping a
+      // class pays when paths come again (a repository's history), not when every path is new (a
+      // tree routed path by path): past the first few, a new path is kept only while at least one
+      // one-path change set in five finds its path already known.
+      const path = changedPaths[0]!;
+      if (this.pathClass[path] !== undefined) this.oneHits++;
+      else if (this.oneMisses++ >= 64 && this.oneHits * 4 < this.oneMisses) return this.activatedOne(path);
+    }
     const n = changedPaths.length > DIFF_LIMIT ? DIFF_LIMIT : changedPaths.length;
-    const scratch = this.scratch;
-    // Results of paths 0..got-1 are in `scratch`; the loops below read paths in order and stop early.
-    let got = 0;
+    if (this.words === 1) {
+      const full = this.full[0]!;
+      let acc = 0;
+      // One word: a path's class is its signal word.
+      for (let i = 0; i < n && acc !== full; i++) acc |= this.classOf(changedPaths[i]!);
+      const known = this.answers.get(acc) as readonly string[] | undefined;
+      if (known !== undefined) return known;
+      this.acc[0] = acc;
+      return this.remember(this.answerFor(this.acc));
+    }
+    const words = this.words;
+    const classWords = this.classWords;
+    const acc = this.acc;
+    const full = this.full;
+    acc.fill(0);
+    for (let i = 0; i < n; i++) {
+      const base = this.classOf(changedPaths[i]!) * words;
+      let complete = true;
+      for (let w = 0; w < words; w++) {
+        const v = (acc[w]! |= classWords[base + w]!);
+        if (v !== full[w]) complete = false;
+      }
+      if (complete) break;
+    }
+    let level: Map<number, unknown> = this.answers;
+    for (let w = 0; w < words - 1; w++) {
+      let next = level.get(acc[w]!) as Map<number, unknown> | undefined;
+      if (next === undefined) {
+        next = new Map();
+        level.set(acc[w]!, next);
+      }
+      level = next;
+    }
+    const known = level.get(acc[words - 1]!) as readonly string[] | undefined;
+    if (known !== undefined) return known;
+    const answer = this.answerFor(acc);
+    if (this.answerCount >= this.maxCached) {
+      this.answers = new Map();
+      this.answerCount = 0;
+      return answer;
+    }
+    level.set(acc[words - 1]!, answer);
+    this.answerCount++;
+    return answer;
+  }
+
+  /** Keeps the answer of a one-word signal (in `acc[0]`). */
+  private remember(answer: readonly string[]): readonly string[] {
+    if (this.answerCount >= this.maxCached) {
+      this.answers = new Map();
+      this.answerCount = 0;
+    }
+    this.answers.set(this.acc[0]!, answer);
+    this.answerCount++;
+    return answer;
+  }
+
+  /** The workflows a change set with this signal activates: a trigger passes when each of its path lists has its bit. */
+  private answerFor(signal: Int32Array): readonly string[] {
     const out: string[] = [];
-    const entries = this.entries;
-    for (let e = 0; e < entries.length; e++) {
-      const entry = entries[e]!;
-      const steps = entry.steps;
-      for (let s = 0; s < steps.length; s++) {
-        const { pathsId, ignoreId } = steps[s]!;
-        if (pathsId >= 0) {
-          // `paths`: some path (of the first 300) is included.
-          let found = false;
-          for (let i = 0; i < n; i++) {
-            if (i === got) scratch[got++] = this.resultsOf(changedPaths[i]!);
-            if (scratch[i]![pathsId] === 1) {
-              found = true;
-              break;
-            }
-          }
-          if (!found) continue;
-        }
-        if (ignoreId >= 0) {
-          // `paths-ignore`: some path (of the first 300) is not ignored.
-          let found = false;
-          for (let i = 0; i < n; i++) {
-            if (i === got) scratch[got++] = this.resultsOf(changedPaths[i]!);
-            if (scratch[i]![ignoreId] === 0) {
-              found = true;
-              break;
-            }
-          }
-          if (!found) continue;
-        }
+    for (const entry of this.entries) {
+      for (const { pathsId, ignoreId } of entry.steps) {
+        if (pathsId >= 0 && !hasBit(signal, this.inBit[pathsId]!)) continue;
+        if (ignoreId >= 0 && !hasBit(signal, this.outBit[ignoreId]!)) continue;
         out.push(entry.path);
         break;
       }
     }
     return out;
+  }
+
+  /** The signal class of one path, kept per path string. */
+  private classOf(path: string): number {
+    let cls = this.pathClass[path];
+    if (cls === undefined) {
+      cls = this.classFor(path);
+      if (this.pathCount >= this.maxCached) this.forgetPaths();
+      this.pathClass[path] = cls;
+      this.pathCount++;
+    }
+    return cls;
+  }
+
+  /**
+   * Works out the signal class of a path: from its directory when that decides every list; for a
+   * name with an ending (`.c`, `.d.ts`) from the group plan of the ending, shared with the other
+   * names that have it (one class for the group when the group decides every list); for a whole
+   * name (`Makefile`, `test1234`), whose group is seldom shared, by the patterns the directory
+   * leaves, tested on the path.
+   */
+  private classFor(path: string): number {
+    const nameStart = path.lastIndexOf('/') + 1;
+    const dirPlan = this.dirFor(path, nameStart);
+    const lists = dirPlan.lists;
+    this.sig.fill(0);
+    if (dirPlan.decided) {
+      if (dirPlan.cls < 0) {
+        for (let id = 0; id < lists.length; id++) this.mark(id, lists[id]?.base === true);
+        dirPlan.cls = this.intern();
+      }
+      return dirPlan.cls;
+    }
+    const dot = path.indexOf('.', nameStart);
+    if (dot <= nameStart) {
+      for (let id = 0; id < lists.length; id++) {
+        const list = lists[id]!;
+        this.mark(id, list !== null && runDirList(list, path));
+      }
+      return this.intern();
+    }
+    const plan = this.groupFor(dirPlan, path, nameStart);
+    const results = plan.results;
+    if (results !== undefined) {
+      // Every path of the group has the same list results: one class for the group.
+      if (plan.cls < 0) {
+        for (let id = 0; id < results.length; id++) this.mark(id, results[id] === 1);
+        plan.cls = this.intern();
+      }
+      return plan.cls;
+    }
+    const progs = plan.progs;
+    for (let id = 0; id < progs.length; id++) {
+      const prog = progs[id]!;
+      this.mark(id, prog !== NEVER && runList(prog, path));
+    }
+    return this.intern();
+  }
+
+  /** Sets in `sig` the bit of list `id` for a path it includes (`included`) or not. */
+  private mark(id: number, included: boolean): void {
+    const bit = included ? this.inBit[id]! : this.outBit[id]!;
+    if (bit >= 0) this.sig[(bit / BITS) | 0]! |= 1 << bit % BITS;
+  }
+
+  /**
+   * The class of the signal in `sig`: with one word the word itself (no table needed), with more
+   * the id of the signal among those seen, a new id for a new signal.
+   */
+  private intern(): number {
+    const sig = this.sig;
+    if (this.words === 1) return sig[0]!;
+    const key = sig.join(',');
+    let cls = this.classIds.get(key);
+    if (cls === undefined) {
+      if (this.classIds.size >= this.maxCached) this.forgetClasses();
+      cls = this.classIds.size;
+      this.classIds.set(key, cls);
+      for (let w = 0; w < sig.length; w++) this.classWords.push(sig[w]!);
+    }
+    return cls;
   }
 
   /** One changed path: the group plan decides, testing only the patterns it cannot decide. */
@@ -332,31 +527,23 @@ export class ContextPlan {
     return out;
   }
 
-  /**
-   * The result of every list for one path, kept per path string: the group's own when the group
-   * decides every list, else worked out for the path.
-   */
-  private resultsOf(path: string): Uint8Array {
-    let r = this.results.get(path);
-    if (r === undefined) {
-      const plan = this.planFor(path);
-      r = plan.results;
-      if (r === undefined) {
-        const progs = plan.progs;
-        r = new Uint8Array(progs.length);
-        for (let id = 0; id < progs.length; id++) {
-          const prog = progs[id]!;
-          if (prog !== NEVER && runList(prog, path)) r[id] = 1;
-        }
-      }
-      if (this.results.size >= MAX_CACHED_PATHS) this.results.clear();
-      this.results.set(path, r);
-    }
-    return r;
+  private forgetPaths(): void {
+    this.pathClass = Object.create(null) as Record<string, number>;
+    this.pathCount = 0;
   }
 
-  private planFor(path: string): GroupPlan {
-    const nameStart = path.lastIndexOf('/') + 1;
+  /** Drops every class id and what refers to one (paths, group plans); answers are kept by signal. */
+  private forgetClasses(): void {
+    this.classIds.clear();
+    this.classWords.length = 0;
+    this.forgetPaths();
+    this.dirs.clear();
+    this.sharedPlans.clear();
+    this.lastDir = undefined;
+  }
+
+  /** The plan of the directory of a path whose name starts at `nameStart`. */
+  private dirFor(path: string, nameStart: number): DirPlan {
     let dirPlan = this.lastDir;
     if (dirPlan === undefined || nameStart !== dirPlan.dir.length || !path.startsWith(dirPlan.dir)) {
       const dir = path.slice(0, nameStart);
@@ -368,6 +555,16 @@ export class ContextPlan {
       }
       this.lastDir = dirPlan;
     }
+    return dirPlan;
+  }
+
+  private planFor(path: string): GroupPlan {
+    const nameStart = path.lastIndexOf('/') + 1;
+    return this.groupFor(this.dirFor(path, nameStart), path, nameStart);
+  }
+
+  /** The group plan of a path in `dirPlan`'s directory (by its name ending). */
+  private groupFor(dirPlan: DirPlan, path: string, nameStart: number): GroupPlan {
     // The ending: from the name's first `.`, or the whole name when that is its first character or it has none.
     const dot = path.indexOf('.', nameStart);
     const whole = dot <= nameStart;
@@ -414,7 +611,7 @@ export class ContextPlan {
       shared = { byEnding: new Map(), endings: [], wholes: [], groups: [] };
       this.sharedPlans.set(key, shared);
     }
-    return { dir, lists, ...shared };
+    return { dir, lists, ...shared, decided: lists.every((l) => l === null || l.infos.length === 0), cls: -1 };
   }
 
   private buildGroup(dirPlan: DirPlan, ending: string, whole: boolean): GroupPlan {
@@ -460,7 +657,7 @@ export class ContextPlan {
     });
     const fixed = dynamic.every((d) => d === 0) ? entries.map((e) => this.entries[e]!.path) : undefined;
     const results = progs.every((prog) => prog.maybe.length === 0) ? Uint8Array.from(progs, (prog) => (prog.fallback ? 1 : 0)) : undefined;
-    return { progs, entries: Int32Array.from(entries), dynamic: Uint8Array.from(dynamic), fixed, results };
+    return { progs, entries: Int32Array.from(entries), dynamic: Uint8Array.from(dynamic), fixed, results, cls: -1 };
   }
 }
 

@@ -3,7 +3,7 @@ import { compileWorkflows, type RouteContext, type WorkflowFile } from '../../..
 import { seededRandom } from '../../../src/util/random.js';
 
 /**
- * The fast path (`activatedFor`: per-group plans, shared lists, per-path results kept across
+ * The fast path (`activatedFor`: per-group plans, shared lists, per-path signals kept across
  * change sets, early stops) against the explained evaluation (`route`, on its own compiled copy), on generated workflows
  * and paths chosen so that patterns of every shape meet paths they match, almost match and
  * cannot match.
