@@ -123,7 +123,13 @@ export function screenThread(thread: Thread, attributions: readonly Attribution[
 
   if (attributions.length > 0) {
     const first = attributions[0]!;
-    for (const r of matching(RETRACTION, { post: first.post, offset: first.sentence.end })) add('retracted', r.text, r.post);
+    // "My bad" from someone else than the one who named the commit owns up to it; it retracts nothing.
+    const namer = first.post === -1 ? thread.author : thread.posts.find((p) => p.index === first.post)?.author;
+    for (const r of matching(RETRACTION, { post: first.post, offset: first.sentence.end })) {
+      const by = thread.posts.find((p) => p.index === r.post)?.author;
+      if (by !== namer && OWNING_UP.test(r.text) && !TESTING_MIXUP.test(r.text) && !RETRACTION.some((re) => re.source !== OWNING_UP.source && re.test(r.text.replace(OWNING_UP, ' ')))) continue;
+      add('retracted', r.text, r.post);
+    }
   }
 
   for (const f of fixMentions(posts, domestic.map(({ a }) => a))) add('fix-not-culprit', f.text, f.post);
@@ -133,9 +139,14 @@ export function screenThread(thread: Thread, attributions: readonly Attribution[
   return decide(findings, domestic.map(({ i }) => i));
 }
 
+/** First-person fault words: a retraction from the one who named the commit, an admission from anyone else. */
+const OWNING_UP = /\bmy\s+(?:mistake|bad)\b/i;
+/** …unless the fault owned is a mix-up in testing ("My mistake, I mixed up the builds"): that withdraws the result. */
+const TESTING_MIXUP = /\b(?:mix(?:ed)?\s+up|mixed-up|confused|wrong\s+(?:build|binary|commit|version|branch)|tested|testing|bisect\w*)\b/i;
+
 /** Someone owning up to or confirming a named commit ("I broke it", "yes, that's the culprit", "confirmed that"). */
 const ADMISSION =
-  /\b(?:I|we)\s+(?:(?:indeed|actually|apparently)\s+)?(?:broke|introduced|caused)\s+(?:it|this|that)\b|\b(?:yes|yep|indeed|right),?\s+(?:that|this|it)(?:'s|\s+is|\s+was)\s+(?:the\s+)?(?:one|culprit|cause|commit|bad\s+commit)\b|\bconfirm(?:ed|s)?\s+(?:that|it|this)\b|\bgood\s+catch\b/i;
+  /\b(?:I|we)\s+(?:(?:indeed|actually|apparently)\s+)?(?:broke|introduced|caused)\s+(?:it|this|that)\b|\bmy\s+(?:bad|fault|mistake)\b|\boops\b|\b(?:yes|yep|indeed|right),?\s+(?:that|this|it)(?:'s|\s+is|\s+was)\s+(?:the\s+)?(?:one|culprit|cause|commit|bad\s+commit)\b|\bconfirm(?:ed|s)?\s+(?:that|it|this)\b|\bgood\s+catch\b/i;
 
 /**
  * A hedged attribution ("looks like X caused it") that someone else later owns up to or confirms,

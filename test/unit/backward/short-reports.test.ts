@@ -252,3 +252,31 @@ describe('a hedge that someone else confirms', () => {
     expect(screen.decision).not.toBe('candidate');
   });
 });
+
+describe('owning up versus taking back', () => {
+  it('"my bad" from the author of the change is an admission, not a retraction', () => {
+    const thread = titled('Token check fails again', [
+      `The check fails again when the base ref is missing. This line regressed in https://github.com/acme/widget/commit/${FULL}, which brought the bug back.`,
+      'Oh no, my bad - no idea why I restored it.',
+    ]);
+    const screen = screenThread(thread, extractAttributions(thread));
+    expect(screen.reasons.map((r) => r.code)).not.toContain('retracted');
+  });
+
+  it('"my mistake" over a testing mix-up still takes the result back', () => {
+    const thread = titled('Token check fails again', [
+      'The check fails again when the base ref is missing.',
+      `Bisected to ${FULL.slice(0, 8)}.`,
+      'My mistake, I mixed up the builds.',
+    ]);
+    const screen = screenThread(thread, extractAttributions(thread));
+    expect(screen.reasons.map((r) => r.code)).toContain('retracted');
+  });
+
+  it('"some time after X" and "the last commit where it was fine was X" are the good side', () => {
+    const thread = titled('Audio stutters', [
+      'Audio stutters in the intro of every level. The last commit that I tried where the audio was fine was 4c5d6e7f8a9b. Some time after commit 4c5d6e7f8a9b it started.',
+    ]);
+    expect(extractAttributions(thread)).toEqual([]);
+  });
+});
