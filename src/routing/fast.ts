@@ -266,8 +266,11 @@ export class ContextPlan {
    */
   private pathClass: Record<string, number> = Object.create(null) as Record<string, number>;
   private pathCount = 0;
+  /** One-path change sets: lookups that found their path kept, lookups that did not, calls; and whether new paths are kept. */
   private oneHits = 0;
   private oneMisses = 0;
+  private oneCalls = 0;
+  private keepOne = true;
   /** Answers by signal: with one word a map from the word; with more, nested maps word by word. */
   private answers = new Map<number, unknown>();
   private answerCount = 0;
@@ -344,11 +347,18 @@ export class ContextPlan {
     if (changedPaths.length === 1) {
       // One path: its class when known; otherwise the group plan decides. Working out and keeping a
       // class pays when paths come again (a repository's history), not when every path is new (a
-      // tree routed path by path): past the first few, a new path is kept only while at least one
-      // one-path change set in five finds its path already known.
+      // tree routed path by path): past the first 64 misses, new paths are kept only while at least
+      // one lookup in five finds its path already known.
+      // While new paths are not kept, only one call in 16 looks its path up (a lookup that
+      // misses costs about as much as the group plan's answer), to notice when paths come again.
       const path = changedPaths[0]!;
+      if (!this.keepOne && (++this.oneCalls & 15) !== 0) return this.activatedOne(path);
       if (this.pathClass[path] !== undefined) this.oneHits++;
-      else if (this.oneMisses++ >= 64 && this.oneHits * 4 < this.oneMisses) return this.activatedOne(path);
+      else {
+        this.oneMisses++;
+        this.keepOne = this.oneMisses < 64 || this.oneHits * 4 >= this.oneMisses;
+        if (!this.keepOne) return this.activatedOne(path);
+      }
     }
     const n = changedPaths.length > DIFF_LIMIT ? DIFF_LIMIT : changedPaths.length;
     if (this.words === 1) {
