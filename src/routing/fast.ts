@@ -353,12 +353,11 @@ export class ContextPlan {
       // misses costs about as much as the group plan's answer), to notice when paths come again.
       const path = changedPaths[0]!;
       if (!this.keepOne && (++this.oneCalls & 15) !== 0) return this.activatedOne(path);
-      if (this.pathClass[path] !== undefined) this.oneHits++;
-      else {
-        this.oneMisses++;
-        this.keepOne = this.oneMisses < 64 || this.oneHits * 4 >= this.oneMisses;
-        if (!this.keepOne) return this.activatedOne(path);
-      }
+      const known = this.pathClass[path] !== undefined;
+      if (known) this.oneHits++;
+      else this.oneMisses++;
+      this.keepOne = this.oneMisses < 64 || this.oneHits * 4 >= this.oneMisses;
+      if (!known && !this.keepOne) return this.activatedOne(path);
     }
     const n = changedPaths.length > DIFF_LIMIT ? DIFF_LIMIT : changedPaths.length;
     if (this.words === 1) {

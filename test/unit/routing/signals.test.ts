@@ -129,11 +129,13 @@ describe('one-path change sets with kept signals', () => {
     const files = TRICKY;
     const router = plan(files);
     const changes: string[][] = [];
-    // More than 64 new one-path change sets first: the plan stops keeping new one-path signals...
+    // More than 64 new one-path change sets first: the plan stops keeping new one-path signals and looks paths up one call in 16...
     for (let i = 0; i < 300; i++) changes.push([`gen/d${i % 17}/f${i}.${i % 3 === 0 ? 'md' : 'c'}`]);
     // ...then paths kept from change sets of several paths, and one-path change sets that repeat.
     for (let i = 0; i < 200; i++) changes.push([TRICKY_PATHS[i % TRICKY_PATHS.length]!, `gen/d${i % 17}/f${i}.c`]);
-    for (let i = 0; i < 600; i++) changes.push([TRICKY_PATHS[i % TRICKY_PATHS.length]!]);
+    // Enough repeats for the looked-up share to bring keeping back, then new paths again.
+    for (let i = 0; i < 3000; i++) changes.push([TRICKY_PATHS[i % TRICKY_PATHS.length]!]);
+    for (let i = 0; i < 100; i++) changes.push([`gen/e${i % 5}/g${i}.c`]);
     expectAgreement(files, router, changes);
   });
 });
