@@ -47,6 +47,13 @@ function runList(prog: ListProgram, path: string): boolean {
   return prog.fallback;
 }
 
+/** Where the name of `path` starts (after its last `/`): a loop from the end, which V8 runs faster than `lastIndexOf`. */
+function nameStartOf(path: string): number {
+  let i = path.length - 1;
+  while (i >= 0 && path.charCodeAt(i) !== 47) i--;
+  return i + 1;
+}
+
 function hasBit(signal: Int32Array, bit: number): boolean {
   return (signal[(bit / BITS) | 0]! & (1 << bit % BITS)) !== 0;
 }
@@ -451,7 +458,7 @@ export class ContextPlan {
    * leaves, tested on the path.
    */
   private classFor(path: string): number {
-    const nameStart = path.lastIndexOf('/') + 1;
+    const nameStart = nameStartOf(path);
     const dirPlan = this.dirFor(path, nameStart);
     const lists = dirPlan.lists;
     this.sig.fill(0);
@@ -568,7 +575,7 @@ export class ContextPlan {
   }
 
   private planFor(path: string): GroupPlan {
-    const nameStart = path.lastIndexOf('/') + 1;
+    const nameStart = nameStartOf(path);
     return this.groupFor(this.dirFor(path, nameStart), path, nameStart);
   }
 
