@@ -5,6 +5,7 @@
  */
 import { candidateAttributions, SCORING, scoreCandidates, type Candidate } from './candidates.js';
 import { findHedge } from './hedge.js';
+import { NEUTRAL_SUBJECT } from './phrases.js';
 import { firstRefIn, findRefs, sameTarget, type RefMatch } from './refs.js';
 import { crossesParagraph, layoutOf, lineIndexAt, sentenceAt, type Layout, type Range } from './text.js';
 import type { Attribution, AttributionKind, Thread, ThreadPost } from '../model/backward.js';
@@ -92,6 +93,7 @@ const BAD_SUBJECT =
 
 /** What comes before "introduced" names a problem, or is elliptic ("Possibly introduced in …"). */
 function introducesProblem(before: string): boolean {
+  if (NEUTRAL_SUBJECT.test(before)) return false;
   return BAD_SUBJECT.test(before) || (before.match(/[A-Za-z]+/g) ?? []).length <= 2;
 }
 

@@ -126,9 +126,21 @@ export function screenThread(thread: Thread, attributions: readonly Attribution[
     // "My bad" from someone else than the one who named the commit owns up to it; it retracts nothing.
     const namer = first.post === -1 ? thread.author : thread.posts.find((p) => p.index === first.post)?.author;
     for (const r of matching(RETRACTION, { post: first.post, offset: first.sentence.end })) {
+      // A quoted line repeats someone else's words.
+      if (isQuoted(thread, r)) continue;
       const by = thread.posts.find((p) => p.index === r.post)?.author;
       if (by !== namer && OWNING_UP.test(r.text) && !TESTING_MIXUP.test(r.text) && !RETRACTION.some((re) => re.source !== OWNING_UP.source && re.test(r.text.replace(OWNING_UP, ' ')))) continue;
       add('retracted', r.text, r.post);
+    }
+  }
+
+  // Someone else still asks for a (proper) bisect after the commit was named: the localisation is not settled.
+  if (attributions.length > 0) {
+    const first = attributions[0]!;
+    const namer = first.post === -1 ? thread.author : thread.posts.find((p) => p.index === first.post)?.author;
+    for (const r of matching([BISECT_STILL_WANTED], { post: first.post, offset: first.sentence.end })) {
+      if (r.post === first.post || thread.posts.find((p) => p.index === r.post)?.author === namer || isQuoted(thread, r)) continue;
+      add('hedged', r.text, r.post);
     }
   }
 
@@ -138,6 +150,19 @@ export function screenThread(thread: Thread, attributions: readonly Attribution[
 
   return decide(findings, domestic.map(({ i }) => i));
 }
+
+/** Whether a sentence found in a post sits on a quoted line ("> …"). */
+function isQuoted(thread: Thread, found: { post: number; text: string }): boolean {
+  const body = thread.posts.find((p) => p.index === found.post)?.body ?? '';
+  const at = body.indexOf(found.text);
+  if (at < 0) return false;
+  const lineStart = body.lastIndexOf('\n', at - 1) + 1;
+  return /^[ \t]*>/.test(body.slice(lineStart, at + 1));
+}
+
+/** A request for a bisect still to be done, or for the commit still to be found. */
+const BISECT_STILL_WANTED =
+  /\b(?:need|needs|would\s+(?:really\s+)?need|please\s+do|try\s+to\s+do|could\s+you\s+do|can\s+you\s+do)\s+(?:really\s+)?(?:a\s+)?(?:proper|real|full|actual|complete)\s+bisect\w*|\bneed\s+to\s+know\s+(?:specifically\s+|exactly\s+)?(?:at\s+)?which\s+commit\b/i;
 
 /** First-person fault words: a retraction from the one who named the commit, an admission from anyone else. */
 const OWNING_UP = /\bmy\s+(?:mistake|bad)\b/i;

@@ -10,7 +10,7 @@
  * an author or a thread.
  */
 import { findHedge } from './hedge.js';
-import { FIX_AFTER, FIX_BEFORE, REVERT_BEFORE } from './phrases.js';
+import { FIX_AFTER, FIX_BEFORE, NEUTRAL_SUBJECT, REVERT_BEFORE } from './phrases.js';
 import { findRefs, isCrossRepository, type RefMatch } from './refs.js';
 import { layoutOf, lineIndexAt, sentenceAt, type Layout, type Range } from './text.js';
 import type { Attribution, AttributionKind, Thread } from '../model/backward.js';
@@ -163,7 +163,7 @@ export const ELSEWHERE = /\b(?:recommend|suggest|please|should|better)\s+(?:repo
 const REVERTED_BEFORE = /\b(?:revert(?:s|ing|ed)?|back(?:s|ing|ed)?\s+out|undoing|dropping)\s+(?:of\s+)?(?:the\s+)?(?:commit|change)?\s*[`'"([]*$/i;
 
 /** The post says the revert fixes the problem. */
-const REVERT_FIXES = /\b(?:fix(?:es|ed)?|solves?|solved|resolves?|resolved|helps|go(?:es)?\s+away|went\s+away|works\s+again)\b|\bcaus(?:ed|es|ing)\s+(?:a|the|this)\s+(?:regression|crash|failure|breakage)\b|\b(?:broke|breaks)\s+(?:the\s+)?\w+/i;
+const REVERT_FIXES = /\b(?:fix(?:es|ed)?|solves?|solved|resolves?|resolved|helps|go(?:es)?\s+away|went\s+away|works\s+again)\b|\b(?:caus|introduc)(?:ed|es|ing)\s+(?:a|the|this)\s+(?:regression|crash|failure|breakage)\b|\b(?:broke|breaks)\s+(?:the\s+)?\w+/i;
 
 /** The thread calls the reverted commit the bad one ("Revert breaking commit", "found the breaking commit"). */
 const BLAME_NOUN = /\b(?:breaking|bad|faulty|offending|culprit|regressing|broken)\s+(?:commit|change|patch|PR)s?\b/i;
@@ -283,7 +283,9 @@ function evidenceOf(
   // "X. This introduced …": the next sentence blames the commit of this one.
   const next = body.slice(s.end, s.end + 200).replace(/^[\s>]+/, '');
   const causalWords = post === -1 ? TITLE_CAUSAL : CAUSAL;
-  const own = causalWords.exec(sentence);
+  const ownMatch = causalWords.exec(sentence);
+  // "the test introduced in X fails": what X introduced is a thing, not the regression.
+  const own = ownMatch && /^introduc/i.test(ownMatch[0]) && NEUTRAL_SUBJECT.test(sentence.slice(0, ownMatch.index)) ? null : ownMatch;
   // "whenever someone gets around to bisecting it": the search is still to come.
   const ownCausal = own && /^bisect/i.test(own[0]) && BISECT_TO_COME.test(sentence) ? null : own;
   const causal = inCode || bareNumber ? null : (ownCausal ?? (ANAPHORA.test(next) ? ANAPHORA.exec(next) : null) ?? blameBefore(layout, s, ref));

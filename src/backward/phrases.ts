@@ -65,7 +65,7 @@ export const FIX_AFTER =
 export const REVERT_BEFORE = /\b(?:revert(?:ing|ed|s)?|back(?:ing|ed)?\s+out|undoing|undo)\b(?:\s+(?:of|the|commit|change|PR))*[\s`'"([]*$/i;
 
 /** A bisect that found the fix instead of the regression. */
-export const FOUND_THE_FIX = /\b(?:(?:commit|change|one)\s+(?:that|which)\s+(?:fixed|fixes|resolved|resolves)\s+(?:it|this|the)|bisect(?:ed|ing)?\s+(?:for\s+)?the\s+fix|reverse\s+bisect|found\s+the\s+fix)\b/i;
+export const FOUND_THE_FIX = /\b(?:fix(?:ing)?\s+bisection|bisect(?:ing|ed)?\s+(?:the\s+)?fixing\s+commit|(?:commit|change|one)\s+(?:that|which)\s+(?:fixed|fixes|resolved|resolves)\s+(?:it|this|the)|bisect(?:ed|ing)?\s+(?:for\s+)?the\s+fix|reverse\s+bisect|found\s+the\s+fix)\b/i;
 
 /** Another issue named near an attribution: the attribution may answer that issue. */
 export const OTHER_ISSUE =
@@ -79,3 +79,7 @@ export const DIFFERENT_SYMPTOM = [
   /\bnot\s+the\s+same\s+(?:bug|issue|problem|crash|error|symptom|regression|failure)\b/i,
   /\b(?:commit|change|patch)\s+(?:does|did)\s*(?:not|n't)\s+(?:even\s+)?(?:touch|change|affect|modify)\s+(?:the\s+)?(?:code|file|function|path)\b/i,
 ];
+
+/** What was introduced is a thing, not a problem ("the test introduced in X", "the option added with X"). */
+export const NEUTRAL_SUBJECT =
+  /\b(?:test|tests|testcase|feature|features|option|options|flag|flags|file|files|function|functions|method|api|setting|settings|class|module|support|check|checks|command|field|parameter|dependency)\s+(?:(?:that\s+)?(?:was|were|is|being|been|got)\s+)?$/i;

@@ -95,6 +95,8 @@ export function toRef(m: RegExpExecArray): RefMatch | null {
   if (g.hash) {
     return { ref: { type: 'pr', text: g.hash, value: String(Number(g.hnum)), urlRepo: null }, ...at(g.hash) };
   }
+  // A hex run inside some other link ("…/bug?id=02bde06…", a build URL) is that link's, not a commit reference.
+  if (g.sha && /https?:\/\/\S*$/.test(m.input.slice(Math.max(0, m.index - 300), m.index))) return null;
   if (g.sha && (looksLikeSha(g.sha) || (/^\d+$/.test(g.sha) && !DATE_DIGITS.test(g.sha) && DIGITS_NAMED_AS_COMMIT.test(m.input.slice(Math.max(0, m.index - 40), m.index))))) {
     return { ref: { type: 'sha', text: g.sha, value: g.sha.toLowerCase(), urlRepo: null }, ...at(g.sha) };
   }

@@ -280,3 +280,48 @@ describe('owning up versus taking back', () => {
     expect(extractAttributions(thread)).toEqual([]);
   });
 });
+
+describe('what a commit introduced, where a hash sits, who still asks', () => {
+  it('a test introduced by a commit is no regression it introduced', () => {
+    const thread = titled('CI failing with an odd traceback', [`The test introduced in this commit ${FULL} fails on CI in a weird way; need to investigate.`]);
+    expect(extractAttributions(thread)).toEqual([]);
+  });
+
+  it('a hash inside another kind of link is no commit reference', () => {
+    const thread = titled('Fix bisection failed', [`Regression bisection of https://dashboard.example.org/bug?id=${FULL} failed with an error.`]);
+    expect(extractAttributions(thread)).toEqual([]);
+  });
+
+  it('a bisection of the fix is no culprit', () => {
+    const thread = titled('Fix bisection failed', ['Fix bisection of this bug failed.', `bisecting fixing commit since ${FULL}, first bad commit ${FULL}`]);
+    const screen = screenThread(thread, extractAttributions(thread));
+    expect(screen.decision).not.toBe('candidate');
+  });
+
+  it('"my bad" quoted back by the one who named the commit retracts nothing', () => {
+    const thread = titled('Build fails after 46dee26719', [
+      'Builds fine at 4e38301. Most likely the offending commit is 46dee26719. Build log attached: missing file x11-helper.c.',
+      'My bad, fixed in 0f1e2d3c4b5a6978.',
+      '> My bad, fixed in 0f1e2d3c4b5a6978.\n\nI can confirm that fixes it.',
+    ]);
+    const screen = screenThread(thread, extractAttributions(thread));
+    expect(screen.reasons.map((r) => r.code)).not.toContain('retracted');
+  });
+
+  it('someone else still asking for a proper bisect unsettles the attribution', () => {
+    const thread = titled('Meter not drawn', [
+      'The special meter is not drawn any more in level 1.',
+      `it was working at 1a2b3c4d5e6f and it broke by ${FULL.slice(0, 7)}.`,
+      'We would really need a proper bisect here. I need to know at which commit this started.',
+    ]);
+    const screen = screenThread(thread, extractAttributions(thread));
+    expect(screen.reasons.map((r) => r.code)).toContain('hedged');
+  });
+
+  it('a revert that says the commit introduced a regression names it', () => {
+    const thread = titled('Revert "Use explicit imports"', [
+      `This reverts commit ${FULL}.\n\nThe reason for the revert is that the commit in question introduced a regression where names exported before are no longer exported.`,
+    ]);
+    expect(names(thread)).toContain(FULL);
+  });
+});
