@@ -7,16 +7,21 @@ const VERSION_LINE =
   /^\s*(?:[-*+]\s+)?[`*]*(?:[\w.-]+\s+)?v?\d+(?:\.\d+)+[\w.+-]*[`*]*\s*(?:[:=\-—]|->|=>)?\s*(?:good|bad|ok|okay|works?|working|broken|fails?|failing|passes|pass|fine|✅|❌|✔|✘|yes|no)?\s*$/i;
 /** A word, or an identifier that starts with a letter ("cas2.w", "VFFA-1", "x86_64"). */
 const WORD = /(?<![\w.'-])[A-Za-z][\w'.-]*[A-Za-z0-9](?![\w'-])/g;
-const MIN_WORDS = 8;
-/** Enough words still say nothing when fewer than this many are specific ("Partial revert of … A regression was introduced in commit: PR:"). */
-const MIN_CONTENT_WITH_WORDS = 2;
-/** Fewer words still describe something when at least this many are specific (a short title such as "Empty stack trace on 24.1 builds"). */
-const MIN_CONTENT_WORDS = 3;
-/**
- * Fewer still do when a word says what went wrong and at least this many specific words say
- * where ("broke the rendering", "cas2.w broken", "VFFA-1 test fails").
- */
-const MIN_CONTENT_WITH_EFFECT = 1;
+/** The thresholds of the symptom check, one comment each (the counts are of the report's prose lines). */
+export const SYMPTOM_THRESHOLDS = {
+  /** Words that make a description on their own, when at least `specificWithWords` of them are specific. */
+  words: 8,
+  /** Enough words still say nothing when fewer than this many are specific ("Partial revert of … A regression was introduced in commit: PR:"). */
+  specificWithWords: 2,
+  /** Fewer words still describe something when at least this many are specific (a short title such as "Empty stack trace on 24.1 builds"). */
+  specific: 3,
+  /** Fewer still do when a word says what went wrong and at least this many specific words say where ("broke the rendering", "cas2.w broken"). */
+  specificWithEffect: 1,
+} as const;
+const MIN_WORDS = SYMPTOM_THRESHOLDS.words;
+const MIN_CONTENT_WITH_WORDS = SYMPTOM_THRESHOLDS.specificWithWords;
+const MIN_CONTENT_WORDS = SYMPTOM_THRESHOLDS.specific;
+const MIN_CONTENT_WITH_EFFECT = SYMPTOM_THRESHOLDS.specificWithEffect;
 /** Words that say what went wrong: with a specific word beside them, a symptom. */
 const EFFECT =
   /^(?:broke|broken|breaks|break|breaking|crash\w*|fail\w*|hang\w*|hung|freez\w*|froze\w*|leak\w*|slow\w*|error\w*|panic\w*|segfault\w*|abort\w*|wrong|missing|incorrect\w*|garbled|corrupt\w*|stuck|deadlock\w*|lost|losing|loses|unusable|unresponsive|glitch\w*|flicker\w*|blank|empty|timeouts?|exception\w*|assert\w*|overflow\w*|invalid|doesn't|don't|won't|can't|cannot|no\s+longer)$/i;
