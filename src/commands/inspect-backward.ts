@@ -95,19 +95,17 @@ export async function inspectThread(input: Thread, git: GitTarget | null): Promi
 }
 
 /**
- * Former names learnt from the repository itself: a commit URL under another owner with the same
- * repository name whose full 40-hex SHA is a commit of this repository (a transferred repository;
- * GitHub redirects the old URL) makes that owner/name an alias.
+ * Former names learnt from the repository itself: a commit URL under another owner/name whose full
+ * 40-hex SHA is a commit of this repository (a transferred or renamed repository, whose old URLs
+ * GitHub redirects, or a fork holding the same commit) makes that owner/name an alias.
  */
 export async function withResolvedAliases(thread: Thread, objects: BatchObjects): Promise<Thread> {
-  const name = thread.repo.slice(thread.repo.indexOf('/') + 1).toLowerCase();
   const known = new Set([thread.repo, ...(thread.aliases ?? [])].map((r) => r.toLowerCase()));
   const asked = new Map<string, string>();
   for (const post of [{ body: thread.title }, ...thread.posts]) {
     for (const r of findRefs(post.body.slice(0, SCORING.maxScan))) {
       const u = r.ref.urlRepo;
       if (r.ref.type !== 'commit-url' || !u || known.has(u.toLowerCase()) || !/^[0-9a-f]{40}$/.test(r.ref.value)) continue;
-      if (u.slice(u.indexOf('/') + 1).toLowerCase() !== name) continue;
       asked.set(r.ref.value, u);
       if (asked.size >= 20) break;
     }

@@ -125,6 +125,26 @@ describe('r2v inspect backward', () => {
     expect(bad).toBeInstanceOf(UsageError);
   });
 
+  it('a commit URL under another owner and name whose full SHA is a commit here is a former name, learnt from the repository', async () => {
+    const repo = await makeRepo();
+    await repo.commit('Initial import');
+    const gold = await repo.commit('Rework the path flattener');
+    await repo.commit('Tidy docs');
+    const dir = await tempDir();
+    const url = `https://github.com/legacy-org/old-engine/commit/${gold}`;
+    const foreign = `https://github.com/legacy-org/old-engine/commit/${'cd'.repeat(20)}`;
+    await writeFile(
+      join(dir, 'threads.jsonl'),
+      [importLine(6, SYMPTOM, [`Bisected, the culprit is ${url}`]), importLine(7, SYMPTOM, [`Bisected, the culprit is ${foreign}`])].join('\n') + '\n',
+    );
+    const r = await run(['inspect', 'backward', '--threads', 'threads.jsonl', '--git-dir', repo.dir], dir);
+    const [known, unknown] = r.out.trim().split('\n').map((l) => JSON.parse(l) as Record<string, any>);
+    expect(known).toMatchObject({ decision: 'candidate', gold: { sha: gold, status: 'ok' } });
+    expect(known!.report.text).not.toContain('old-engine/commit');
+    // A SHA this repository does not hold stays another project's.
+    expect(unknown).toMatchObject({ decision: 'reject', reasons: expect.arrayContaining(['cross-repository']) });
+  });
+
   it('names the structural check that failed, for a culprit only on a pull-request branch', async () => {
     const repo = await makeRepo();
     await repo.commit('Initial import');
