@@ -104,7 +104,7 @@ export interface Candidate {
 
 /** Causal words that tie a reference to the regression when they share its sentence or list item. */
 const CAUSAL =
-  /\b(?:bisect\w*|first[- ]["'`]?(?:bad|broken|failing)["'`]?|introduc(?:e|ed|es|ing)|caus(?:ed|es|ing)|broke|breaks|breaking|broken\s+(?:by|in|since|after)|(?:has|have|had)\s+broken|offending|culprit|regress(?:ed|ing|ion|ions)|responsible|start(?:s|ed)?\s+(?:with|at|from|after|since|in)|started|appeared|(?:happen|occur)(?:s|ed|red|ring|ing)?\s+(?:only\s+|right\s+)?(?:after|since|with|from)|(?:since|after)\s+(?:the\s+)?commit|first\s+(?:commit|revision|version)\s+(?:where|in\s+which|that|with)|beginning\s+(?:at|with|from)|begins\s+with|(?:that|which)\s+(?:break|cause|introduce)\b|slowed\s+down|introducer|guilty|faulty|the\s+bad\s+commit|murderer|accidentally|inadvertently|mistakenly|(?:fail(?:s|ed|ing)?|crash(?:es|ed|ing)?|hangs?|hanging|broken|slower)\s+(?:ever\s+)?since)\b/i;
+  /\b(?:bisect\w*|first[- ]["'`]?(?:bad|broken|failing)["'`]?|introduc(?:e|ed|es|ing)|caus(?:e|ed|es|ing)|result(?:s|ed)?\s+in|(?:missing|broken|wrong|forgotten|dropped|removed)\s+(?:in|by|with)\s+(?:this|that|the)\s+commit|broke|breaks|breaking|broken\s+(?:by|in|since|after)|(?:has|have|had)\s+broken|offending|culprit|regress(?:ed|ing|ion|ions)|responsible|start(?:s|ed)?\s+(?:with|at|from|after|since|in)|started|appeared|(?:happen|occur)(?:s|ed|red|ring|ing)?\s+(?:only\s+|right\s+)?(?:after|since|with|from)|(?:since|after)\s+(?:the\s+)?commit|first\s+(?:commit|revision|version)\s+(?:where|in\s+which|that|with)|beginning\s+(?:at|with|from)|begins\s+with|(?:that|which)\s+(?:break|cause|introduce)\b|slowed\s+down|introducer|guilty|faulty|the\s+bad\s+commit|murderer|accidentally|inadvertently|mistakenly|(?:fail(?:s|ed|ing)?|crash(?:es|ed|ing)?|hangs?|hanging|broken|slower)\s+(?:ever\s+)?since)\b/i;
 
 /** A title speaks of a bisect in progress as often as of its outcome ("bisect round 3 (commit X)"): there the word alone is no cause. */
 const TITLE_CAUSAL = new RegExp(CAUSAL.source.replace('bisect\\w*|', 'anymore|any\\s+more|no\\s+longer|'), 'i');
@@ -117,7 +117,7 @@ const BISECT_TO_COME =
 const POINTER_SENTENCE = /^[\s>*_-]*(?:(?:(?:it\s+)?turn(?:s|ed)\s+out\s+(?:to\s+be|it(?:'s|\s+is|\s+was))|it(?:'s|\s+is|\s+was)|that(?:'s|\s+is|\s+was)|the\s+answer\s+is|result\s*:|answer\s*:|here\s+it\s+is\s*:?)\s*(?:commit\s+)?)?[`'"(\[]*$/i;
 
 /** A sentence that opens by blaming what the previous sentence named. */
-const ANAPHORA = /^(?:this|that|it|which|the\s+change|this\s+change|this\s+commit|that\s+commit)\s+(?:(?:then|also|apparently)\s+)?(?:introduced|introduces|caused|causes|broke|breaks|regressed|is\s+what\s+broke)\b/i;
+const ANAPHORA = /^(?:this|that|it|which|the\s+change|this\s+change|this\s+commit|that\s+commit)\s+(?:(?:then|also|apparently)\s+)?(?:(?:had|has)\s+(?:broken|introduced|caused)|introduced|introduces|caused|causes|broke|breaks|regressed|is\s+what\s+broke)\b/i;
 
 /** The good side of a range, said before the reference. */
 const GOOD_BEFORE =
@@ -125,7 +125,7 @@ const GOOD_BEFORE =
 
 /** The good side, said right after the reference ("X, which doesn't crash", "X where it still works"). */
 const GOOD_AFTER =
-  /^[`'")\]]*,?\s*(?:now,?\s*)?(?:which|that|where(?:\s+it)?|on\s+which)\s+(?:(?:still\s+)?(?:does|did|do)\s*(?:not|n't)|doesn't|didn't|won't|can't|cannot)\s+(?:\w+\s+)?(?:crash|fail|hang|break|leak|reproduce|show|happen|occur)\w*|^[`'")\]]*,?\s*(?:which|that|where(?:\s+it)?)\s+(?:still\s+)?(?:works|worked|is\s+fine|was\s+fine|passes|passed)\b/i;
+  /^[`'")\]]*\s*(?:\([^)\n]{0,80}\)\s*)?,?\s*(?:also\s+|still\s+|too\s+)?(?:does\s*(?:not|n't)|doesn't|didn't|did\s+not)\s+(?:\w+\s+)?(?:crash|fail|hang|crackle|stutter|leak|reproduce|show|happen|occur|freeze|have\s+(?:the|this|that)\s+(?:bug|issue|problem))\w*|^[`'")\]]*,?\s*(?:now,?\s*)?(?:which|that|where(?:\s+it)?|on\s+which)\s+(?:(?:still\s+)?(?:does|did|do)\s*(?:not|n't)|doesn't|didn't|won't|can't|cannot)\s+(?:\w+\s+)?(?:crash|fail|hang|break|leak|reproduce|show|happen|occur)\w*|^[`'")\]]*,?\s*(?:which|that|where(?:\s+it)?)\s+(?:still\s+)?(?:works|worked|is\s+fine|was\s+fine|passes|passed)\b/i;
 
 /** The revision being run or tested, said before the reference. */
 const TESTED_BEFORE =
@@ -136,6 +136,10 @@ const CONDITIONAL_BEFORE = /\b(?:if|whether|assuming|suppose|supposing|in\s+case
 
 /** A sentence that opens as one branch of an experiment's outcomes ("RED = …", "If it hangs, …"). */
 const CONDITIONAL_SENTENCE = /^[\s>*_-]*(?:[A-Z]{2,}\s*(?:=|:)\s|if\b(?![^,]*\brevert))/;
+
+/** A denial said right after the reference ("X did not cause this", "X isn't what broke it"). */
+const NEGATION_AFTER =
+  /^[`'")\]]*\s*(?:\([^)\n]{0,80}\)\s*)?(?:(?:did|does|do|has|have|had|could|can|would)\s*(?:not|n't)|didn't|doesn't|hasn't|haven't|couldn't|can't|cannot|never)\s+(?:possibly\s+|actually\s+|have\s+)?(?:caus|introduc|break|broke|broken|regress|trigger)\w*|^[`'")\]]*\s*(?:is|was)\s*(?:not|n't)\s+(?:what|the\s+(?:one|commit|change)\s+that)\s+(?:caus|introduc|broke)\w*/i;
 
 /** A negation in the words just before the reference. */
 const NEGATION_BEFORE = /(?:\bnot\b|n't\b|\bnever\b|\bcannot\b|\bno\s+longer\b)[^.,;\n]{0,25}$/i;
@@ -163,7 +167,7 @@ export const ELSEWHERE = /\b(?:recommend|suggest|please|should|better)\s+(?:repo
 const REVERTED_BEFORE = /\b(?:revert(?:s|ing|ed)?|back(?:s|ing|ed)?\s+out|undoing|dropping)\s+(?:of\s+)?(?:the\s+)?(?:commit|change)?\s*[`'"([]*$/i;
 
 /** The post says the revert fixes the problem. */
-const REVERT_FIXES = /\b(?:fix(?:es|ed)?|solves?|solved|resolves?|resolved|helps|go(?:es)?\s+away|went\s+away|works\s+again)\b|\b(?:caus|introduc)(?:ed|es|ing)\s+(?:a|the|this)\s+(?:regression|crash|failure|breakage)\b|\b(?:broke|breaks)\s+(?:the\s+)?\w+/i;
+const REVERT_FIXES = /\b(?:fix(?:es|ed)?|solves?|solved|resolves?|resolved|helps|go(?:es)?\s+away|went\s+away|works\s+again)\b|\b(?:caus|introduc)(?:ed|es|ing)\s+(?:a|the|this)\s+(?:regression|crash|failure|breakage)\b|\b(?:break|broke|breaks|(?:had|has)\s+broken)\s+(?:the\s+)?\w+/i;
 
 /** The thread calls the reverted commit the bad one ("Revert breaking commit", "found the breaking commit"). */
 const BLAME_NOUN = /\b(?:breaking|bad|faulty|offending|culprit|regressing|broken)\s+(?:commit|change|patch|PR)s?\b/i;
@@ -283,7 +287,9 @@ function evidenceOf(
   // "X. This introduced …": the next sentence blames the commit of this one.
   const next = body.slice(s.end, s.end + 200).replace(/^[\s>]+/, '');
   const causalWords = post === -1 ? TITLE_CAUSAL : CAUSAL;
-  const ownMatch = causalWords.exec(sentence);
+  // "X (Introduce the volume knob, #842) …": a subject pasted after the reference is no causal word.
+  const subjectAfter = /^[`'"\])]*\s*\([^)\n]{0,100}\)/.exec(body.slice(ref.end, ref.end + 110));
+  const ownMatch = causalWords.exec(subjectAfter ? sentence.replace(subjectAfter[0], (w) => '_'.repeat(w.length)) : sentence);
   // "the test introduced in X fails": what X introduced is a thing, not the regression.
   const own = ownMatch && /^introduc/i.test(ownMatch[0]) && NEUTRAL_SUBJECT.test(sentence.slice(0, ownMatch.index)) ? null : ownMatch;
   // "whenever someone gets around to bisecting it": the search is still to come.
@@ -305,7 +311,7 @@ function evidenceOf(
   if (tested) add('tested', tested[0].trim());
   const conditional = CONDITIONAL_BEFORE.exec(before) ?? CONDITIONAL_SENTENCE.exec(body.slice(s.start, ref.outerStart));
   if (conditional) add('conditional', conditional[0].trim());
-  const neg = NEGATION_BEFORE.exec(body.slice(Math.max(s.start, ref.outerStart - 40), ref.outerStart));
+  const neg = NEGATION_BEFORE.exec(body.slice(Math.max(s.start, ref.outerStart - 40), ref.outerStart)) ?? NEGATION_AFTER.exec(after);
   if (neg) add('negated', neg[0].trim());
   return ev;
 }
@@ -393,14 +399,17 @@ export function candidateAttributions(thread: Thread, candidates: readonly Candi
   return out;
 }
 
+/** The subject of an anaphoric blame ("This commit" of "This commit had broken rendering"): it goes, the verb and what it broke stay. */
+const ANAPHORA_SUBJECT = /^(?:this|that|it|which|the\s+change|this\s+change|this\s+commit|that\s+commit)\b/i;
+
 /** Extends a clause over the opening words of the next sentence when they blame what the clause named ("This commit broke"). */
 function withAnaphora(body: string, clause: Range, sentence: Range): Range {
   if (clause.end < sentence.end) return clause;
   const rest = body.slice(sentence.end, sentence.end + 200);
   const lead = /^[\s>]+/.exec(rest)?.[0].length ?? 0;
   if (/\n[ \t>]*\n[\s\S]*\n[ \t>]*\n/.test(rest.slice(0, lead))) return clause;
-  const m = ANAPHORA.exec(rest.slice(lead));
-  return m ? { start: clause.start, end: sentence.end + lead + m[0].length } : clause;
+  const m = ANAPHORA_SUBJECT.exec(rest.slice(lead));
+  return m && ANAPHORA.test(rest.slice(lead)) ? { start: clause.start, end: sentence.end + lead + m[0].length } : clause;
 }
 
 /** Where a sentence joins two statements of one writer ("…, and I found X caused it"; "…; X broke it"). */
@@ -434,6 +443,15 @@ function clauseSpan(body: string, s: Range, ref: RefMatch): Range {
     const verb = CAUSAL.exec(text.slice(ref.end - s.start, Math.min(end, ref.end - s.start + 60)));
     if (verb && !/\bbisect/i.test(text.slice(start, end))) {
       return { start: s.start + start, end: ref.end + verb.index + verb[0].length };
+    }
+  }
+  // "The leak fix from X resulted in 30% more memory": a lead-in that tells a symptom of its own
+  // stays too; the reference and the verb go, the effect after them stays.
+  if (leadIn.length <= 80 && EFFECT_WORD.test(leadIn) && !CAUSAL.test(leadIn) && /\b(?:from|in|by|with|of)\s*[`'"(\[]*$/i.test(leadIn)) {
+    const verb = /^[^.\n]{0,40}?\b(?:result(?:s|ed)?\s+in|caus(?:e|es|ed)|introduc(?:e|es|ed)|broke|breaks|led\s+to|leads\s+to)\b/i.exec(text.slice(ref.end - s.start, end));
+    const effect = verb ? text.slice(ref.end - s.start + verb[0].length, end) : '';
+    if (verb && (effect.match(/[A-Za-z]{2,}/g) ?? []).length >= 3 && !/\bbisect/i.test(text.slice(start, end))) {
+      return { start: ref.outerStart, end: ref.end + verb[0].length };
     }
   }
   // "<symptom statement with a causal verb>: X": only the colon and the reference go.

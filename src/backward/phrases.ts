@@ -31,6 +31,8 @@ export const RETRACTION = [
   /\bfalse\s+alarm\b/i,
   /\bscratch\s+that\b/i,
   /\bmy\s+(?:mistake|bad)\b/i,
+  // The problem vanished without the change being undone: nothing was localised.
+  /\b(?:went\s+away|disappeared|vanished)\s+(?:by|on)\s+(?:it|them)sel(?:f|ves)\b|\bfixed\s+itself\b/i,
   // The reporter's own setup was at fault ("problem was on my end", "user error on my side").
   /\b(?:problem|issue|error|bug|it)\s+(?:was|is)\s+(?:on|at)\s+my\s+(?:end|side)\b/i,
   /\b(?:user|pebkac|operator)\s+error\b/i,

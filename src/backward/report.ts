@@ -85,6 +85,16 @@ export function subjectFromBisectOutput(attributions: readonly Attribution[]): s
   return subjects.size === 1 ? [...subjects][0]! : null;
 }
 
+/**
+ * The reverted commit's subject quoted by a revert's title (`Revert "<subject>"`, cut short with
+ * an ellipsis when long), when an attribution is that revert's "This reverts commit X"; else null.
+ */
+export function subjectFromRevertTitle(thread: Thread, attributions: readonly Attribution[]): string | null {
+  const m = /^\s*Revert\s+"(.+?)(?:"|\s?…|\s?\.\.\.)*\s*$/.exec(thread.title);
+  if (!m || !attributions.some((a) => /\breverts\s+commit\b/i.test(a.sentence.text) || a.post === -1)) return null;
+  return m[1]!.trim();
+}
+
 /** Pull-request numbers written as `(#N)` in a commit subject. */
 function subjectPulls(subject: string | null): number[] {
   return [...(subject ?? '').matchAll(/\(#(\d{1,7})\)/g)].map((m) => Number(m[1]));
@@ -103,7 +113,7 @@ export function decideReport(
   commitRuns: ReadonlySet<string>,
 ): ThreadSanitization {
   // Without the repository, pasted bisect output still tells the culprit's subject line.
-  const goldSubject = target.goldSubject ?? subjectFromBisectOutput(attributions);
+  const goldSubject = target.goldSubject ?? subjectFromBisectOutput(attributions) ?? subjectFromRevertTitle(thread, attributions);
   // Every pull request an attribution names is answer-bearing, whether or not it is the culprit.
   const attributedPulls = attributions.filter((a) => a.ref.type === 'pr' && /^\d+$/.test(a.ref.value)).map((a) => Number(a.ref.value));
   const known = knownCommitShas(attributions, target);
@@ -115,6 +125,7 @@ export function decideReport(
       // A squash-merged culprit's subject ends in its pull request number ("… (#123)"): that number names the culprit too.
       prNumbers: [...new Set([...target.prNumbers, ...attributedPulls, ...subjectPulls(goldSubject)])],
       goldSubject,
+      knownShas: known,
     });
     const audit = auditLeaks(report.text, { gold: target.gold, goldSubject, repo: thread.repo, aliases: thread.aliases ?? [] });
     const symptom = hasObservableSymptom(report.text);

@@ -32,7 +32,7 @@ const GENERIC = new Set(
     'what which who why how does did done will would should can could may might must been being broken broke breaks bug bugs issue issues problem problems regression regressions ' +
     'fails failed fail failing works work working worked error errors wrong bad good fine fix fixed please thanks same again anymore version release commit update updated latest new old ' +
     'see seems like one two recent recently introduced introduce introduces hotfix revert reverts reverted reverting reintroduce ' +
-    'culprit bisect bisected bisecting merge merged pull request commits notice today'
+    'culprit bisect bisected bisecting merge merged pull request commits notice today cause caused causes causing previous pushing pushed push accidentally accidental mistakenly'
   ).split(' '),
 );
 

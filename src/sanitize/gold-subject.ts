@@ -21,7 +21,26 @@ export function findSubject(text: string, subject: string | null | undefined): {
   if (!s) return [];
   const bare = distinctiveSubject(s.replace(/\s*\(#\d+\)\s*$/, ''));
   const forms = [...new Set([s, ...(bare ? [bare] : [])])].sort((a, b) => b.length - a.length);
-  return matchesOf(text, new RegExp(forms.map(escapeRegExp).join('|'), 'gi'));
+  return [...matchesOf(text, new RegExp(forms.map(escapeRegExp).join('|'), 'gi')), ...truncatedSubjects(text, s)].sort((a, b) => a.start - b.start);
+}
+
+/** Shortest subject prefix recognised before an ellipsis ("Revert \"Shader: Use the right sampler type in the TEX, TEXS and TLDS …\""). */
+const MIN_TRUNCATED_PREFIX = 20;
+
+/** The subject cut short by an ellipsis (GitHub shortens long revert titles): the prefix and the ellipsis. */
+function truncatedSubjects(text: string, subject: string): { start: number; end: number; text: string }[] {
+  const out: { start: number; end: number; text: string }[] = [];
+  const lower = subject.toLowerCase();
+  for (const m of text.matchAll(/\s?(?:…|\.\.\.)/g)) {
+    const at = m.index;
+    for (let k = Math.min(lower.length - 1, at); k >= MIN_TRUNCATED_PREFIX; k -= 1) {
+      if (text.slice(at - k, at).toLowerCase() === lower.slice(0, k)) {
+        out.push({ start: at - k, end: at + m[0].length, text: text.slice(at - k, at + m[0].length) });
+        break;
+      }
+    }
+  }
+  return out;
 }
 
 export function detectGoldSubject(text: string, subject: string | null | undefined): Span[] {

@@ -7,7 +7,7 @@ import { detectGoldSubject } from './gold-subject.js';
 import { detectPrRefs, detectTitlePrSuffix } from './pr-refs.js';
 import { detectRepoUrls } from './repo-urls.js';
 import { buildReport, LATER_POST_DETECTOR, type Report } from './report.js';
-import { detectChangeIds, detectShas } from './sha.js';
+import { detectChangeIds, detectEmbeddedShas, detectShas } from './sha.js';
 
 export { auditLeaks, type LeakAudit, type AuditTarget } from './audit.js';
 export { buildReport, toReportSpan, type Report, type Segment } from './report.js';
@@ -21,6 +21,8 @@ export interface SanitizeOptions {
   readonly isCommitPrefix: (hex: string) => boolean;
   /** The culprit's and the fix's pull-request numbers. */
   readonly prNumbers?: readonly number[];
+  /** Full SHAs known to be commits (gold, resolved or attributed): their prefixes go even inside longer names. */
+  readonly knownShas?: readonly string[];
   /** The gold commit's subject line, when known. */
   readonly goldSubject?: string | null;
 }
@@ -51,6 +53,7 @@ export const sanitizeRules: readonly { readonly detector: string; detect(input: 
   { detector: 'gold-subject', detect: ({ report, options }) => detectGoldSubject(report.text, options.goldSubject) },
   { detector: 'sha', detect: ({ report, options }) => detectShas(report.text, options.isCommitPrefix) },
   { detector: 'change-id', detect: ({ report }) => detectChangeIds(report.text) },
+  { detector: 'embedded-sha', detect: ({ report, options }) => detectEmbeddedShas(report.text, options.knownShas ?? []) },
 ];
 
 /** Deletes the answer-bearing spans of a built report. Never rewrites: see applyDeletions. */

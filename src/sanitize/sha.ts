@@ -22,3 +22,20 @@ const CHANGE_ID = /(?:\bchange[- ]?id\s*[:=]?\s*)?(?<![\w])I[0-9a-f]{40}(?![0-9a
 export function detectChangeIds(text: string): Span[] {
   return [...text.matchAll(CHANGE_ID)].map((m) => ({ start: m.index, end: m.index + m[0].length, detector: CHANGE_ID_DETECTOR }));
 }
+
+export const EMBEDDED_SHA_DETECTOR = 'embedded-sha';
+
+/**
+ * Prefixes (7+ hex) of known commit SHAs written inside a longer name, where word boundaries do not
+ * fall ("log_b0268ab_bad.zip", "build-3f9a2c1d"): only the hex goes.
+ */
+export function detectEmbeddedShas(text: string, knownShas: readonly string[]): Span[] {
+  const full = knownShas.filter((k) => /^[0-9a-f]{40}$/i.test(k)).map((k) => k.toLowerCase());
+  if (full.length === 0) return [];
+  const out: Span[] = [];
+  for (const m of text.matchAll(/(?<![0-9a-fA-F])[0-9a-fA-F]{7,40}(?![0-9a-fA-F])/g)) {
+    const hex = m[0].toLowerCase();
+    if (full.some((k) => k.startsWith(hex))) out.push({ start: m.index, end: m.index + m[0].length, detector: EMBEDDED_SHA_DETECTOR });
+  }
+  return out;
+}

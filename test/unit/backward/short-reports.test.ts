@@ -325,3 +325,54 @@ describe('what a commit introduced, where a hash sits, who still asks', () => {
     expect(names(thread)).toContain(FULL);
   });
 });
+
+describe('revert pull requests, subjects and embedded hashes', () => {
+  it('a revert title quoting the reverted subject, cut short, is deleted with the answer', () => {
+    const thread = titled('Revert "Renderer: pick the sampler from the texture type in TEX and …"', [
+      `This reverts commit ${FULL}. This commit had broken rendering in most 3D scenes (the castle, the forest, the menus).`,
+    ]);
+    const { out } = decide(thread);
+    expect(out.reasons).toEqual([]);
+    expect(out.report.text).not.toContain('pick the sampler');
+    expect(out.report.text).toContain('broken rendering in most 3D scenes');
+    expect(out.report.text).not.toContain('This commit had');
+  });
+
+  it('a prefix of the culprit inside a file name goes, the rest of the name stays', () => {
+    const thread = titled('Hang at the copyright screen', [
+      `A commit https://github.com/acme/widget/commit/${FULL} cause the game hanging during loading, at the copyright screen.\n\n[game_log_${FULL.slice(0, 7)}_bad.zip](https://example.org/files/1/log.zip)`,
+    ]);
+    const { out } = decide(thread);
+    expect(out.report.text).not.toContain(FULL.slice(0, 7));
+    expect(out.report.text).toContain('game_log__bad.zip');
+  });
+
+  it('the effect of a commit named after a symptom of its own stays', () => {
+    const thread = titled('Memory usage regression', [
+      `The memory leak "fix" from [${FULL.slice(0, 7)}](https://github.com/acme/widget/commit/${FULL}) resulted in 30% to 50% higher memory usage on Chrome in my tests.`,
+    ]);
+    const { out } = decide(thread);
+    expect(out.reasons).toEqual([]);
+    expect(out.report.text).toContain('30% to 50% higher memory usage on Chrome');
+    expect(out.report.text).not.toContain(FULL.slice(0, 7));
+  });
+
+  it('a denial after the reference is no attribution', () => {
+    const thread = titled('Configure stops with a dependency error', [`My commit ${FULL} did not cause this. The package list is misspelled.`]);
+    expect(extractAttributions(thread)).toEqual([]);
+  });
+
+  it('a problem that went away by itself retracts the revert experiment', () => {
+    const thread = titled(`Revert "batched cleanups"`, [
+      `This reverts commit ${FULL}.\n\nThe dashboard claims this broke the Windows build, so let's see what happens when we revert it.`,
+      'The error... went away by itself. Weird.',
+    ]);
+    const screen = screenThread(thread, extractAttributions(thread));
+    expect(screen.decision).not.toBe('candidate');
+  });
+
+  it('a commit subject pasted in parentheses after a reference is no causal word', () => {
+    const thread = titled('Crackling sound', ['The main branch crackles.', `${FULL} (Introduce the master volume, #842) also doesn't crackle.`]);
+    expect(extractAttributions(thread)).toEqual([]);
+  });
+});

@@ -142,12 +142,18 @@ describe('decideReport leakage rejection', () => {
   it('rejects leak with the finding when a gold prefix survives the detectors, and passes the clean report', async () => {
     const body = 'Rendering `in.svg` fails with TypeError: path is undefined since 2.4.0. Steps: run `widget render in.svg`.';
     const target = { gold: GOLD, goldSubject: null, prNumbers: [], knownShas: [GOLD] };
-    // Glued to word characters, the SHA detector leaves the hex alone; the audit still finds it.
-    const leaky = aThread('Render fails', [`${body} Artifact: build_3f9a2c1d8e.tar`, 'Bisected to 3f9a2c1.']);
+    // Glued to a hex letter, no detector can tell where the hash starts; the audit still finds it.
+    const leaky = aThread('Render fails', [`${body} Artifact: bundled3f9a2c1d8e.tar`, 'Bisected to 3f9a2c1.']);
     const out = reportWithoutRepository(leaky, [anAttribution(leaky, 1, 'Bisected to 3f9a2c1.', '3f9a2c1')], target);
-    expect(out.report.text).toContain('build_3f9a2c1d8e.tar');
+    expect(out.report.text).toContain('bundled3f9a2c1d8e.tar');
     expect(out.audit.ok).toBe(false);
     expect(out.reasons).toEqual([{ code: 'leak', evidence: 'gold-prefix: 3f9a2c1d8e' }]);
+
+    // Inside a name but set off by non-hex characters, the prefix is deleted and the name's rest stays.
+    const named = aThread('Render fails', [`${body} Artifact: build_3f9a2c1d8e.tar`, 'Bisected to 3f9a2c1.']);
+    const cut = reportWithoutRepository(named, [anAttribution(named, 1, 'Bisected to 3f9a2c1.', '3f9a2c1')], target);
+    expect(cut.report.text).toContain('build_.tar');
+    expect(cut.audit.ok).toBe(true);
 
     const clean = aThread('Render fails', [body, 'Bisected to 3f9a2c1.']);
     const ok = reportWithoutRepository(clean, [anAttribution(clean, 1, 'Bisected to 3f9a2c1.', '3f9a2c1')], target);
