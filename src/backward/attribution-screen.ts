@@ -80,7 +80,11 @@ export function screenThread(thread: Thread, attributions: readonly Attribution[
   };
 
   const aliases = thread.aliases ?? [];
-  const domestic = attributions.map((a, i) => ({ a, i })).filter(({ a }) => !isCrossRepository(a.ref, thread.repo, aliases));
+  // A reference its own writer later corrects as a typo ("Sorry, typo, it was X") is no culprit of its own.
+  const domestic = attributions
+    .map((a, i) => ({ a, i }))
+    .filter(({ a }) => !isCrossRepository(a.ref, thread.repo, aliases))
+    .filter(({ a }, _k, all) => !correctedAsTypo(thread, a, all.map((x) => x.a)));
   for (const a of attributions) if (isCrossRepository(a.ref, thread.repo, aliases)) add('cross-repository', a.ref.text, a.post);
   // A post that attributes and sends the report to another project ("I recommend reporting to …") blames a dependency.
   for (const a of attributions) {
@@ -149,6 +153,23 @@ export function screenThread(thread: Thread, attributions: readonly Attribution[
   for (const s of symptomMismatches(thread, posts, domestic.map(({ a }) => a), outsideBlocks)) add('symptom-mismatch', s.text, s.post, s.sure);
 
   return decide(findings, domestic.map(({ i }) => i));
+}
+
+/** A writer correcting a reference they gave ("Sorry, typo", "I meant", "should read"). */
+const TYPO_FIX = /\btypo\b|\bI\s+meant\b|\bshould\s+(?:have\s+)?(?:read|said)\b|\bwrong\s+(?:hash|sha|commit\s+id)\b|\bmis-?typed\b|\bcopy[- ]?paste[d]?\s+(?:the\s+)?wrong\b/i;
+
+/** Whether the writer of `a` later corrects it as a typo, naming another of the attributed commits. */
+function correctedAsTypo(thread: Thread, a: Attribution, all: readonly Attribution[]): boolean {
+  if (a.ref.type === 'pr') return false;
+  const author = a.post === -1 ? thread.author : thread.posts.find((p) => p.index === a.post)?.author;
+  return thread.posts.some(
+    (p) =>
+      p.index > a.post &&
+      p.author === author &&
+      TYPO_FIX.test(p.body) &&
+      all.some((o) => o.post >= p.index && o.ref.type !== 'pr' && !sameTarget(o.ref, a.ref)) &&
+      !findRefs(p.body).some((r) => sameTarget(r.ref, a.ref)),
+  );
 }
 
 /** Whether a sentence found in a post sits on a quoted line ("> …"). */
@@ -365,6 +386,8 @@ export function screenResolved(
     const a = attributions[r.index];
     if (!a) throw new ValidationError(`${thread.repo}#${thread.number}: resolved reference ${r.index} names no attribution (there are ${attributions.length})`);
     if (r.status === 'pr-unknown' && commitResolved) continue;
+    // A reference the text screen set aside (corrected as a typo) says nothing about the culprit.
+    if (text.culprits.length > 0 && !text.culprits.includes(r.index) && !isCrossRepository(a.ref, thread.repo, thread.aliases ?? [])) continue;
     if (r.status === 'ok') {
       if (r.sha === null || !/^[0-9a-f]{40}$/.test(r.sha)) {
         throw new ValidationError(`${thread.repo}#${thread.number}: resolved reference ${r.index} (${a.ref.text}) is ok but has no full SHA`);

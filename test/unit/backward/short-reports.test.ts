@@ -376,3 +376,27 @@ describe('revert pull requests, subjects and embedded hashes', () => {
     expect(extractAttributions(thread)).toEqual([]);
   });
 });
+
+describe('a reference corrected as a typo', () => {
+  it('is set aside; the corrected commit is the culprit', () => {
+    const thread = titled('Simulator does not boot', [
+      'Booting the image stops with: Invalid Mem access, PC: 600018EE.',
+      'I believe this regression was introduced in commit acac7c1. If I check out the previous version, 995ab8f, then it builds and runs.',
+      'Sorry, typo, the regression was introduced in a9ac7c1.',
+      `Broken by a9ac7c1534c173029cff71887eb5e58a93bf106e`,
+    ], );
+    const screen = screenThread(thread, extractAttributions(thread));
+    expect(screen.reasons.map((r) => r.code)).not.toContain('competing');
+    expect(screen.decision).toBe('candidate');
+  });
+
+  it('a second commit named without any correction still competes', () => {
+    const thread = titled('Simulator does not boot', [
+      'Booting the image stops with: Invalid Mem access, PC: 600018EE.',
+      'This regression was introduced in commit acac7c1.',
+      'Broken by a9ac7c1534c173029cff71887eb5e58a93bf106e',
+    ]);
+    const screen = screenThread(thread, extractAttributions(thread));
+    expect(screen.reasons.map((r) => r.code)).toContain('competing');
+  });
+});
