@@ -13,8 +13,8 @@ import { aThread } from './build.js';
 
 const FULL = '5d41402abc4b2a76b9719d911017c592e1f0b7c3';
 
-function titled(title: string, bodies: readonly string[]): Thread {
-  return { ...aThread(bodies), title };
+function titled(title: string, bodies: readonly string[], authors?: readonly string[]): Thread {
+  return { ...aThread(bodies, authors ? { authors } : {}), title };
 }
 
 function decide(thread: Thread) {
@@ -384,7 +384,7 @@ describe('a reference corrected as a typo', () => {
       'I believe this regression was introduced in commit acac7c1. If I check out the previous version, 995ab8f, then it builds and runs.',
       'Sorry, typo, the regression was introduced in a9ac7c1.',
       `Broken by a9ac7c1534c173029cff71887eb5e58a93bf106e`,
-    ], );
+    ], ['reporter', 'dev', 'dev', 'dev']);
     const screen = screenThread(thread, extractAttributions(thread));
     expect(screen.reasons.map((r) => r.code)).not.toContain('competing');
     expect(screen.decision).toBe('candidate');
