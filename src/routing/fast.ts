@@ -18,11 +18,12 @@
  *   where every workflow is decided has its answer ready.
  * - Change sets of several paths: what a change set activates depends only on which lists some
  *   of its (first 300) paths are included by (for `paths`) or not ignored by (for `paths-ignore`).
- *   Each path gets a signal, one bit per list and use, worked out once per path string from the
- *   patterns its directory leaves and kept for later change sets (histories touch the same paths
- *   again and again); a change set ORs the signals of its paths (stopping once every bit is set)
- *   and reads the answer kept for that signal, computed once from the triggers. A one-path change
- *   set uses the kept signal when its path has one and its group plan otherwise.
+ *   Each path gets a signal, one bit per list and use, worked out once per path string (from its
+ *   directory, its group, or the patterns its directory leaves) and kept for later change sets
+ *   (histories touch the same paths again and again); a change set ORs the signals of its paths
+ *   (stopping once every bit is set) and reads the answer kept for that signal, computed once from
+ *   the triggers: no allocation per change set, and workflows without path filters cost nothing.
+ *   A one-path change set uses the kept signal when its path has one and its group plan otherwise.
  */
 import { DEFAULT_TYPES, DIFF_LIMIT, type CompiledTrigger, type CompiledWorkflow } from './compile.js';
 import { compilePattern, hits, isIncluded, type CompiledPattern } from './pattern.js';
