@@ -5,10 +5,11 @@
 // extrapolated). Prints total disk (hard links counted once, like du), time, the ratio to one
 // package built alone (in the same layout, and with one whole pack: the smallest one package can
 // be), where the bytes are, and audits a sample.
-//   npm run bench -- packages [--git-dir PATH] [--branch NAME] [--cases 100] [--naive 10] [--audit 5] [--work-tree none|checkout]
+//   npm run bench -- packages [--git-dir PATH] [--branch NAME] [--cases 100] [--naive 10] [--audit 5] [--work-tree none|checkout] [--layer-commits 1024]
 // Without --git-dir a generated 50,000-commit repository is used. Point --git-dir at a real mirror
 // to measure real shapes (nothing of it is written or kept; the packages go to a temp dir).
-// --work-tree is the packaging option (default here: none, the layout for large sets).
+// --work-tree is the packaging option (default here: none, the layout for large sets);
+// --layer-commits tries another layer size than the packaging's (LAYER_COMMITS).
 import { execa } from 'execa';
 import { existsSync, lstatSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { mkdir, rm, writeFile } from 'node:fs/promises';
@@ -16,7 +17,7 @@ import { cpus, loadavg, tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { auditBackward } from '../../src/export/audit.js';
-import { OBJECTS_DIR } from '../../src/export/object-layers.js';
+import { LAYER_COMMITS, OBJECTS_DIR } from '../../src/export/object-layers.js';
 import { GRADING_DIR, packageBackward, WORK_TREE_MODES, type BackwardGrading, type WorkTreeMode } from '../../src/export/package.js';
 import { BackwardManifestRecord } from '../../src/export/read-manifest.js';
 import { defaultBranchOf } from '../../src/git/history.js';
@@ -31,8 +32,14 @@ const { values } = parseArgs({
     naive: { type: 'string', default: '10' },
     audit: { type: 'string', default: '5' },
     'work-tree': { type: 'string', default: 'none' },
+    'layer-commits': { type: 'string', default: String(LAYER_COMMITS) },
   },
 });
+const LAYER = Number(values['layer-commits']);
+if (!Number.isInteger(LAYER) || LAYER < 1) {
+  process.stderr.write('bench packages: --layer-commits must be a whole number >= 1\n');
+  process.exit(2);
+}
 const WORK_TREE = values['work-tree'] as WorkTreeMode;
 if (!(WORK_TREE_MODES as readonly string[]).includes(WORK_TREE)) {
   process.stderr.write(`bench packages: --work-tree must be one of ${WORK_TREE_MODES.join(', ')}\n`);
@@ -83,7 +90,7 @@ async function generated(): Promise<string> {
   return dir;
 }
 
-/** Bytes on disk under `dir` by category, every inode counted once (hard links shared). */
+/** Bytes on disk under `dir` by category, every inode counted once (hard links shared), directories included: what `du` counts. */
 function diskUsage(dir: string): { total: number; objects: number; worktrees: number; history: number; other: number } {
   const seen = new Set<string>();
   const sum = { total: 0, objects: 0, worktrees: 0, history: 0, other: 0 };
@@ -94,6 +101,9 @@ function diskUsage(dir: string): { total: number; objects: number; worktrees: nu
       const st = lstatSync(p);
       const bytes = st.blocks * 512;
       if (st.isDirectory()) {
+        // Directories take blocks too (du counts them): with the other files.
+        sum.total += bytes;
+        sum.other += bytes;
         walk(p, r);
         continue;
       }
@@ -118,8 +128,8 @@ async function main(): Promise<void> {
   const line = (await runGit(gitDir, ['rev-list', '--first-parent', '--reverse', `refs/heads/${branch}`, '--'])).stdout.split('\n').filter(Boolean);
   const all = Number((await runGit(gitDir, ['rev-list', '--count', '--all'])).stdout.trim());
   console.log(`repository: ${gitDir} — ${all.toLocaleString('en-US')} commits in the mirror, ${line.length.toLocaleString('en-US')} on the first-parent line of ${branch}`);
-  console.log(`work tree: ${WORK_TREE}; load average at the start: ${loadavg().map((l) => l.toFixed(1)).join(' ')} on ${cpus().length} cores`);
-  const opts = { workTree: WORK_TREE };
+  console.log(`work tree: ${WORK_TREE}; layers of ${LAYER} first-parent commits; load average at the start: ${loadavg().map((l) => l.toFixed(1)).join(' ')} on ${cpus().length} cores`);
+  const opts = { workTree: WORK_TREE, layerCommits: LAYER };
 
   // Cutoffs: reports spread over the newer 80% of the first-parent line, in random packaging order.
   const random = seededRandom(19);
@@ -166,6 +176,9 @@ async function main(): Promise<void> {
       `${CASES} packages, shared layers: ${mb(total.total)} in ${(sharedMs / 1000).toFixed(1)} s (${(sharedMs / CASES / 1000).toFixed(2)} s/package); ` +
         `objects ${mb(total.objects)}, work trees ${mb(total.worktrees)}, history ${mb(total.history)}, other ${mb(total.other)}`,
     );
+    // Cross-check with du, which also counts every inode once.
+    const du = await execa('du', ['-sk', shared], { reject: false });
+    if (du.exitCode === 0) console.log(`du -sk of the set: ${mb(Number(du.stdout.split('\t')[0]) * 1024)}`);
 
     // The naive layout on a sample: one whole pack per package.
     let naivePer = { disk: 0, ms: 0, objects: 0 };

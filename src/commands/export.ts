@@ -15,6 +15,7 @@ import { formatAccuracy, manifestBaselineLines } from '../baselines/summary.js';
 import { recomputeBaselines } from '../baselines/recompute.js';
 import { canonicalJson } from '../util/canonical.js';
 import { configuredMirrors, singleMirror, type MirrorOf } from '../export/mirrors.js';
+import { LAYER_COMMITS } from '../export/object-layers.js';
 import { GRADING_DIR, WORK_TREE_MODES, type WorkTreeMode } from '../export/package.js';
 import { markPackageIndex, readPackageIndex } from '../export/package-index.js';
 import { packageVariant, VARIANTS, type Variant } from '../export/variants.js';
@@ -174,7 +175,8 @@ export const registerExport: RegisterCommand = (program: Command, ctx: CliContex
         .choices([...WORK_TREE_MODES])
         .default('checkout'),
     )
-    .action(async (opts: { case?: string; all?: boolean; out?: string; manifest?: string; gitDir?: string; variant: Variant; pairs?: string; workTree: WorkTreeMode }, cmd: Command) => {
+    .option('--layer-commits <n>', 'Backward packages: first-parent commits per shared history layer (smaller: less disk for many packages of one repository, more for few)', count('--layer-commits', 1), LAYER_COMMITS)
+    .action(async (opts: { case?: string; all?: boolean; out?: string; manifest?: string; gitDir?: string; variant: Variant; pairs?: string; workTree: WorkTreeMode; layerCommits: number }, cmd: Command) => {
       if (!opts.out) throw new UsageError('package: --out DIR is required');
       if (!opts.case && !opts.all) throw new UsageError('package: give --case ID or --all');
       if (opts.case && opts.all) throw new UsageError('package: --case and --all exclude each other');
@@ -197,7 +199,7 @@ export const registerExport: RegisterCommand = (program: Command, ctx: CliContex
         for await (const r of source) {
           if (opts.case && r.case_id !== opts.case) continue;
           matched += 1;
-          const id = await packageVariant(r, mirrors(r.repo), out, opts.variant, pairs, { workTree: opts.workTree });
+          const id = await packageVariant(r, mirrors(r.repo), out, opts.variant, pairs, { workTree: opts.workTree, layerCommits: opts.layerCommits });
           if (id === null) continue;
           // Scaffolds for admitted cases of full packages only: a manifest written with --include-candidates also holds candidates.
           if (opts.variant === 'full' && r.task === 'forward' && (r as { tier?: unknown }).tier !== 'candidate') {

@@ -93,7 +93,7 @@ export async function packageVariant(
   out: string,
   variant: Variant,
   pairs?: ReadonlyMap<string, ForwardPairRecord>,
-  backward: Pick<BackwardPackageOptions, 'workTree'> = {},
+  backward: Pick<BackwardPackageOptions, 'workTree' | 'layerCommits'> = {},
 ): Promise<string | null> {
   if (!variantApplies(variant, r.task)) return null;
   if (variant === 'full') {

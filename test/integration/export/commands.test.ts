@@ -226,6 +226,21 @@ describe('r2v package / package audit', () => {
     expect(bad.stderr).toContain("option '--work-tree <mode>' argument 'sparse' is invalid");
   });
 
+  it('--layer-commits: smaller shared layers give more history parts, the audit passes; 0 is a usage error', async () => {
+    const b = records(join(dir, 'manifests/backward.jsonl'))[0]!;
+    const r = await r2v(['package', '--all', '--manifest', 'manifests/backward.jsonl', '--layer-commits', '2', '--out', 'small-layers']);
+    expect(r.code).toBe(0);
+    const parts = readdirSync(join(dir, 'small-layers', b.case_id as string, 'history')).sort();
+    expect(parts.length).toBeGreaterThan(1);
+    expect(parts[0]).toBe('00000.jsonl');
+    expect(readdirSync(join(dir, 'small-layers', '.objects')).length).toBeGreaterThanOrEqual(parts.length - 1);
+    const audit = await r2v(['package', 'audit', 'small-layers']);
+    expect(audit.code).toBe(0);
+    const zero = await r2v(['package', '--all', '--manifest', 'manifests/backward.jsonl', '--layer-commits', '0', '--out', 'small-layers']);
+    expect(zero.code).toBe(2);
+    expect(zero.stderr).toContain('--layer-commits must be an integer >= 1, got "0"');
+  });
+
   it('packages one case from a manifest; an unknown case and missing options are usage errors', async () => {
     const f = records(join(dir, 'manifests/forward.jsonl'))[0]!;
     const one = await r2v(['package', '--case', f.case_id as string, '--manifest', 'manifests/forward.jsonl', '--out', 'one']);
