@@ -137,7 +137,7 @@ export function extractWithCandidates(thread: Thread): { attributions: Attributi
   // A pattern whose reference is negated right before it ("was not caused by X") or put as a
   // condition ("if X is the culprit") is no attribution.
   const negated = (a: Attribution): boolean =>
-    candidates.some((c) => c.post === a.post && c.ref.start === a.start && c.evidence.some((e) => e.code === 'negated' || e.code === 'conditional'));
+    candidates.some((c) => c.post === a.post && c.ref.start === a.start && c.evidence.some((e) => e.code === 'negated' || e.code === 'conditional' || e.code === 'otherProject'));
   const attributions = [...patterns.filter((p) => !negated(p)), ...extra].sort((a, b) => a.post - b.post || a.start - b.start);
   return { attributions, candidates };
 }
@@ -309,7 +309,7 @@ function refAfter(layout: Layout, trigger: PrefixTrigger, phraseStart: number, p
 }
 
 /** Right after a reference: the verb that says what it did ("commit causes", "which broke"). */
-const EFFECT_VERB = /^[`'")\]]*\s*(?:commit\s+)?(?:(?:that|which)\s+)?(?:causes|caused|introduced|introduces|broke|breaks|makes|made|results\s+in|resulted\s+in|leads\s+to|led\s+to)\b/i;
+const EFFECT_VERB = /^[`'")\]]*\s*(?:commit\s+)?(?:(?:that|which)\s+)?(?:causes|caused|introduced|introduces|broke|breaks|makes|made|results\s+in|resulted\s+in|leads\s+to|led\s+to|meant\s+that|means\s+that)\b/i;
 
 /**
  * "using the X commit causes <the game to freeze in some areas>": when the reference is followed

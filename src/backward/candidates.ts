@@ -42,6 +42,8 @@ export const SCORING = {
   tested: -4,
   /** A negation right before the reference ("not", "cannot be", "didn't"). */
   negated: -6,
+  /** A pull request linked as where something is explained ("as explained in <PR review link>", "see <PR>"): a pointer, not a culprit. */
+  pointer: -4,
   /** The reference sits in a code block and is not bisect output (pasted logs, hashes, paths). */
   inCode: -3,
   /** Said right after the reference: an end of the bisected range ("X as good", "Y: bad"), not its outcome. */
@@ -50,6 +52,8 @@ export const SCORING = {
   transcript: -6,
   /** The same post sends the report to another project ("I recommend reporting to …"): the culprit is not here. */
   elsewhere: -4,
+  /** Another project named right before the reference ("the nui.nvim commit X", "an upstream llvm commit X"): not this repository's commit. */
+  otherProject: -6,
   /** The sentence names several possible commits ("any of", "one of", "either", "between"): not one culprit. */
   several: -6,
   /** The sentence states one outcome of a test still to be read ("RED = X is the introducer", "if X is the culprit", "whether X alone reproduces it"). */
@@ -70,6 +74,8 @@ export type EvidenceCode =
   | 'reverted'
   | 'answers'
   | 'parentGood'
+  | 'otherProject'
+  | 'pointer'
   | 'titled'
   | 'confirmed'
   | 'goodSide'
@@ -104,10 +110,10 @@ export interface Candidate {
 
 /** Causal words that tie a reference to the regression when they share its sentence or list item. */
 const CAUSAL =
-  /\b(?:bisect\w*|first[- ]["'`]?(?:bad|broken|failing)["'`]?|introduc(?:e|ed|es|ing)|caus(?:e|ed|es|ing)|result(?:s|ed)?\s+in|(?:missing|broken|wrong|forgotten|dropped|removed)\s+(?:in|by|with)\s+(?:this|that|the)\s+commit|broke|breaks|breaking|broken\s+(?:by|in|since|after)|(?:has|have|had)\s+broken|offending|culprit|regress(?:ed|ing|ion|ions)|responsible|start(?:s|ed)?\s+(?:with|at|from|after|since|in)|started|appeared|(?:happen|occur)(?:s|ed|red|ring|ing)?\s+(?:only\s+|right\s+)?(?:after|since|with|from)|(?:since|after)\s+(?:the\s+)?commit|first\s+(?:commit|revision|version)\s+(?:where|in\s+which|that|with)|beginning\s+(?:at|with|from)|begins\s+with|(?:that|which)\s+(?:break|cause|introduce)\b|slowed\s+down|introducer|guilty|faulty|the\s+bad\s+commit|murderer|accidentally|inadvertently|mistakenly|(?:fail(?:s|ed|ing)?|crash(?:es|ed|ing)?|hangs?|hanging|broken|slower)\s+(?:ever\s+)?since)\b/i;
+  /\b(?:bisect(?!ab)\w*|first[- ]["'`]?(?:bad|broken|failing)["'`]?|introduc(?:e|ed|es|ing)|caus(?:e|ed|es|ing)|result(?:s|ed)?\s+in|(?:missing|broken|wrong|forgotten|dropped|removed)\s+(?:in|by|with)\s+(?:this|that|the)\s+commit|broke|breaks|breaking|broken\s+(?:by|in|since|after)|(?:has|have|had)\s+broken|offending|culprit|regress(?:ed|ing|ion|ions)|responsible|start(?:s|ed)?\s+(?:with|at|from|after|since|in)|started|appeared|(?:happen|occur)(?:s|ed|red|ring|ing)?\s+(?:only\s+|right\s+)?(?:after|since|with|from)|(?:since|after)\s+(?:the\s+)?commit|(?:broken|failing|fails|crash\w*|hangs?)\s+(?:on|in|with)\s+[\w.-]+\s+since|first\s+(?:commit|revision|version)\s+(?:where|in\s+which|that|with)|beginning\s+(?:at|with|from)|begins\s+with|(?:that|which)\s+(?:break|cause|introduce)\b|slowed\s+down|introducer|guilty|faulty|the\s+bad\s+commit|murderer|accidentally|inadvertently|mistakenly|(?:fail(?:s|ed|ing)?|crash(?:es|ed|ing)?|hangs?|hanging|broken|slower)\s+(?:ever\s+)?since)\b/i;
 
 /** A title speaks of a bisect in progress as often as of its outcome ("bisect round 3 (commit X)"): there the word alone is no cause. */
-const TITLE_CAUSAL = new RegExp(CAUSAL.source.replace('bisect\\w*|', 'anymore|any\\s+more|no\\s+longer|'), 'i');
+const TITLE_CAUSAL = new RegExp(CAUSAL.source.replace('bisect(?!ab)\\w*|', 'anymore|any\\s+more|no\\s+longer|'), 'i');
 
 /** "bisect" said of a search still to be run ("whenever someone gets around to bisecting it", "please bisect"): no outcome. */
 const BISECT_TO_COME =
@@ -136,6 +142,9 @@ const CONDITIONAL_BEFORE = /\b(?:if|whether|assuming|suppose|supposing|in\s+case
 
 /** A sentence that opens as one branch of an experiment's outcomes ("RED = …", "If it hangs, …"). */
 const CONDITIONAL_SENTENCE = /^[\s>*_-]*(?:[A-Z]{2,}\s*(?:=|:)\s|if\b(?![^,]*\brevert))/;
+
+/** Words that point the reader at a discussion ("as explained in", "see", "details in"). */
+const POINTER_BEFORE = /\b(?:(?:as\s+)?(?:explained|described|discussed|reported|mentioned|noted|detailed|shown)\s+(?:in|at|here|on)|see(?:\s+also)?|details\s+(?:in|at))\s*:?\s*[`'"(\[]*$/i;
 
 /** A denial said right after the reference ("X did not cause this", "X isn't what broke it"). */
 const NEGATION_AFTER =
@@ -167,7 +176,7 @@ export const ELSEWHERE = /\b(?:recommend|suggest|please|should|better)\s+(?:repo
 const REVERTED_BEFORE = /\b(?:revert(?:s|ing|ed)?|back(?:s|ing|ed)?\s+out|undoing|dropping)\s+(?:of\s+)?(?:the\s+)?(?:commit|change)?\s*[`'"([]*$/i;
 
 /** The post says the revert fixes the problem. */
-const REVERT_FIXES = /\b(?:fix(?:es|ed)?|solves?|solved|resolves?|resolved|helps|go(?:es)?\s+away|went\s+away|works\s+again)\b|\b(?:caus|introduc)(?:ed|es|ing)\s+(?:a|the|this)\s+(?:regression|crash|failure|breakage)\b|\b(?:break|broke|breaks|(?:had|has)\s+broken)\s+(?:the\s+)?\w+/i;
+const REVERT_FIXES = /\b(?:fix(?:es|ed)?|solves?|solved|resolves?|resolved|helps|go(?:es)?\s+away|went\s+away|works\s+again)\b|\b(?:caus|introduc)(?:ed|es|ing)\s+(?:(?:a|the|this)\s+)?(?:regression|crash\w*|failure|breakage|hang|leak)\b|\b(?:break|broke|breaks|(?:had|has)\s+broken)\s+(?:the\s+)?\w+/i;
 
 /** The thread calls the reverted commit the bad one ("Revert breaking commit", "found the breaking commit"). */
 const BLAME_NOUN = /\b(?:breaking|bad|faulty|offending|culprit|regressing|broken)\s+(?:commit|change|patch|PR)s?\b/i;
@@ -210,6 +219,8 @@ export function scoreCandidates(
       if (src.index !== -1 && titleCausal && titleRefs.some((t) => sameCommit(t.ref.value, ref.ref.value))) {
         evidence.push({ code: 'titled', weight: SCORING.titled, text: thread.title });
       }
+      const project = otherProjectBefore(body, ref, thread.repo, aliases);
+      if (project) evidence.push({ code: 'otherProject', weight: SCORING.otherProject, text: project });
       const blame = src.index > 0 && isBarePost(body, ref) ? unnamedBlameBefore(thread, src.index, src.author) : null;
       if (blame) evidence.push({ code: 'answers', weight: SCORING.answers, text: blame });
       const later = thread.posts.filter((p) => p.index > src.index && p.author !== src.author);
@@ -231,6 +242,20 @@ export function scoreCandidates(
     void count;
   }
   return out;
+}
+
+/** Projects often named as the home of a commit that is not the repository's own. */
+const UPSTREAMS = new Set(['upstream', 'kernel', 'linux', 'llvm', 'clang', 'gcc', 'rustc', 'golang', 'chromium', 'webkit', 'mesa', 'glibc', 'cpython', 'nodejs', 'v8', 'qemu', 'wine', 'ffmpeg', 'openssl', 'nixpkgs', 'homebrew']);
+
+/** The project named right before "commit <ref>" when it is not this repository ("The nui.nvim commit X"), or null. */
+function otherProjectBefore(body: string, ref: RefMatch, repo: string, aliases: readonly string[]): string | null {
+  if (ref.ref.type === 'pr') return null;
+  const m = /\b([A-Za-z][\w.-]*[A-Za-z0-9])\s+(?:commit|revision|change)\s*[`'"(\[]*$/i.exec(body.slice(Math.max(0, ref.outerStart - 60), ref.outerStart));
+  if (!m) return null;
+  const word = m[1]!.toLowerCase();
+  const own = [repo, ...aliases].flatMap((r) => r.toLowerCase().split('/'));
+  if (own.some((o) => o === word || o.replace(/[-_.]/g, '') === word.replace(/[-_.]/g, ''))) return null;
+  return /\./.test(word) || UPSTREAMS.has(word) ? m[0].trim() : null;
 }
 
 /** Whether the post holds only this reference. */
@@ -311,6 +336,8 @@ function evidenceOf(
   if (tested) add('tested', tested[0].trim());
   const conditional = CONDITIONAL_BEFORE.exec(before) ?? CONDITIONAL_SENTENCE.exec(body.slice(s.start, ref.outerStart));
   if (conditional) add('conditional', conditional[0].trim());
+  const pointer = ref.ref.type === 'pr' ? POINTER_BEFORE.exec(body.slice(Math.max(0, ref.outerStart - 60), ref.outerStart)) : null;
+  if (pointer) add('pointer', pointer[0].trim());
   const neg = NEGATION_BEFORE.exec(body.slice(Math.max(s.start, ref.outerStart - 40), ref.outerStart)) ?? NEGATION_AFTER.exec(after);
   if (neg) add('negated', neg[0].trim());
   return ev;
@@ -324,7 +351,8 @@ function evidenceOf(
 function blameBefore(layout: Layout, s: Range, ref: RefMatch): RegExpExecArray | null {
   const { body } = layout;
   if (!POINTER_SENTENCE.test(body.slice(s.start, ref.outerStart))) return null;
-  if (!/^[`'")\]]*[.!]?\s*(?:\(?from\s+#\d+\)?\.?)?$/i.test(body.slice(ref.end, Math.max(ref.end, s.end)).replace(/\s*from\s+#\d+\.?$/, ''))) return null;
+  // After the reference: nothing, "from #N", or a subject pasted after a wide gap ("It's `X`    Add the bus driver.").
+  if (!/^[`'")\]]*[.!]?\s*(?:\(?from\s+#\d+\)?\.?|(?:\t|\s{2,}|\s+[-–—]\s+)[^\n]{1,100})?$/i.test(body.slice(ref.end, Math.max(ref.end, s.end)).replace(/\s*from\s+#\d+\.?$/, ''))) return null;
   const raw = body.slice(Math.max(0, s.start - 300), s.start);
   const before = raw.replace(/\s+$/, '');
   // Across a blank line only a lead-in ending in a colon points at what follows.
@@ -454,6 +482,14 @@ function clauseSpan(body: string, s: Range, ref: RefMatch): Range {
       return { start: ref.outerStart, end: ref.end + verb[0].length };
     }
   }
+  // "…running a build after commit X causes windows to pile up": the words tying the reference in,
+  // the reference and the verb go; the long lead-in and the effect stay.
+  const tie = /\b(?:after|since|with|from|in|by)\s+(?:(?:the|this)\s+)?(?:commit\s+)?[`'"(\[]*$/i.exec(leadIn);
+  if (tie && !/\bbisect/i.test(text.slice(start, end))) {
+    const verb = /^[`'")\]]*,?\s*(?:(?:which|that)\s+)?(?:causes|caused|breaks|broke|makes|made|results\s+in|resulted\s+in|leads\s+to|led\s+to|meant\s+that|means\s+that)\b/i.exec(text.slice(ref.end - s.start, end));
+    const effect = verb ? text.slice(ref.end - s.start + verb[0].length, end) : '';
+    if (verb && (effect.match(/[A-Za-z]{2,}/g) ?? []).length >= 3) return { start: s.start + start + tie.index, end: ref.end };
+  }
   // "<symptom statement with a causal verb>: X": only the colon and the reference go.
   const colon = /\s*:\s*[`'"(\[]*$/.exec(text.slice(start, at));
   if (colon && CAUSAL.test(text.slice(start, colon.index)) && !/\bbisect/i.test(text.slice(start, end))) {
@@ -472,7 +508,8 @@ const EFFECT_WORD = /\b(?:crash\w*|fail\w*|hang\w*|freez\w*|leak\w*|slow\w*|erro
 const PASSIVE_LEAD = /\b(?:introduced|caused|started|appeared|regressed|broken)\s+(?:(?:at|in|by|with|on|since|from|after|commit|the|this|revision)\s+){1,3}[`'"([]*$/i;
 
 const TITLE_LEAD = /(?:\b(?:introduced|caused|broken|regressed|regression|since|after|at|in|by|on|with|from|this|the|commit|revision)\b[\s`'"(\[]*)+$/i;
-const TITLE_TAIL = /^[`'")\]]*(?:\s+(?:causes|causing|caused|broke|breaks|introduced))?[,:]?\s?/i;
+/** After the reference in a title: closing marks and a colon go; a verb stays with what it broke ("X breaks configure on FreeBSD"). */
+const TITLE_TAIL = /^[`'")\]]*[,:]?\s?/i;
 
 /** The part of a title that names the commit: the reference with the words leading to it ("introduced in commit X"). */
 function titleSpan(title: string, ref: RefMatch): Range {

@@ -400,3 +400,58 @@ describe('a reference corrected as a typo', () => {
     expect(screen.reasons.map((r) => r.code)).toContain('competing');
   });
 });
+
+describe('titles', () => {
+  it('a title about a bisect in progress blames nothing', () => {
+    expect(extractAttributions(titled('[bisect probe 3] cumulative through 1a2b3c4d', ['Probe build for the hang. Do not merge.']))).toEqual([]);
+  });
+
+  it('a title blaming a commit keeps what it broke', () => {
+    const thread = titled('Commit 4fb3a95 breaks configure on FreeBSD', ['configure stops with: syntax error near unexpected token on FreeBSD 13.']);
+    const { out } = decide(thread);
+    expect(out.report.text).toContain('breaks configure on FreeBSD');
+    expect(out.report.text).not.toContain('4fb3a95');
+  });
+});
+
+describe('more of set-aside wordings', () => {
+  it('another project named before "commit X" keeps X out', () => {
+    const thread = titled(`[Bug] The nui.nvim commit ${FULL} caused a bug`, ['Popups render empty since updating.']);
+    expect(extractAttributions(thread)).toEqual([]);
+  });
+
+  it('the repository itself named before "commit X" does not', () => {
+    const thread = { ...titled('Popups render empty', [`The widget commit ${FULL} caused popups to render empty.`]), repo: 'acme/widget' };
+    expect(names(thread)).toContain(FULL);
+  });
+
+  it('a pull request linked as where the crash is explained is a pointer, the reverted commit the culprit', () => {
+    const thread = titled('Revert "Hardpoint UI fixes (#416)"', [
+      `This reverts commit ${FULL} from #416\n\nAs it causes crash as explained in https://github.com/acme/widget/pull/416#pullrequestreview-1`,
+    ]);
+    expect(names(thread)).toEqual([FULL]);
+  });
+
+  it('"bisectability" is no bisect', () => {
+    const thread = titled('Build broken', ['The stack.yaml was correctly updated in c5287e9. For future bisectability, bump bounds in the same commit.']);
+    expect(extractAttributions(thread)).toEqual([]);
+  });
+
+  it('"build is broken on master since X" blames X', () => {
+    expect(names(titled('Build is broken in master', [`As CI shows, build is broken on master since ${FULL}`]))).toContain(FULL);
+  });
+
+  it('"It\'s X" with the subject pasted after it answers the sentence before', () => {
+    const thread = titled('/bin/mandelbrot SIGSEGV', [`Thanks to git bisect I have located the first commit with broken mandelbrot. It's \`${FULL}\`    MIPS platform root bus driver.`]);
+    expect(names(thread)).toContain(`${FULL}`);
+  });
+
+  it('a long lead-in and the effect stay; the tie, the reference and nothing else go', () => {
+    const thread = titled('Windows pile up', [
+      `On my laptop, a fully updated system with the intel drivers, running a build after commit ${FULL.slice(0, 7)} causes windows to show up on top of each other at small sizes.`,
+    ]);
+    const { out } = decide(thread);
+    expect(out.report.text).toContain('causes windows to show up on top of each other');
+    expect(out.report.text).not.toContain(FULL.slice(0, 7));
+  });
+});
