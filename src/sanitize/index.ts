@@ -4,6 +4,7 @@ import type { Span } from '../model/deletions.js';
 import { detectAttributionSentences } from './attribution-sentences.js';
 import { detectBisectOutcome, detectBisectTranscript } from './bisect.js';
 import { detectGoldSubject } from './gold-subject.js';
+import { detectLocalisation } from './localisation.js';
 import { detectPrRefs, detectTitlePrSuffix } from './pr-refs.js';
 import { detectRepoUrls } from './repo-urls.js';
 import { buildReport, LATER_POST_DETECTOR, type Report } from './report.js';
@@ -47,6 +48,7 @@ export const sanitizeRules: readonly { readonly detector: string; detect(input: 
   { detector: 'bisect-transcript', detect: ({ report }) => detectBisectTranscript(report.text) },
   { detector: 'attribution-sentence', detect: ({ report, attributions }) => detectAttributionSentences(report, attributions) },
   { detector: 'bisect-outcome', detect: ({ report }) => detectBisectOutcome(report.text) },
+  { detector: 'localisation', detect: ({ report, attributions }) => detectLocalisation(report.text, attributions.length > 0) },
   { detector: 'repo-url', detect: ({ report, options }) => [options.repo, ...(options.aliases ?? [])].flatMap((r) => detectRepoUrls(report.text, r)) },
   { detector: 'pr-ref', detect: ({ report, options }) => detectPrRefs(report.text, options.repo, options.prNumbers ?? []) },
   { detector: 'title-pr-suffix', detect: ({ report }) => detectTitlePrSuffix(report) },

@@ -455,3 +455,25 @@ describe('more of set-aside wordings', () => {
     expect(out.report.text).not.toContain(FULL.slice(0, 7));
   });
 });
+
+describe('sentences that localise the culprit by its good neighbour', () => {
+  it('"the parent commit compiles" and "downgrading to X fixes it" go with the answer', () => {
+    const thread = titled('Commit 9c8b7a6 does not link', [
+      'Commit 9c8b7a6 gives this error when linking the server:\n\nundefined reference to `font_open`\n\nReverting back to the parent commit compiles with no issue.',
+    ]);
+    const { out } = decide(thread);
+    expect(out.report.text).toContain('undefined reference to `font_open`');
+    expect(out.report.text).not.toContain('parent commit compiles');
+
+    const later = titled('Linking fails', ['undefined reference to `font_open` when linking the server. Downgrading to 1a2b3c4 fixes the issue.', `Bisected to ${FULL}.`]);
+    const second = decide(later).out;
+    expect(second.report.text).toContain('undefined reference to `font_open`');
+    expect(second.report.text).not.toContain('Downgrading to');
+  });
+
+  it('stay when nothing is attributed', () => {
+    const thread = titled('Linking fails', ['undefined reference to `font_open`. Downgrading to 2.3 fixes the issue.']);
+    const { out } = decide(thread);
+    expect(out.report.text).toContain('Downgrading to 2.3 fixes the issue');
+  });
+});

@@ -1,0 +1,23 @@
+import type { Span } from '../model/deletions.js';
+import { sentenceAround } from './text.js';
+
+export const LOCALISATION_DETECTOR = 'localisation';
+
+/**
+ * Sentences that localise the culprit by its good neighbour: the parent (or the commit just
+ * before) works, or going back to an earlier commit fixes it. With the culprit deleted they still
+ * tell the solver "the commit right after this one".
+ */
+const GOOD_NEIGHBOUR =
+  /\b(?:(?:its|the)\s+parent(?:\s+commit)?|(?:the\s+)?(?:commit|one)\s+(?:right\s+|just\s+)?before\s+(?:it|that|this))\b[^.\n]{0,50}?\b(?:works|worked|compiles|compiled|builds|built|passes|passed|is\s+fine|was\s+fine|is\s+ok(?:ay)?|(?:with\s+)?no\s+(?:issues?|problems?|errors?))\b|\b(?:downgrad\w*|going\s+back|reverting\s+back|rolling\s+back|checking\s+out)\s+to\s+[^.\n]{0,50}?\b(?:fix\w*|works?|solves?|solved|helps?|builds?|compiles?)\b/gi;
+
+/** The sentences of `text` that localise the culprit by a good neighbour; none when nothing is attributed. */
+export function detectLocalisation(text: string, attributed: boolean): Span[] {
+  if (!attributed) return [];
+  const out: Span[] = [];
+  for (const m of text.matchAll(GOOD_NEIGHBOUR)) {
+    const s = sentenceAround(text, m.index, m.index + m[0].length);
+    out.push({ start: s.start, end: s.end, detector: LOCALISATION_DETECTOR });
+  }
+  return out;
+}
