@@ -309,7 +309,7 @@ function refAfter(layout: Layout, trigger: PrefixTrigger, phraseStart: number, p
 }
 
 /** Right after a reference: the verb that says what it did ("commit causes", "which broke"). */
-const EFFECT_VERB = /^[`'")\]]*\s*(?:commit\s+)?(?:(?:that|which)\s+)?(?:causes|caused|introduced|introduces|broke|breaks|makes|made|results\s+in|resulted\s+in|leads\s+to|led\s+to|meant\s+that|means\s+that)\b/i;
+const EFFECT_VERB = /^[`'")\]]*\s*(?:\([^)\n]{0,60}\)\s*)?(?:commit\s+)?(?:(?:that|which)\s+)?(?:causes|caused|introduced|introduces|broke|breaks|makes|made|results\s+in|resulted\s+in|leads\s+to|led\s+to|meant\s+that|means\s+that)\b/i;
 
 /**
  * "using the X commit causes <the game to freeze in some areas>": when the reference is followed
@@ -320,9 +320,11 @@ const EFFECT_VERB = /^[`'")\]]*\s*(?:commit\s+)?(?:(?:that|which)\s+)?(?:causes|
 function keepEffect(body: string, whole: { start: number; end: number }, ref: RefMatch): { start: number; end: number } {
   const verb = EFFECT_VERB.exec(body.slice(ref.end, whole.end));
   if (!verb) return whole;
-  const end = ref.end + verb[0].length;
+  const effectStart = ref.end + verb[0].length;
+  // The verb stays with its effect; only closing marks and an aside right after the reference go with it.
+  const end = ref.end + (/^[`'")\]]*(?:\s*\([^)\n]{0,60}\))?/.exec(body.slice(ref.end, whole.end))?.[0].length ?? 0);
   const lead = body.slice(whole.start, ref.outerStart);
-  const effect = body.slice(end, whole.end);
+  const effect = body.slice(effectStart, whole.end);
   const enough = (effect.match(/[A-Za-z]{2,}/g) ?? []).length >= 3 && !/^\s*(?:it|this|that|these|them)\b/i.test(effect);
   if (!enough || lead.length > 60 || /\bbisect|\b(?:crash|fail|hang|freez|leak|slow|error|panic|broken)\w*/i.test(lead)) return whole;
   return { start: whole.start, end };

@@ -110,7 +110,7 @@ export interface Candidate {
 
 /** Causal words that tie a reference to the regression when they share its sentence or list item. */
 const CAUSAL =
-  /\b(?:bisect(?!ab)\w*|first[- ]["'`]?(?:bad|broken|failing)["'`]?|introduc(?:e|ed|es|ing)|caus(?:e|ed|es|ing)|result(?:s|ed)?\s+in|(?:missing|broken|wrong|forgotten|dropped|removed)\s+(?:in|by|with)\s+(?:this|that|the)\s+commit|broke|breaks|breaking|broken\s+(?:by|in|since|after)|(?:has|have|had)\s+broken|offending|culprit|regress(?:ed|ing|ion|ions)|responsible|start(?:s|ed)?\s+(?:with|at|from|after|since|in)|started|appeared|(?:happen|occur)(?:s|ed|red|ring|ing)?\s+(?:only\s+|right\s+)?(?:after|since|with|from)|(?:since|after)\s+(?:the\s+)?commit|(?:broken|failing|fails|crash\w*|hangs?)\s+(?:on|in|with)\s+[\w.-]+\s+since|first\s+(?:commit|revision|version)\s+(?:where|in\s+which|that|with)|beginning\s+(?:at|with|from)|begins\s+with|(?:that|which)\s+(?:break|cause|introduce)\b|slowed\s+down|introducer|guilty|faulty|the\s+bad\s+commit|murderer|accidentally|inadvertently|mistakenly|(?:fail(?:s|ed|ing)?|crash(?:es|ed|ing)?|hangs?|hanging|broken|slower)\s+(?:ever\s+)?since)\b/i;
+  /\b(?:bisect(?!ab)\w*|first[- ]["'`]?(?:bad|broken|failing)["'`]?|introduc(?:e|ed|es|ing)|caus(?:e|ed|es|ing)|result(?:s|ed)?\s+in|(?:missing|broken|wrong|forgotten|dropped|removed)\s+(?:in|by|with)\s+(?:this|that|the)\s+commit|broke|breaks|breaking|breakage|broken\s+(?:by|in|since|after)|(?:has|have|had)\s+broken|offending|culprit|regress(?:ed|ing|ion|ions)|responsible|start(?:s|ed)?\s+(?:with|at|from|after|since|in)|started|appeared|(?:happen|occur)(?:s|ed|red|ring|ing)?\s+(?:only\s+|right\s+)?(?:after|since|with|from)|(?:since|after)\s+(?:the\s+)?commit|(?:broken|failing|fails|crash\w*|hangs?)\s+(?:on|in|with)\s+[\w.-]+\s+since|first\s+(?:commit|revision|version)\s+(?:where|in\s+which|that|with)|beginning\s+(?:at|with|from)|begins\s+with|(?:that|which)\s+(?:break|cause|introduce)\b|slowed\s+down|introducer|guilty|faulty|the\s+bad\s+commit|murderer|accidentally|inadvertently|mistakenly|(?:fail(?:s|ed|ing)?|crash(?:es|ed|ing)?|hangs?|hanging|broken|slower)\s+(?:ever\s+)?since)\b/i;
 
 /** A title speaks of a bisect in progress as often as of its outcome ("bisect round 3 (commit X)"): there the word alone is no cause. */
 const TITLE_CAUSAL = new RegExp(CAUSAL.source.replace('bisect(?!ab)\\w*|', 'anymore|any\\s+more|no\\s+longer|'), 'i');
@@ -131,7 +131,7 @@ const GOOD_BEFORE =
 
 /** The good side, said right after the reference ("X, which doesn't crash", "X where it still works"). */
 const GOOD_AFTER =
-  /^[`'")\]]*\s*(?:\([^)\n]{0,80}\)\s*)?,?\s*(?:also\s+|still\s+|too\s+)?(?:does\s*(?:not|n't)|doesn't|didn't|did\s+not)\s+(?:\w+\s+)?(?:crash|fail|hang|crackle|stutter|leak|reproduce|show|happen|occur|freeze|have\s+(?:the|this|that)\s+(?:bug|issue|problem))\w*|^[`'")\]]*,?\s*(?:now,?\s*)?(?:which|that|where(?:\s+it)?|on\s+which)\s+(?:(?:still\s+)?(?:does|did|do)\s*(?:not|n't)|doesn't|didn't|won't|can't|cannot)\s+(?:\w+\s+)?(?:crash|fail|hang|break|leak|reproduce|show|happen|occur)\w*|^[`'")\]]*,?\s*(?:which|that|where(?:\s+it)?)\s+(?:still\s+)?(?:works|worked|is\s+fine|was\s+fine|passes|passed)\b/i;
+  /^[`'")\]]*\s*,?\s*(?:that|which)\s+(?:came|comes|is|was)\s+(?:right\s+|just\s+|immediately\s+)?before\b|^[`'")\]]*\s*(?:\([^)\n]{0,80}\)\s*)?,?\s*(?:also\s+|still\s+|too\s+)?(?:does\s*(?:not|n't)|doesn't|didn't|did\s+not)\s+(?:\w+\s+)?(?:crash|fail|hang|crackle|stutter|leak|reproduce|show|happen|occur|freeze|have\s+(?:the|this|that)\s+(?:bug|issue|problem))\w*|^[`'")\]]*,?\s*(?:now,?\s*)?(?:which|that|where(?:\s+it)?|on\s+which)\s+(?:(?:still\s+)?(?:does|did|do)\s*(?:not|n't)|doesn't|didn't|won't|can't|cannot)\s+(?:\w+\s+)?(?:crash|fail|hang|break|leak|reproduce|show|happen|occur)\w*|^[`'")\]]*,?\s*(?:which|that|where(?:\s+it)?)\s+(?:still\s+)?(?:works|worked|is\s+fine|was\s+fine|passes|passed)\b/i;
 
 /** The revision being run or tested, said before the reference. */
 const TESTED_BEFORE =
@@ -160,7 +160,7 @@ const ENDPOINT_AFTER = /^[`'"*_)\]]*(?:\s*(?:(?:as|is|was|=|:|->|→|-)\s*)?(?:t
 const RANGE_BEFORE = /[\w`]\.\.\.?[`]?$/;
 
 /** The sentence names several possible commits, or a commit that bundles several (a rollup; git's revert of a merge says "reversing changes made to"). */
-const SEVERAL = /\b(?:any\s+of|one\s+of|either|between|among|several|candidates?|roll-?up|reversing\s+changes\s+made\s+to|merge\s+commit)\b/i;
+const SEVERAL = /\b(?:any\s+of|one\s+of|either|between|among|several|candidates?|roll-?up|reversing\s+changes\s+made\s+to|merge\s+commit)\b|(?:^|\s)(?:-m\s*[12]|--mainline(?:=|\s+)[12])\b/i;
 
 /** A step line of a bisect run. */
 const TRANSCRIPT_LINE = /^\s*(?:[$>#]\s*)*(?:git\s+bisect\s+(?:good|bad|skip|start|new|old)\b|Bisecting:|(?:good|bad|skip):\s*\[)/i;
@@ -176,13 +176,13 @@ export const ELSEWHERE = /\b(?:recommend|suggest|please|should|better)\s+(?:repo
 const REVERTED_BEFORE = /\b(?:revert(?:s|ing|ed)?|back(?:s|ing|ed)?\s+out|undoing|dropping)\s+(?:of\s+)?(?:the\s+)?(?:commit|change)?\s*[`'"([]*$/i;
 
 /** The post says the revert fixes the problem. */
-const REVERT_FIXES = /\b(?:fix(?:es|ed)?|solves?|solved|resolves?|resolved|helps|go(?:es)?\s+away|went\s+away|works\s+again)\b|\b(?:caus|introduc)(?:ed|es|ing)\s+(?:(?:a|the|this)\s+)?(?:regression|crash\w*|failure|breakage|hang|leak)\b|\b(?:break|broke|breaks|(?:had|has)\s+broken)\s+(?:the\s+)?\w+/i;
+const REVERT_FIXES = /\b(?:fix(?:es|ed)?|solves?|solved|resolves?|resolved|helps|restores?|restored|go(?:es)?\s+away|went\s+away|works\s+again)\b|\b(?:caus|introduc)(?:ed|es|ing)\s+(?:(?:a|the|this)\s+)?(?:regression|crash\w*|failure|breakage|hang|leak)\b|\b(?:break|broke|breaks|(?:had|has)\s+broken)\s+(?:the\s+)?\w+/i;
 
 /** The thread calls the reverted commit the bad one ("Revert breaking commit", "found the breaking commit"). */
 const BLAME_NOUN = /\b(?:breaking|bad|faulty|offending|culprit|regressing|broken)\s+(?:commit|change|patch|PR)s?\b/i;
 
 /** The post reverts something no longer needed (a workaround): the revert blames nothing. */
-const REVERT_CLEANUP = /\bno\s+longer\s+(?:required|needed|necessary)\b|\bnot\s+needed\s+any(?:more|\s+more)\b/i;
+const REVERT_CLEANUP = /\b(?:just\s+)?in\s+case\s+(?:it|this|that|something)\b|\bno\s+longer\s+(?:required|needed|necessary)\b|\bnot\s+needed\s+any(?:more|\s+more)\b/i;
 
 /** A reference alone in its post (quotes, backticks, a link wrapper and a full stop aside). */
 const BARE_POST = /^\s*[`'"<(\[]*\s*$/;
@@ -356,7 +356,7 @@ function blameBefore(layout: Layout, s: Range, ref: RefMatch): RegExpExecArray |
   const raw = body.slice(Math.max(0, s.start - 300), s.start);
   const before = raw.replace(/\s+$/, '');
   // Across a blank line only a lead-in ending in a colon points at what follows.
-  if (/\n[ \t>]*\n/.test(raw.slice(before.length)) && !/:$/.test(before)) return null;
+  if (/\n[ \t>]*\n/.test(raw.slice(before.length)) && !/(?::|\b(?:commit|revision|changeset))$/i.test(before)) return null;
   const cut = Math.max(before.lastIndexOf('. '), before.lastIndexOf('.\n'), before.lastIndexOf('\n\n'));
   const previous = before.slice(cut + 1);
   const m = CAUSAL.exec(previous);
@@ -388,7 +388,7 @@ function postFacts(body: string, context: string): PostFacts {
     elsewhere: ELSEWHERE.exec(body)?.[0] ?? null,
     parentGood: PARENT_GOOD.exec(body)?.[0] ?? null,
     commitRefs: new Set(findRefs(body).filter((r) => r.ref.type !== 'pr').map((r) => r.ref.value.slice(0, 7))).size,
-    revertBlames: (REVERT_FIXES.test(body) || BLAME_NOUN.test(both)) && !REVERT_CLEANUP.test(both),
+    revertBlames: (REVERT_FIXES.test(both) || BLAME_NOUN.test(both)) && !REVERT_CLEANUP.test(both),
   };
   lastFacts = { body, context, facts };
   return facts;
@@ -470,7 +470,17 @@ function clauseSpan(body: string, s: Range, ref: RefMatch): Range {
   if (/^[\s`'"(\[*_]*(?:(?:the\s+)?commit\s+)?$/i.test(leadIn) || (leadIn.length <= 60 && !CAUSAL.test(leadIn) && !EFFECT_WORD.test(leadIn) && /\b(?:commit|using|with|for|by|in)(?:\s+(?:the|this|that))?\s*[`'"(\[]*$/i.test(leadIn))) {
     const verb = CAUSAL.exec(text.slice(ref.end - s.start, Math.min(end, ref.end - s.start + 60)));
     if (verb && !/\bbisect/i.test(text.slice(start, end))) {
-      return { start: s.start + start, end: ref.end + verb.index + verb[0].length };
+      // The verb stays with what it broke ("Commit X breaks saving games"), unless nothing follows it.
+      const rest = text.slice(ref.end - s.start + verb.index + verb[0].length, end);
+      const keepsVerb = (rest.match(/[A-Za-z]{2,}/g) ?? []).length >= 2 && verb.index <= 3 && !/^(?:bisect|first|the\s+bad)/i.test(verb[0]);
+      return { start: s.start + start, end: keepsVerb ? ref.end : ref.end + verb.index + verb[0].length };
+    }
+  }
+  // "After commit X, the tests hang": the opening phrase and the reference go, the clause after the comma stays.
+  if (/^[\s`'"(\[*_]*(?:after|since|with|from|starting\s+(?:with|from|at)|beginning\s+(?:with|at))\s+(?:the\s+)?(?:commit\s+)?[`'"(\[]*$/i.test(leadIn)) {
+    const comma = /^[`'")\]]*\s*(?:\([^)\n]{0,80}\)\s*)?,\s*/.exec(text.slice(ref.end - s.start, end));
+    if (comma && (text.slice(ref.end - s.start + comma[0].length, end).match(/[A-Za-z]{2,}/g) ?? []).length >= 3) {
+      return { start: s.start + start, end: ref.end + comma[0].length };
     }
   }
   // "The leak fix from X resulted in 30% more memory": a lead-in that tells a symptom of its own

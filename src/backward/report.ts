@@ -50,9 +50,16 @@ export function knownCommitShas(attributions: readonly Attribution[], target: Sa
   return [...target.knownShas, ...attributedHex, ...(target.gold ? [target.gold] : [])];
 }
 
-/** True when `run` is a prefix of one of `known`. */
+/**
+ * True when `run` is a prefix of one of `known`, or one of `known` (7+ hex, an abbreviation the
+ * thread gave) is a prefix of `run`: "68a4cd49" names the same commit as an attributed "68a4cd4".
+ */
 export function isKnownPrefix(run: string, known: readonly string[]): boolean {
-  return known.some((k) => k.toLowerCase().startsWith(run.toLowerCase()));
+  const r = run.toLowerCase();
+  return known.some((k) => {
+    const kk = k.toLowerCase();
+    return kk.startsWith(r) || (kk.length >= 7 && /^[0-9a-f]+$/.test(kk) && r.startsWith(kk));
+  });
 }
 
 /**
@@ -90,7 +97,7 @@ export function subjectFromBisectOutput(attributions: readonly Attribution[]): s
  * an ellipsis when long), when an attribution is that revert's "This reverts commit X"; else null.
  */
 export function subjectFromRevertTitle(thread: Thread, attributions: readonly Attribution[]): string | null {
-  const m = /^\s*Revert\s+"(.+?)(?:"|\s?…|\s?\.\.\.)*\s*$/.exec(thread.title);
+  const m = /^\s*Revert\s+"([^"\n]+?)(?:\s?…|\s?\.\.\.)?(?:"|$)/.exec(thread.title);
   if (!m || !attributions.some((a) => /\breverts\s+commit\b/i.test(a.sentence.text) || a.post === -1)) return null;
   return m[1]!.trim();
 }

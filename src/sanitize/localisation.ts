@@ -9,7 +9,7 @@ export const LOCALISATION_DETECTOR = 'localisation';
  * tell the solver "the commit right after this one".
  */
 const GOOD_NEIGHBOUR =
-  /\b(?:(?:its|the)\s+parent(?:\s+commit)?|(?:the\s+)?(?:commit|one)\s+(?:right\s+|just\s+)?before\s+(?:it|that|this))\b[^.\n]{0,50}?\b(?:works|worked|compiles|compiled|builds|built|passes|passed|is\s+fine|was\s+fine|is\s+ok(?:ay)?|(?:with\s+)?no\s+(?:issues?|problems?|errors?))\b|\b(?:downgrad\w*|going\s+back|reverting\s+back|rolling\s+back|checking\s+out)\s+to\s+[^.\n]{0,50}?\b(?:fix\w*|works?|solves?|solved|helps?|builds?|compiles?)\b/gi;
+  /\b(?:(?:its|the)\s+parent(?:\s+commit)?|(?:the\s+)?(?:commit|one)\s+(?:right\s+|just\s+)?before\s+(?:it|that|this))\b[^.\n]{0,50}?\b(?:works|worked|compiles|compiled|builds|built|passes|passed|is\s+fine|was\s+fine|is\s+ok(?:ay)?|(?:with\s+)?no\s+(?:issues?|problems?|errors?))\b|\b(?:downgrad\w*|going\s+back|reverting\s+back|rolling\s+back|checking\s+out)\s+to\s+[^.\n]{0,50}?\b(?:fix\w*|works?|solves?|solved|helps?|builds?|compiles?)\b|\brevert(?:ing|ed)?\s+(?:this|that|the(?:\s+(?:bad|offending|culprit))?)\s+(?:commit|change)\b[^.\n]{0,60}?\b(?:fix\w*|disappear\w*|go(?:es)?\s+away|went\s+away|solves?|solved|works?|restores?|restored)\b/gi;
 
 /** The sentences of `text` that localise the culprit by a good neighbour; none when nothing is attributed. */
 export function detectLocalisation(text: string, attributed: boolean): Span[] {

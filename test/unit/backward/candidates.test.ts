@@ -211,10 +211,15 @@ describe('candidates: what the deletion keeps', () => {
     expect(a!.sentence.text).toBe(`it was this: https://github.com/acme/widget/commit/${FULL}`);
   });
 
-  it('"X seems to have slowed down <symptom>" deletes the reference and the verb and keeps the symptom', () => {
+  it('"X slowed down <symptom>" deletes the reference and keeps the verb with the symptom', () => {
     const body = `Commit ${SHA} slowed down the \`[init] loading plugins\` step from 2 to 30 seconds.`;
     const [a] = extractAttributions(aThread([body]));
-    expect(a!.sentence.text).toBe(`Commit ${SHA} slowed down`);
+    expect(a!.sentence.text).toBe(`Commit ${SHA}`);
+  });
+
+  it('"X broke it" with nothing after the verb deletes the verb too', () => {
+    const [a] = extractAttributions(aThread([`Startup takes 30 seconds now on 4.2. Commit ${SHA} broke it.`]));
+    expect(a!.sentence.text).toContain('broke');
   });
 });
 

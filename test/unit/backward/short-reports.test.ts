@@ -477,3 +477,50 @@ describe('sentences that localise the culprit by its good neighbour', () => {
     expect(out.report.text).toContain('Downgrading to 2.3 fixes the issue');
   });
 });
+
+describe('set-9 shapes, in other words', () => {
+  it('"bisects to commit" with the hash after a blank line', () => {
+    expect(names(titled('Benchmark tool fails', ['- Open Tools > Benchmark\n- Press Run\n- Observe the failure message\n\nProblem bisects to commit\n\n' + FULL]))).toContain(FULL);
+  });
+
+  it('a title that speaks of breakage on a commit', () => {
+    expect(names(titled('Game breakage on commit 15da0af', ['Kart racing shows garbage textures since that commit.']))).toContain('15da0af');
+  });
+
+  it('"the commit that came right before" is the good side', () => {
+    const thread = titled('Perf regression', [
+      `A perf regression happened at commit ${FULL.slice(0, 7)}. At the commit acf0718b that came right before the regression, counting took 3 seconds; now it takes 9.`,
+    ]);
+    expect(names(thread)).toEqual([FULL.slice(0, 7)]);
+  });
+
+  it('a revert whose title says what the commit broke blames it, with the quoted subject deleted', () => {
+    const thread = titled('Revert "Speed up startup" — breaks desktop icons and the close button', [`This reverts commit ${FULL.slice(0, 7)} ("Speed up startup").\n\nVerified: reverting this commit restores the icons.`]);
+    const { attributions, out } = decide(thread);
+    expect(attributions.map((a) => a.ref.text)).toContain(FULL.slice(0, 7));
+    expect(out.report.text).toContain('breaks desktop icons and the close button');
+    expect(out.report.text).not.toContain('Speed up startup');
+    expect(out.report.text).not.toContain('reverting this commit restores');
+  });
+
+  it('a revert with -m 1 reverts a merge', () => {
+    const thread = titled('Revert commit 359248829c using -m 1 to work around issue 383', ['Pre-revert the avatar freezes; post-revert it moves.']);
+    expect(extractAttributions(thread)).toEqual([]);
+  });
+
+  it('"just in case it breaks again" blames nothing', () => {
+    expect(extractAttributions(titled('Just in case it breaks again', [`This reverts commit ${FULL}.`]))).toEqual([]);
+  });
+
+  it('"After commit X, the tests hang" keeps the clause after the comma', () => {
+    const { out } = decide(titled('Tests hang', [`After commit ${FULL}, the workflow tests (make test) hang.`]));
+    expect(out.report.text).toContain('the workflow tests (make test) hang');
+    expect(out.report.text).not.toContain('After commit');
+  });
+
+  it('a longer hash starting with the attributed abbreviation is deleted too', () => {
+    const thread = titled('Perf regression', [`A perf regression happened at commit ${FULL.slice(0, 7)}: counting went from 3 s to 9 s.\n\nAt commit ${FULL.slice(0, 8)}, it takes 9 seconds.`]);
+    const { out } = decide(thread);
+    expect(out.report.text).not.toContain(FULL.slice(0, 7));
+  });
+});
