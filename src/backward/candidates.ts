@@ -388,7 +388,8 @@ function postFacts(body: string, context: string): PostFacts {
     elsewhere: ELSEWHERE.exec(body)?.[0] ?? null,
     parentGood: PARENT_GOOD.exec(body)?.[0] ?? null,
     commitRefs: new Set(findRefs(body).filter((r) => r.ref.type !== 'pr').map((r) => r.ref.value.slice(0, 7))).size,
-    revertBlames: (REVERT_FIXES.test(both) || BLAME_NOUN.test(both)) && !REVERT_CLEANUP.test(both),
+    // A revert's own title may say why ("Revert \"X\" — breaks the icons"); another title's words are not about the revert.
+    revertBlames: (REVERT_FIXES.test(/^\s*Revert\b/i.test(context) ? both : body) || BLAME_NOUN.test(both)) && !REVERT_CLEANUP.test(both),
   };
   lastFacts = { body, context, facts };
   return facts;

@@ -524,3 +524,16 @@ describe('set-9 shapes, in other words', () => {
     expect(out.report.text).not.toContain(FULL.slice(0, 7));
   });
 });
+
+describe('a revert reason read from the title only for a revert', () => {
+  it('a confirmation under a blaming title does not cut the later reproduction off', () => {
+    const thread = titled(`cmd/build: commit \`${FULL.slice(0, 7)}\` causing regression`, [
+      '',
+      `confirmed that dropping \`${FULL.slice(0, 7)}\` enables the build to succeed!`,
+      'another way to trigger it is `make check`:\n\n```\n$ make check\nlimits.c:330: invalid instruction: 00294\n```',
+    ]);
+    const { out } = decide(thread);
+    expect(out.report.text).toContain('invalid instruction: 00294');
+    expect(out.report.text).not.toContain(FULL.slice(0, 7));
+  });
+});
