@@ -91,6 +91,13 @@ export function screenThread(thread: Thread, attributions: readonly Attribution[
     const p = posts.find((q) => q.index === a.post);
     const m = p ? ELSEWHERE.exec(p.body) : null;
     if (p && m) add('cross-repository', sentenceText(p, m.index), a.post);
+    // A later post that names the same commit and places it in another project ("X is an update of Y from upstream").
+    if (a.ref.type === 'pr') continue;
+    for (const q of posts) {
+      if (q.index <= a.post) continue;
+      const n = ELSEWHERE.exec(q.body);
+      if (n && findRefs(q.body).some((r) => sameTarget(r.ref, a.ref))) add('cross-repository', sentenceText(q, n.index), q.index);
+    }
   }
 
   const skipped = matching(BISECT_SKIPPED, null);

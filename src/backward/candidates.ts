@@ -25,7 +25,7 @@ export const SCORING = {
   reverted: 3,
   /**
    * The post is nothing but the reference, and an earlier post by someone else blamed a commit
-   * without naming it ("bisecting pointed to the commit I revert here"): the reference names it.
+   * without naming it ("my bisect ended on the change I take back here"): the reference names it.
    */
   answers: 3,
   /** The same post says the commit's parent is good ("reverting back to the parent commit compiles fine"): the commit is the first bad one. */
@@ -110,7 +110,7 @@ export interface Candidate {
 
 /** Causal words that tie a reference to the regression when they share its sentence or list item. */
 const CAUSAL =
-  /\b(?:bisect(?!ab)\w*|first[- ]["'`]?(?:bad|broken|failing)["'`]?|introduc(?:e|ed|es|ing)|caus(?:e|ed|es|ing)|result(?:s|ed)?\s+in|(?:missing|broken|wrong|forgotten|dropped|removed)\s+(?:in|by|with)\s+(?:this|that|the)\s+commit|broke|breaks|breaking|breakage|broken\s+(?:by|in|since|after)|(?:has|have|had)\s+broken|offending|culprit|regress(?:ed|ing|ion|ions)|responsible|start(?:s|ed)?\s+(?:with|at|from|after|since|in)|started|appeared|(?:happen|occur)(?:s|ed|red|ring|ing)?\s+(?:only\s+|right\s+)?(?:after|since|with|from)|(?:since|after)\s+(?:the\s+)?commit|(?:broken|failing|fails|crash\w*|hangs?)\s+(?:on|in|with)\s+[\w.-]+\s+since|first\s+(?:commit|revision|version)\s+(?:where|in\s+which|that|with)|beginning\s+(?:at|with|from)|begins\s+with|(?:that|which)\s+(?:break|cause|introduce)\b|slowed\s+down|introducer|guilty|faulty|the\s+bad\s+commit|murderer|accidentally|inadvertently|mistakenly|(?:fail(?:s|ed|ing)?|crash(?:es|ed|ing)?|hangs?|hanging|broken|slower)\s+(?:ever\s+)?since)\b/i;
+  /\b(?:bisect(?!ab)\w*|first[- ]["'`]?(?:bad|broken|failing)["'`]?|introduc(?:e|ed|es|ing)|caus(?:e|ed|es|ing)|result(?:s|ed)?\s+in|due\s+to|fix(?:es|ed|ing)?\s+up|(?:missing|broken|wrong|forgotten|dropped|removed)\s+(?:in|by|with)\s+(?:this|that|the)\s+commit|broke|breaks|breaking|breakage|broken\s+(?:by|in|since|after)|(?:has|have|had)\s+broken|offending|culprit|regress(?:ed|ing|ion|ions)|responsible|start(?:s|ed)?\s+(?:with|at|from|after|since|in)|started|appeared|(?:happen|occur)(?:s|ed|red|ring|ing)?\s+(?:only\s+|right\s+)?(?:after|since|with|from)|(?:since|after)\s+(?:the\s+)?commit|(?:broken|failing|fails|crash\w*|hangs?)\s+(?:on|in|with)\s+[\w.-]+\s+since|first\s+(?:commit|revision|version)\s+(?:where|in\s+which|that|with)|beginning\s+(?:at|with|from)|begins\s+with|(?:that|which)\s+(?:break|cause|introduce)\b|slowed\s+down|introducer|guilty|faulty|the\s+bad\s+commit|murderer|accidentally|inadvertently|mistakenly|(?:fail(?:s|ed|ing)?|crash(?:es|ed|ing)?|hangs?|hanging|broken|slower)\s+(?:ever\s+)?since)\b/i;
 
 /** A title speaks of a bisect in progress as often as of its outcome ("bisect round 3 (commit X)"): there the word alone is no cause. */
 const TITLE_CAUSAL = new RegExp(CAUSAL.source.replace('bisect(?!ab)\\w*|', 'anymore|any\\s+more|no\\s+longer|'), 'i');
@@ -146,6 +146,10 @@ const CONDITIONAL_SENTENCE = /^[\s>*_-]*(?:[A-Z]{2,}\s*(?:=|:)\s|if\b(?![^,]*\br
 /** Words that point the reader at a discussion ("as explained in", "see", "details in"). */
 const POINTER_BEFORE = /\b(?:(?:as\s+)?(?:explained|described|discussed|reported|mentioned|noted|detailed|shown)\s+(?:in|at|here|on)|see(?:\s+also)?|details\s+(?:in|at))\s*:?\s*[`'"(\[]*$/i;
 
+/** A negated verb that is itself the symptom, leading to the commit it started with ("no longer works after", "doesn't build since"). */
+const BREAKAGE_NEGATION =
+  /(?:\bno\s+longer|\bnot|n't|\bcannot|\bcan't)\s+(?:\w+\s+)?(?:work|build|compil|run|start|load|boot|render|show|open|launch|function|link|install|display|respond|connect)\w*\s+(?:anymore\s+|any\s+more\s+)?(?:after|since|with|from|at|in)\s+(?:the\s+)?(?:commit\s+)?[`'"(\[]*$/i;
+
 /** A denial said right after the reference ("X did not cause this", "X isn't what broke it"). */
 const NEGATION_AFTER =
   /^[`'")\]]*\s*(?:\([^)\n]{0,80}\)\s*)?(?:(?:did|does|do|has|have|had|could|can|would)\s*(?:not|n't)|didn't|doesn't|hasn't|haven't|couldn't|can't|cannot|never)\s+(?:possibly\s+|actually\s+|have\s+)?(?:caus|introduc|break|broke|broken|regress|trigger)\w*|^[`'")\]]*\s*(?:is|was)\s*(?:not|n't)\s+(?:what|the\s+(?:one|commit|change)\s+that)\s+(?:caus|introduc|broke)\w*/i;
@@ -170,13 +174,13 @@ const PARENT_GOOD =
   /\b(?:(?:its|the)\s+parent(?:\s+commit)?|(?:one|commit)\s+(?:right\s+|just\s+)?before\s+(?:it|that))\b[^.\n]{0,40}?\b(?:works|worked|compiles|compiled|builds|built|passes|passed|is\s+fine|was\s+fine|is\s+ok(?:ay)?|is\s+good|(?:with\s+)?no\s+(?:issues?|problems?|errors?|crash(?:es)?))\b/i;
 
 /** The post sends the report to another project. */
-export const ELSEWHERE = /\b(?:recommend|suggest|please|should|better)\s+(?:reporting|report(?:ing)?\s+(?:it|this))\s+(?:to|upstream|with|at)\b|\breport(?:ing)?\s+(?:it|this)\s+upstream\b|\bbug\s+in\s+(?:the\s+)?(?:upstream|dependency)\b/i;
+export const ELSEWHERE = /\b(?:is|was)\s+(?:an?\s+|the\s+)?(?:update|sync|import|bump|upgrade|roll)\s+(?:of|to|from)\s+[^.\n]{0,40}\bupstream\b|\b(?:regression|bug|problem)\s+in\s+[\w.-]+\s+itself\b|\b(?:recommend|suggest|please|should|better)\s+(?:reporting|report(?:ing)?\s+(?:it|this))\s+(?:to|upstream|with|at)\b|\breport(?:ing)?\s+(?:it|this)\s+upstream\b|\bbug\s+in\s+(?:the\s+)?(?:upstream|dependency)\b/i;
 
 /** Right before the reference: it is being reverted. */
 const REVERTED_BEFORE = /\b(?:revert(?:s|ing|ed)?|back(?:s|ing|ed)?\s+out|undoing|dropping)\s+(?:of\s+)?(?:the\s+)?(?:commit|change)?\s*[`'"([]*$/i;
 
 /** The post says the revert fixes the problem. */
-const REVERT_FIXES = /\b(?:fix(?:es|ed)?|solves?|solved|resolves?|resolved|helps|restores?|restored|go(?:es)?\s+away|went\s+away|works\s+again)\b|\b(?:caus|introduc)(?:ed|es|ing)\s+(?:(?:a|the|this)\s+)?(?:regression|crash\w*|failure|breakage|hang|leak)\b|\b(?:break|broke|breaks|(?:had|has)\s+broken)\s+(?:the\s+)?\w+/i;
+const REVERT_FIXES = /\b(?:fix(?:es|ed)?|solves?|solved|resolves?|resolved|helps|restores?|restored|go(?:es)?\s+away|went\s+away|works\s+again)\b|\b(?:caus|introduc)(?:ed|es|ing)\s+(?:(?:a|the|this)\s+)?(?:regression|crash\w*|failures?|breakage|hang|leak)\b|\b(?:break|broke|breaks|(?:had|has)\s+broken)\s+(?:the\s+)?\w+/i;
 
 /** The thread calls the reverted commit the bad one ("Revert breaking commit", "found the breaking commit"). */
 const BLAME_NOUN = /\b(?:breaking|bad|faulty|offending|culprit|regressing|broken)\s+(?:commit|change|patch|PR)s?\b/i;
@@ -188,7 +192,7 @@ const REVERT_CLEANUP = /\b(?:just\s+)?in\s+case\s+(?:it|this|that|something)\b|\
 const BARE_POST = /^\s*[`'"<(\[]*\s*$/;
 const BARE_POST_AFTER = /^[`'">)\]]*\.?\s*$/;
 
-/** A blame that points at a commit without naming it ("bisecting pointed to the commit", "the change that broke it"). */
+/** A blame that points at a commit without naming it ("my bisect ended on the change", "the change that broke it"). */
 const UNNAMED_BLAME =
   /\b(?:bisect\w*|first[- ]bad|culprit|introduc(?:ed|es)|caused|broke)\b[^.\n]{0,60}?\b(?:the|a|this|that|one)\s+(?:commit|change|revision|changeset)\b|\b(?:the|this|that)\s+(?:commit|change)\s+(?:that|which)\s+(?:introduced|caused|broke)\b/i;
 
@@ -221,7 +225,9 @@ export function scoreCandidates(
       }
       const project = otherProjectBefore(body, ref, thread.repo, aliases);
       if (project) evidence.push({ code: 'otherProject', weight: SCORING.otherProject, text: project });
-      const blame = src.index > 0 && isBarePost(body, ref) ? unnamedBlameBefore(thread, src.index, src.author) : null;
+      const blame =
+        (src.index > 0 && isBarePost(body, ref) ? unnamedBlameBefore(thread, src.index, src.author) : null) ??
+        (ref.ref.type !== 'pr' && !evidence.some((e) => e.weight < 0) ? ownUnnamedBlame(body, ref) : null);
       if (blame) evidence.push({ code: 'answers', weight: SCORING.answers, text: blame });
       const later = thread.posts.filter((p) => p.index > src.index && p.author !== src.author);
       const confirm = later.map((p) => ({ p, m: CONFIRM.exec(p.body) })).find(({ p, m }) => m && mentions(p.body, ref));
@@ -262,6 +268,21 @@ function otherProjectBefore(body: string, ref: RefMatch, repo: string, aliases: 
 function isBarePost(body: string, ref: RefMatch): boolean {
   return ref.ref.type !== 'pr' && BARE_POST.test(body.slice(0, ref.outerStart)) && BARE_POST_AFTER.test(body.slice(ref.end));
 }
+
+/**
+ * "your last commit broke the layout … <commit URL>": a post that blames a commit without naming
+ * it and names exactly one commit elsewhere; the words of the blame, or null.
+ */
+function ownUnnamedBlame(body: string, ref: RefMatch): string | null {
+  const m = OWN_UNNAMED_BLAME.exec(body);
+  if (!m) return null;
+  const commits = new Set(findRefs(body).filter((r) => r.ref.type !== 'pr').map((r) => r.ref.value.slice(0, 7)));
+  return commits.size === 1 && commits.has(ref.ref.value.slice(0, 7)) ? m[0] : null;
+}
+
+/** A blame of a commit the sentence does not name ("your last commit broke", "that commit introduced"). */
+const OWN_UNNAMED_BLAME =
+  /\b(?:your|the|this|that|my|his|her|their)\s+(?:(?:last|latest|recent|previous|new)\s+)?(?:commit|change)\s+(?:has\s+|had\s+|have\s+)?(?:broke|broken|breaks|introduced|caused|causes|regressed)\b/i;
 
 /** The words of an earlier post by someone else that blame a commit without naming any reference, or null. */
 function unnamedBlameBefore(thread: Thread, post: number, author: string): string | null {
@@ -338,7 +359,10 @@ function evidenceOf(
   if (conditional) add('conditional', conditional[0].trim());
   const pointer = ref.ref.type === 'pr' ? POINTER_BEFORE.exec(body.slice(Math.max(0, ref.outerStart - 60), ref.outerStart)) : null;
   if (pointer) add('pointer', pointer[0].trim());
-  const neg = NEGATION_BEFORE.exec(body.slice(Math.max(s.start, ref.outerStart - 40), ref.outerStart)) ?? NEGATION_AFTER.exec(after);
+  const negBefore = NEGATION_BEFORE.exec(body.slice(Math.max(s.start, ref.outerStart - 40), ref.outerStart));
+  // "no longer works after X", "doesn't build since X": the negation is the breakage, said of the symptom.
+  const brokeBefore = negBefore && BREAKAGE_NEGATION.test(negBefore[0]) ? null : negBefore;
+  const neg = brokeBefore ?? NEGATION_AFTER.exec(after);
   if (neg) add('negated', neg[0].trim());
   return ev;
 }
@@ -422,7 +446,7 @@ export function candidateAttributions(thread: Thread, candidates: readonly Candi
       sentence: { ...sentence, text: body.slice(sentence.start, sentence.end) },
       author: post ? post.author : thread.author,
       createdAt: post ? post.createdAt : thread.createdAt,
-      hedged: findHedge(text) !== null,
+      hedged: findHedge(text) !== null || (c.evidence.some((e) => e.code === 'reverted') && revertReasonHedged(body)),
     });
   }
   return out;
@@ -439,6 +463,13 @@ function withAnaphora(body: string, clause: Range, sentence: Range): Range {
   if (/\n[ \t>]*\n[\s\S]*\n[ \t>]*\n/.test(rest.slice(0, lead))) return clause;
   const m = ANAPHORA_SUBJECT.exec(rest.slice(lead));
   return m && ANAPHORA.test(rest.slice(lead)) ? { start: clause.start, end: sentence.end + lead + m[0].length } : clause;
+}
+
+/** A revert whose stated reason is a guess ("Revert the commit that I believe is causing the failures"). */
+function revertReasonHedged(body: string): boolean {
+  return body
+    .split(/(?<=[.!?])\s+|\n+/)
+    .some((sentence) => /\b(?:caus\w*|broke\w*|break\w*|fail\w*|regress\w*)\b/i.test(sentence) && findHedge(sentence) !== null);
 }
 
 /** Where a sentence joins two statements of one writer ("…, and I found X caused it"; "…; X broke it"). */

@@ -106,7 +106,7 @@ const ANSWER_IN_CLAUSE = /(?<![\w&/])#\d{1,7}\b|(?<![\w/])[0-9a-f]{7,40}(?![\w-]
 
 /**
  * The end of the outcome clause: a sentence that goes on with a second statement of the writer
- * naming nothing ("bisecting pointed to the commit reverted here, and I've checked this fixes the
+ * naming nothing ("my bisect ended on the change reverted here, and I've checked this fixes the
  * bug") loses only the outcome; the rest is symptom.
  */
 function outcomeClauseEnd(text: string, matchEnd: number, sentenceEnd: number): number {

@@ -11,6 +11,10 @@ export const LOCALISATION_DETECTOR = 'localisation';
 const GOOD_NEIGHBOUR =
   /\b(?:(?:its|the)\s+parent(?:\s+commit)?|(?:the\s+)?(?:commit|one)\s+(?:right\s+|just\s+)?before\s+(?:it|that|this))\b[^.\n]{0,50}?\b(?:works|worked|compiles|compiled|builds|built|passes|passed|is\s+fine|was\s+fine|is\s+ok(?:ay)?|(?:with\s+)?no\s+(?:issues?|problems?|errors?))\b|\b(?:downgrad\w*|going\s+back|reverting\s+back|rolling\s+back|checking\s+out)\s+to\s+[^.\n]{0,50}?\b(?:fix\w*|works?|solves?|solved|helps?|builds?|compiles?)\b|\brevert(?:ing|ed)?\s+(?:this|that|the(?:\s+(?:bad|offending|culprit))?)\s+(?:commit|change)\b[^.\n]{0,60}?\b(?:fix\w*|disappear\w*|go(?:es)?\s+away|went\s+away|solves?|solved|works?|restores?|restored)\b|\b(?:dropping|removing|reverting|backing\s+out|without)\s+(?:commit\s+)?[`'"]*[0-9a-fA-F]{7,40}[`'"]*\s+(?:enables|makes|lets|fixes|solves|restores|helps)\b/gi;
 
+/** A blame that points at the attributed commit without naming it ("your last commit broke"): the words naming the commit go, the verb stays with what it broke. */
+const POINTING_BLAME =
+  /\b(?:your|the|this|that|my|his|her|their)\s+(?:(?:last|latest|recent|previous|new)\s+)?(?:commit|change)(?=\s+(?:has\s+|had\s+|have\s+)?(?:broke|broken|breaks|introduced|caused|causes|regressed)\b)/gi;
+
 /** The sentences of `text` that localise the culprit by a good neighbour; none when nothing is attributed. */
 export function detectLocalisation(text: string, attributed: boolean): Span[] {
   if (!attributed) return [];
@@ -19,5 +23,6 @@ export function detectLocalisation(text: string, attributed: boolean): Span[] {
     const s = sentenceAround(text, m.index, m.index + m[0].length);
     out.push({ start: s.start, end: s.end, detector: LOCALISATION_DETECTOR });
   }
+  for (const m of text.matchAll(POINTING_BLAME)) out.push({ start: m.index, end: m.index + m[0].length, detector: LOCALISATION_DETECTOR });
   return out;
 }

@@ -239,7 +239,7 @@ describe('candidates: a bare reference answering an unnamed blame', () => {
   });
 
   it('a bare hash after a blame that already names a reference names nothing', () => {
-    expect(refs(aThread([`${SYMPTOM} Bisecting pointed to the commit 4b5c6d7e.`, FULL]))).not.toContain(FULL);
+    expect(refs(aThread([`${SYMPTOM} My bisect ended on the change 4b5c6d7e.`, FULL]))).not.toContain(FULL);
   });
 
   it('the writer of the blame posting the hash alone is not an independent answer', () => {
@@ -253,11 +253,11 @@ describe('candidates: a bare reference answering an unnamed blame', () => {
   });
 
   it('the report keeps the second statement of the blaming sentence', () => {
-    const body = `${SYMPTOM} Bisecting pointed to the commit this pull request takes back, and I've checked by hand that the import is fast again.`;
+    const body = `${SYMPTOM} Bisecting landed on the change this pull request takes back, and I've checked by hand that the import is fast again.`;
     const thread = aThread([body, FULL], { authors: ['reporter', 'reviewer'] });
     const out = sanitizeReport(thread, extractAttributions(thread), { repo: 'acme/widget', isCommitPrefix: (h) => FULL.startsWith(h) });
     expect(out.text).toContain("I've checked by hand that the import is fast again.");
-    expect(out.text).not.toContain('Bisecting pointed');
+    expect(out.text).not.toContain('Bisecting landed');
     expect(out.text).not.toContain(FULL.slice(0, 7));
   });
 });

@@ -311,8 +311,8 @@ describe('what a commit introduced, where a hash sits, who still asks', () => {
   it('someone else still asking for a proper bisect unsettles the attribution', () => {
     const thread = titled('Meter not drawn', [
       'The special meter is not drawn any more in level 1.',
-      `it was working at 1a2b3c4d5e6f and it broke by ${FULL.slice(0, 7)}.`,
-      'We would really need a proper bisect here. I need to know at which commit this started.',
+      `Still fine on 1a2b3c4d5e6f; it broke with ${FULL.slice(0, 7)}.`,
+      'Could you do a proper bisect? Guessing from two builds is not enough.',
     ]);
     const screen = screenThread(thread, extractAttributions(thread));
     expect(screen.reasons.map((r) => r.code)).toContain('hedged');
@@ -527,13 +527,49 @@ describe('set-9 shapes, in other words', () => {
 
 describe('a revert reason read from the title only for a revert', () => {
   it('a confirmation under a blaming title does not cut the later reproduction off', () => {
-    const thread = titled(`cmd/build: commit \`${FULL.slice(0, 7)}\` causing regression`, [
+    const thread = titled(`linker: change \`${FULL.slice(0, 7)}\` causing regression`, [
       '',
-      `confirmed that dropping \`${FULL.slice(0, 7)}\` enables the build to succeed!`,
-      'another way to trigger it is `make check`:\n\n```\n$ make check\nlimits.c:330: invalid instruction: 00294\n```',
+      `Confirmed: dropping \`${FULL.slice(0, 7)}\` lets the link step finish.`,
+      'It also shows up with the unit tests, steps to trigger:\n\n```\n$ make unit\nrelocate.c:88: relocation out of range: R_X86_64_PC32\n```',
     ]);
     const { out } = decide(thread);
-    expect(out.report.text).toContain('invalid instruction: 00294');
+    expect(out.report.text).toContain('relocation out of range');
+    // The reply is no attribution of its own, so the later post is part of the report, not only its block.
+    expect(out.report.text).toContain('It also shows up with the unit tests');
     expect(out.report.text).not.toContain(FULL.slice(0, 7));
+  });
+});
+
+describe('set-10 shapes, in other words', () => {
+  it('"no longer works after X" in a title blames X', () => {
+    expect(names(titled('`app.prompt` no longer works after b37be05', ['The prompt closes at once.']))).toContain('b37be05');
+  });
+
+  it('"no longer happens after X" still reads X as the fix', () => {
+    expect(names(titled('Crash on exit', ['Crash on exit when a tab is pinned.', 'The crash no longer happens after 7c6d5e4f.']))).toEqual([]);
+  });
+
+  it('a post blaming "your last commit" and linking one commit names it; the blaming words go', () => {
+    const thread = titled('Styles missing on master', [`your last commit broke the layout, no stylesheet is served any more: https://github.com/acme/widget/commit/${FULL}\n\nWas that on purpose?`]);
+    const { attributions, out } = decide(thread);
+    expect(attributions.map((a) => a.ref.value)).toContain(FULL);
+    expect(out.report.text).not.toContain('your last commit broke');
+    expect(out.report.text).toContain('the layout');
+  });
+
+  it('"fixing up commit X" blames X', () => {
+    expect(names(titled('Fix start-up crash', ['It crashed at start-up on my machine. Effectively fixing up commit f0c1023.']))).toContain('f0c1023');
+  });
+
+  it('a revert whose reason is a belief is hedged', () => {
+    const thread = titled('Revert "remove the reporting flag"', [`This reverts commit ${FULL}.\n\nTests fail in CI since this merged. Revert the commit that I believe is causing the failures.`]);
+    const screen = screenThread(thread, extractAttributions(thread));
+    expect(screen.reasons.map((r) => r.code)).toContain('hedged');
+  });
+
+  it('a commit that is an update of a dependency from upstream blames the dependency', () => {
+    const thread = titled('Renderer crash', ['Segfault in the renderer.', `The regression started with ${FULL}.`, `${FULL} is an update to the render library from upstream. If it started then, it is a regression in that library itself.`]);
+    const screen = screenThread(thread, extractAttributions(thread));
+    expect(screen.decision).not.toBe('candidate');
   });
 });
