@@ -5,11 +5,8 @@
 //   node --import tsx scripts/bench/history.ts [--git-dir PATH] [--branch NAME] [--cases N] [--sample N]
 // Without --git-dir a generated 50,000-commit repository with foxtrot merges is used. Point
 // --git-dir at a real mirror to measure real shapes (nothing of it is written or kept).
-import { execa } from 'execa';
-import { existsSync } from 'node:fs';
-import { mkdir, rm, writeFile } from 'node:fs/promises';
-import { cpus, loadavg, tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { cpus, loadavg } from 'node:os';
+import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { BatchObjects } from '../../src/git/batch.js';
 import { BranchHistory } from '../../src/git/branch-history.js';
@@ -17,6 +14,7 @@ import { structuralChecks, structuralChecksWith } from '../../src/backward/chain
 import { computeCutoff, defaultBranchOf } from '../../src/git/history.js';
 import { runGit } from '../../src/git/runner.js';
 import { seededRandom } from '../../src/util/random.js';
+import { cachedFastImportRepo } from './fast-import.js';
 
 const { values } = parseArgs({
   options: {
@@ -30,40 +28,25 @@ const CASES = Number(values.cases);
 const SAMPLE = Number(values.sample);
 
 const fmt = (n: number): string => Math.round(n).toLocaleString('en-US');
-const data = (text: string): string => `data ${Buffer.byteLength(text)}\n${text}\n`;
 
 /** 50,000 commits on main; every 100th step a topic merged by the button, every 700th a foxtrot merge (main merged into a topic, main fast-forwarded). */
-async function generated(): Promise<string> {
-  const dir = join(tmpdir(), 'r2v-bench-history-v1.git');
-  if (existsSync(join(dir, 'r2v-bench-complete'))) return dir;
-  await rm(dir, { recursive: true, force: true });
-  await mkdir(dir, { recursive: true });
-  await execa('git', ['init', '-q', '--bare', '--initial-branch=main', dir]);
-  const parts: string[] = [];
-  let mark = 0;
-  let time = 1_600_000_000;
-  const commit = (ref: string, msg: string, from: number, merge: number | null, path: string): number => {
-    mark += 1;
-    time += 60;
-    parts.push(`commit ${ref}\nmark :${mark}\ncommitter Dev <dev@example.com> ${time} +0000\n${data(msg)}${from ? `from :${from}\n` : ''}${merge ? `merge :${merge}\n` : ''}M 100644 inline ${path}\n${data(`${mark}\n`)}`);
-    return mark;
-  };
-  let tip = 0;
-  for (let i = 1; mark < 50_000; i++) {
-    if (i % 700 === 0) {
-      const t1 = commit(`refs/heads/topic-${i}`, `topic ${i}`, tip, null, `t/${i}.txt`);
-      tip = commit('refs/heads/main', `main ${i}`, tip, null, `m/${i % 97}.txt`);
-      tip = commit('refs/heads/main', `Merge branch 'main' into topic-${i}`, t1, tip, `t/${i}.txt`);
-    } else if (i % 100 === 0) {
-      const t1 = commit(`refs/heads/topic-${i}`, `topic ${i}`, tip, null, `t/${i}.txt`);
-      tip = commit('refs/heads/main', `Merge pull request #${i} from dev/topic-${i}`, tip, t1, `m/${i % 97}.txt`);
-    } else {
-      tip = commit('refs/heads/main', `change ${i}`, tip, null, `src/${i % 50}/${i % 13}.txt`);
+function generated(): Promise<string> {
+  return cachedFastImportRepo('r2v-bench-history-v1.git', (w) => {
+    const commit = (ref: string, msg: string, from: number, merge: number | null, path: string): number => w.commit(ref, msg, from, merge, path, (mark) => `${mark}\n`);
+    let tip = 0;
+    for (let i = 1; w.count < 50_000; i++) {
+      if (i % 700 === 0) {
+        const t1 = commit(`refs/heads/topic-${i}`, `topic ${i}`, tip, null, `t/${i}.txt`);
+        tip = commit('refs/heads/main', `main ${i}`, tip, null, `m/${i % 97}.txt`);
+        tip = commit('refs/heads/main', `Merge branch 'main' into topic-${i}`, t1, tip, `t/${i}.txt`);
+      } else if (i % 100 === 0) {
+        const t1 = commit(`refs/heads/topic-${i}`, `topic ${i}`, tip, null, `t/${i}.txt`);
+        tip = commit('refs/heads/main', `Merge pull request #${i} from dev/topic-${i}`, tip, t1, `m/${i % 97}.txt`);
+      } else {
+        tip = commit('refs/heads/main', `change ${i}`, tip, null, `src/${i % 50}/${i % 13}.txt`);
+      }
     }
-  }
-  await execa('git', [`--git-dir=${dir}`, 'fast-import', '--quiet'], { input: parts.join('') });
-  await writeFile(join(dir, 'r2v-bench-complete'), `${new Date().toISOString()}\n`);
-  return dir;
+  });
 }
 
 async function main(): Promise<void> {

@@ -11,8 +11,7 @@
 // --work-tree is the packaging option (default here: none, the layout for large sets);
 // --layer-commits tries another layer size than the packaging's (LAYER_COMMITS).
 import { execa } from 'execa';
-import { existsSync, lstatSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
-import { mkdir, rm, writeFile } from 'node:fs/promises';
+import { lstatSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
@@ -23,6 +22,7 @@ import { BackwardManifestRecord } from '../../src/export/read-manifest.js';
 import { defaultBranchOf } from '../../src/git/history.js';
 import { runGit } from '../../src/git/runner.js';
 import { seededRandom } from '../../src/util/random.js';
+import { cachedFastImportRepo } from './fast-import.js';
 
 const { values } = parseArgs({
   options: {
@@ -56,38 +56,26 @@ for (const [flag, n] of [['--cases', CASES], ['--naive', NAIVE], ['--audit', AUD
 }
 
 const mb = (bytes: number): string => `${(bytes / 2 ** 20).toFixed(1)} MB`;
-const data = (text: string): string => `data ${Buffer.byteLength(text)}\n${text}\n`;
 
 /** 50,000 commits on main (every 100th a merged topic), each changing one of 650 small source files. */
-async function generated(): Promise<string> {
-  const dir = join(tmpdir(), 'r2v-bench-packages-v1.git');
-  if (existsSync(join(dir, 'r2v-bench-complete'))) return dir;
-  await rm(dir, { recursive: true, force: true });
-  await mkdir(dir, { recursive: true });
-  await execa('git', ['init', '-q', '--bare', '--initial-branch=main', dir]);
-  const parts: string[] = [];
-  let mark = 0;
-  let time = 1_600_000_000;
-  const commit = (ref: string, msg: string, from: number, merge: number | null, path: string): number => {
-    mark += 1;
-    time += 60;
-    const body = `// ${path}, revision ${mark}\n${'export const value = compute(input, options);\n'.repeat(4 + (mark % 20))}`;
-    parts.push(`commit ${ref}\nmark :${mark}\ncommitter Dev <dev@example.com> ${time} +0000\n${data(msg)}${from ? `from :${from}\n` : ''}${merge ? `merge :${merge}\n` : ''}M 100644 inline ${path}\n${data(body)}`);
-    return mark;
-  };
-  let tip = 0;
-  for (let i = 1; mark < 50_000; i++) {
-    if (i % 100 === 0) {
-      const t1 = commit(`refs/heads/topic-${i}`, `Topic ${i}: rework the parser`, tip, null, `src/topic/${i % 40}.ts`);
-      tip = commit('refs/heads/main', `Merge pull request #${i} from dev/topic-${i}`, tip, t1, `src/core/${i % 10}.ts`);
-    } else {
-      tip = commit('refs/heads/main', `Change ${i}: adjust module ${i % 50}\n\nA longer explanation of change ${i}.\n`, tip, null, `src/${i % 50}/${i % 13}.ts`);
-    }
-  }
-  await execa('git', [`--git-dir=${dir}`, 'fast-import', '--quiet'], { input: parts.join('') });
-  await execa('git', [`--git-dir=${dir}`, 'repack', '-adq']);
-  await writeFile(join(dir, 'r2v-bench-complete'), `${new Date().toISOString()}\n`);
-  return dir;
+function generated(): Promise<string> {
+  return cachedFastImportRepo(
+    'r2v-bench-packages-v1.git',
+    (w) => {
+      const body = (path: string) => (mark: number) => `// ${path}, revision ${mark}\n${'export const value = compute(input, options);\n'.repeat(4 + (mark % 20))}`;
+      const commit = (ref: string, msg: string, from: number, merge: number | null, path: string): number => w.commit(ref, msg, from, merge, path, body(path));
+      let tip = 0;
+      for (let i = 1; w.count < 50_000; i++) {
+        if (i % 100 === 0) {
+          const t1 = commit(`refs/heads/topic-${i}`, `Topic ${i}: rework the parser`, tip, null, `src/topic/${i % 40}.ts`);
+          tip = commit('refs/heads/main', `Merge pull request #${i} from dev/topic-${i}`, tip, t1, `src/core/${i % 10}.ts`);
+        } else {
+          tip = commit('refs/heads/main', `Change ${i}: adjust module ${i % 50}\n\nA longer explanation of change ${i}.\n`, tip, null, `src/${i % 50}/${i % 13}.ts`);
+        }
+      }
+    },
+    { repack: true },
+  );
 }
 
 /** Bytes on disk under `dir` by category, every inode counted once (hard links shared), directories included: what `du` counts. */
