@@ -52,7 +52,7 @@ export const SCORING = {
   transcript: -6,
   /** The same post sends the report to another project ("I recommend reporting to …"): the culprit is not here. */
   elsewhere: -4,
-  /** Another project named right before the reference ("the nui.nvim commit X", "an upstream llvm commit X"): not this repository's commit. */
+  /** Another project named right before the reference ("the libfoo.js commit X", "an upstream llvm commit X"): not this repository's commit. */
   otherProject: -6,
   /** The sentence names several possible commits ("any of", "one of", "either", "between"): not one culprit. */
   several: -6,
@@ -253,7 +253,7 @@ export function scoreCandidates(
 /** Projects often named as the home of a commit that is not the repository's own. */
 const UPSTREAMS = new Set(['upstream', 'kernel', 'linux', 'llvm', 'clang', 'gcc', 'rustc', 'golang', 'chromium', 'webkit', 'mesa', 'glibc', 'cpython', 'nodejs', 'v8', 'qemu', 'wine', 'ffmpeg', 'openssl', 'nixpkgs', 'homebrew']);
 
-/** The project named right before "commit <ref>" when it is not this repository ("The nui.nvim commit X"), or null. */
+/** The project named right before "commit <ref>" when it is not this repository ("The libfoo.js commit X"), or null. */
 function otherProjectBefore(body: string, ref: RefMatch, repo: string, aliases: readonly string[]): string | null {
   if (ref.ref.type === 'pr') return null;
   const m = /\b([A-Za-z][\w.-]*[A-Za-z0-9])\s+(?:commit|revision|change)\s*[`'"(\[]*$/i.exec(body.slice(Math.max(0, ref.outerStart - 60), ref.outerStart));

@@ -416,7 +416,7 @@ describe('titles', () => {
 
 describe('more of set-aside wordings', () => {
   it('another project named before "commit X" keeps X out', () => {
-    const thread = titled(`[Bug] The nui.nvim commit ${FULL} caused a bug`, ['Popups render empty since updating.']);
+    const thread = titled(`[Bug] The libfoo.js commit ${FULL} caused a bug`, ['Popups render empty since updating.']);
     expect(extractAttributions(thread)).toEqual([]);
   });
 
