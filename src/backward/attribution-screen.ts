@@ -199,7 +199,7 @@ const TESTING_MIXUP = /\b(?:mix(?:ed)?\s+up|mixed-up|confused|wrong\s+(?:build|b
 
 /** Someone owning up to or confirming a named commit ("I broke it", "yes, that's the culprit", "confirmed that"). */
 const ADMISSION =
-  /\b(?:I|we)\s+(?:(?:indeed|actually|apparently)\s+)?(?:broke|introduced|caused)\s+(?:it|this|that)\b|\bmy\s+(?:bad|fault|mistake)\b|\boops\b|\b(?:yes|yep|indeed|right),?\s+(?:that|this|it)(?:'s|\s+is|\s+was)\s+(?:the\s+)?(?:one|culprit|cause|commit|bad\s+commit)\b|\bconfirm(?:ed|s)?\s+(?:that|it|this)\b|\bgood\s+catch\b/i;
+  /\b(?:I|we)\s+(?:(?:indeed|actually|apparently)\s+)?(?:broke|introduced|caused)\s+(?:it|this|that)\b|\bmy\s+(?:bad|fault|mistake)\b|\boops\b|\bsorry\s+(?:for|about)\s+(?:the|this|that)\s+(?:break(?:age)?|regression|trouble|mess)\b|\b(?:yes|yep|indeed|right),?\s+(?:that|this|it)(?:'s|\s+is|\s+was)\s+(?:the\s+)?(?:one|culprit|cause|commit|bad\s+commit)\b|\bconfirm(?:ed|s)?\s+(?:that|it|this)\b|\bgood\s+catch\b/i;
 
 /**
  * A hedged attribution ("looks like X caused it") that someone else later owns up to or confirms,

@@ -453,7 +453,7 @@ export function candidateAttributions(thread: Thread, candidates: readonly Candi
 }
 
 /** The subject of an anaphoric blame ("This commit" of "This commit had broken rendering"): it goes, the verb and what it broke stay. */
-const ANAPHORA_SUBJECT = /^(?:this|that|it|which|the\s+change|this\s+change|this\s+commit|that\s+commit)\b/i;
+const ANAPHORA_SUBJECT = /^(?:the\s+change|this\s+change|this\s+commit|that\s+commit|that\s+change|this|that)\b/i;
 
 /** Extends a clause over the opening words of the next sentence when they blame what the clause named ("This commit broke"). */
 function withAnaphora(body: string, clause: Range, sentence: Range): Range {
@@ -469,7 +469,11 @@ function withAnaphora(body: string, clause: Range, sentence: Range): Range {
 function revertReasonHedged(body: string): boolean {
   return body
     .split(/(?<=[.!?])\s+|\n+/)
-    .some((sentence) => /\b(?:caus\w*|broke\w*|break\w*|fail\w*|regress\w*)\b/i.test(sentence) && findHedge(sentence) !== null);
+    .some(
+      (sentence) =>
+        (/\b(?:caus\w*|broke\w*|break\w*|fail\w*|regress\w*|introduc\w*|suspect\w*)\b/i.test(sentence) && (findHedge(sentence) !== null || /\bseems?\s+to\b/i.test(sentence))) ||
+        /\bno\s+evidence\s+that\b/i.test(sentence),
+    );
 }
 
 /** Where a sentence joins two statements of one writer ("…, and I found X caused it"; "…; X broke it"). */

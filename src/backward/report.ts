@@ -97,8 +97,11 @@ export function subjectFromBisectOutput(attributions: readonly Attribution[]): s
  * an ellipsis when long), when an attribution is that revert's "This reverts commit X"; else null.
  */
 export function subjectFromRevertTitle(thread: Thread, attributions: readonly Attribution[]): string | null {
-  const m = /^\s*Revert\s+"([^"\n]+?)(?:\s?…|\s?\.\.\.)?(?:"|$)/.exec(thread.title);
-  if (!m || !attributions.some((a) => /\breverts\s+commit\b/i.test(a.sentence.text) || a.post === -1)) return null;
+  // `Revert "<subject>"`, also lower-case, and `[Area] Reverted: <subject>`.
+  const m =
+    /^\s*(?:\[[^\]\n]{1,40}\]\s*)?revert\s+"([^"\n]+?)(?:\s?…|\s?\.\.\.)?(?:"|$)/i.exec(thread.title) ??
+    /^\s*(?:\[[^\]\n]{1,40}\]\s*)?revert(?:ed|s)?\s*:\s*([^"\n]+?)(?:\s?…|\s?\.\.\.)?\s*$/i.exec(thread.title);
+  if (!m || !attributions.some((a) => /\brevert(?:s|ed|ing)?\s+(?:commit|these\s+changes|this\s+change)\b/i.test(a.sentence.text) || a.post === -1)) return null;
   return m[1]!.trim();
 }
 

@@ -15,6 +15,10 @@ const GOOD_NEIGHBOUR =
 const POINTING_BLAME =
   /\b(?:your|the|this|that|my|his|her|their)\s+(?:(?:last|latest|recent|previous|new)\s+)?(?:commit|change)(?=\s+(?:has\s+|had\s+|have\s+)?(?:broke|broken|breaks|introduced|caused|causes|regressed)\b)/gi;
 
+/** The passive form ("it was caused by the changes in this commit"): the clause naming the commit goes. */
+const POINTING_CAUSE =
+  /\b(?:(?:it|this|that)\s+(?:was|is)\s+)?(?:caused|introduced|broken)\s+by\s+(?:the\s+(?:changes?|patch(?:es)?)\s+in\s+)?(?:this|that|the\s+(?:last|latest|previous|reverted))\s+(?:commit|change|patch)\b/gi;
+
 /** The sentences of `text` that localise the culprit by a good neighbour; none when nothing is attributed. */
 export function detectLocalisation(text: string, attributed: boolean): Span[] {
   if (!attributed) return [];
@@ -24,5 +28,6 @@ export function detectLocalisation(text: string, attributed: boolean): Span[] {
     out.push({ start: s.start, end: s.end, detector: LOCALISATION_DETECTOR });
   }
   for (const m of text.matchAll(POINTING_BLAME)) out.push({ start: m.index, end: m.index + m[0].length, detector: LOCALISATION_DETECTOR });
+  for (const m of text.matchAll(POINTING_CAUSE)) out.push({ start: m.index, end: m.index + m[0].length, detector: LOCALISATION_DETECTOR });
   return out;
 }

@@ -573,3 +573,35 @@ describe('set-10 shapes, in other words', () => {
     expect(screen.decision).not.toBe('candidate');
   });
 });
+
+describe('set-11 shapes, in other words', () => {
+  it('lower-case and "Reverted:" revert titles quote the reverted subject, which goes', () => {
+    for (const title of ['revert "ui: share the header with the landing pages (#4957)"', '[Mobile] Reverted: Moved the toolbar patches into the bytecode step']) {
+      const thread = titled(title, [`This reverts commit ${FULL}.\n\nReverting as it breaks the sidebar spacing and the tabs on narrow screens.`]);
+      const { out } = decide(thread);
+      expect(out.report.text).not.toMatch(/share the header|Moved the toolbar patches/);
+      expect(out.report.text).toContain('breaks the sidebar spacing');
+    }
+  });
+
+  it('"it was caused by the changes in this commit" goes with the answer; "It causes crashes" keeps its subject', () => {
+    const thread = titled('Revert "Storage: new folder picker"', [
+      `This reverts commit ${FULL}.\n\nThe folder button started crashing after a recent change; reverting fixes it, and I found that it was caused by the changes in this commit.`,
+    ]);
+    const { out } = decide(thread);
+    expect(out.report.text).not.toContain('caused by the changes in this commit');
+    expect(out.report.text).toContain('The folder button started crashing');
+
+    const second = decide(titled('Crash on old phones', [`This commit reverts these changes https://github.com/acme/widget/commit/${FULL}\n\nIt causes crashes on older phones.`])).out;
+    expect(second.report.text).toContain('It causes crashes on older phones');
+  });
+
+  it('a revert whose reason "seems to" or is only a suspect is hedged; the author saying sorry for the break clears it', () => {
+    for (const reason of ['This commit seems to break the build everywhere.', 'There is no evidence yet that it broke the nightly build; it was named as a possible suspect.']) {
+      const thread = titled('Revert "pool the connections"', [`This reverts commit ${FULL}.\n\n${reason}`]);
+      expect(screenThread(thread, extractAttributions(thread)).reasons.map((r) => r.code)).toContain('hedged');
+    }
+    const owned = titled('Revert "pool the connections"', [`This reverts commit ${FULL}.\n\nSeems to break the Windows build.`, 'Sorry for the break, and thanks for the revert.']);
+    expect(screenThread(owned, extractAttributions(owned)).reasons.map((r) => r.code)).not.toContain('hedged');
+  });
+});
