@@ -10,7 +10,7 @@
  * an author or a thread.
  */
 import { findHedge } from './hedge.js';
-import { FIX_AFTER, FIX_BEFORE, NEUTRAL_SUBJECT, REVERT_BEFORE } from './phrases.js';
+import { BLAMING_VERB, FIX_AFTER, FIX_BEFORE, NEUTRAL_SUBJECT, REVERT_BEFORE, UNNAMED_COMMIT } from './phrases.js';
 import { findRefs, isCrossRepository, type RefMatch } from './refs.js';
 import { layoutOf, lineIndexAt, sentenceAt, type Layout, type Range } from './text.js';
 import type { Attribution, AttributionKind, Thread } from '../model/backward.js';
@@ -281,8 +281,7 @@ function ownUnnamedBlame(body: string, ref: RefMatch): string | null {
 }
 
 /** A blame of a commit the sentence does not name ("your last commit broke", "that commit introduced"). */
-const OWN_UNNAMED_BLAME =
-  /\b(?:your|the|this|that|my|his|her|their)\s+(?:(?:last|latest|recent|previous|new)\s+)?(?:commit|change)\s+(?:has\s+|had\s+|have\s+)?(?:broke|broken|breaks|introduced|caused|causes|regressed)\b/i;
+const OWN_UNNAMED_BLAME = new RegExp(UNNAMED_COMMIT + BLAMING_VERB, 'i');
 
 /** The words of an earlier post by someone else that blame a commit without naming any reference, or null. */
 function unnamedBlameBefore(thread: Thread, post: number, author: string): string | null {

@@ -85,3 +85,11 @@ export const DIFFERENT_SYMPTOM = [
 /** What was introduced is a thing, not a problem ("the test introduced in X", "the option added with X"). */
 export const NEUTRAL_SUBJECT =
   /\b(?:test|tests|testcase|feature|features|option|options|flag|flags|file|files|function|functions|method|api|setting|settings|class|module|support|check|checks|command|field|parameter|dependency)\s+(?:(?:that\s+)?(?:was|were|is|being|been|got)\s+)?$/i;
+
+/**
+ * A blame of a commit the sentence does not name ("your last commit broke", "that change
+ * introduced"): the words naming the commit, and the blaming verb after them. The extractor reads
+ * both as one phrase; the sanitizer deletes only the first part when a commit is attributed.
+ */
+export const UNNAMED_COMMIT = '\\b(?:your|the|this|that|my|his|her|their)\\s+(?:(?:last|latest|recent|previous|new)\\s+)?(?:commit|change)';
+export const BLAMING_VERB = '\\s+(?:has\\s+|had\\s+|have\\s+)?(?:broke|broken|breaks|introduced|caused|causes|regressed)\\b';

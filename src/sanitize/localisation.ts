@@ -1,3 +1,4 @@
+import { BLAMING_VERB, UNNAMED_COMMIT } from '../backward/phrases.js';
 import type { Span } from '../model/deletions.js';
 import { sentenceAround } from './text.js';
 
@@ -12,8 +13,7 @@ const GOOD_NEIGHBOUR =
   /\b(?:(?:its|the)\s+parent(?:\s+commit)?|(?:the\s+)?(?:commit|one)\s+(?:right\s+|just\s+)?before\s+(?:it|that|this))\b[^.\n]{0,50}?\b(?:works|worked|compiles|compiled|builds|built|passes|passed|is\s+fine|was\s+fine|is\s+ok(?:ay)?|(?:with\s+)?no\s+(?:issues?|problems?|errors?))\b|\b(?:downgrad\w*|going\s+back|reverting\s+back|rolling\s+back|checking\s+out)\s+to\s+[^.\n]{0,50}?\b(?:fix\w*|works?|solves?|solved|helps?|builds?|compiles?)\b|\brevert(?:ing|ed)?\s+(?:this|that|the(?:\s+(?:bad|offending|culprit))?)\s+(?:commit|change)\b[^.\n]{0,60}?\b(?:fix\w*|disappear\w*|go(?:es)?\s+away|went\s+away|solves?|solved|works?|restores?|restored)\b|\b(?:dropping|removing|reverting|backing\s+out|without)\s+(?:commit\s+)?[`'"]*[0-9a-fA-F]{7,40}[`'"]*\s+(?:enables|makes|lets|fixes|solves|restores|helps)\b/gi;
 
 /** A blame that points at the attributed commit without naming it ("your last commit broke"): the words naming the commit go, the verb stays with what it broke. */
-const POINTING_BLAME =
-  /\b(?:your|the|this|that|my|his|her|their)\s+(?:(?:last|latest|recent|previous|new)\s+)?(?:commit|change)(?=\s+(?:has\s+|had\s+|have\s+)?(?:broke|broken|breaks|introduced|caused|causes|regressed)\b)/gi;
+const POINTING_BLAME = new RegExp(`${UNNAMED_COMMIT}(?=${BLAMING_VERB})`, 'gi');
 
 /** The passive form ("it was caused by the changes in this commit"): the clause naming the commit goes. */
 const POINTING_CAUSE =
