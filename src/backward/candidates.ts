@@ -250,6 +250,13 @@ export function scoreCandidates(
   return out;
 }
 
+/** A sentence that opens with the commit the trouble dates from ("Since X, …", "After X the build fails"). */
+const SINCE_OPENER = /^[\s>*_-]*(?:ever\s+)?(?:since|after|starting\s+(?:with|from|at))\s+[`'"(\[]*$/i;
+
+/** A report that says something broke. */
+const BREAKAGE_REPORT =
+  /\b(?:(?:does|do|did|is|are|was|were)\s*(?:not|n't)|doesn't|don't|didn't|isn't|aren't|wasn't|no\s+longer|cannot|can't|won't)\s+(?:\w+\s+)?(?:work|build|compil|run|start|load|boot|render|show|open|launch|function|link|install|display|respond|connect|accept|echo)\w*|\b(?:broken|broke|breaks|crash\w*|fail(?:s|ed|ure|ures|ing)?|segfault\w*|panic\w*|hangs?|freez\w*|invalid|wrong|regress\w*|stopped\s+working)\b/i;
+
 /** Projects often named as the home of a commit that is not the repository's own. */
 const UPSTREAMS = new Set(['upstream', 'kernel', 'linux', 'llvm', 'clang', 'gcc', 'rustc', 'golang', 'chromium', 'webkit', 'mesa', 'glibc', 'cpython', 'nodejs', 'v8', 'qemu', 'wine', 'ffmpeg', 'openssl', 'nixpkgs', 'homebrew']);
 
@@ -340,7 +347,9 @@ function evidenceOf(
   // "whenever someone gets around to bisecting it": the search is still to come.
   const ownCausal = own && /^bisect/i.test(own[0]) && BISECT_TO_COME.test(sentence) ? null : own;
   const causal = inCode || bareNumber ? null : (ownCausal ?? (ANAPHORA.test(next) ? ANAPHORA.exec(next) : null) ?? blameBefore(layout, s, ref));
+  const opener = causal || inCode || bareNumber ? null : SINCE_OPENER.exec(body.slice(s.start, ref.outerStart));
   if (causal) add('causal', causal[0]);
+  else if (opener && BREAKAGE_REPORT.test(context + '\n' + sentence)) add('causal', opener[0]);
   if (!causal && !inCode && !bareNumber && facts.parentGood && facts.commitRefs === 1) add('parentGood', facts.parentGood);
   const reverted = causal ? null : REVERTED_BEFORE.exec(body.slice(Math.max(s.start, ref.outerStart - 40), ref.outerStart));
   if (reverted && !inCode && facts.revertBlames) add('reverted', reverted[0].trim());

@@ -605,3 +605,19 @@ describe('set-11 shapes, in other words', () => {
     expect(screenThread(owned, extractAttributions(owned)).reasons.map((r) => r.code)).not.toContain('hedged');
   });
 });
+
+describe('a report that opens with the commit its trouble dates from', () => {
+  it('"Since <commit URL>" under a title saying what stopped working is the attribution', () => {
+    const thread = titled('Tab completion of branch names does not work', [`Since https://github.com/acme/widget/commit/${FULL}\n\nTyping \`:Br ma<TAB>\` leaves the line as it is instead of completing it to \`:Br main\`.`]);
+    const { attributions, out } = decide(thread);
+    expect(attributions.map((a) => a.ref.value)).toEqual([FULL]);
+    expect(out.reasons).toEqual([]);
+    expect(out.report.text).not.toContain(FULL.slice(0, 7));
+    expect(out.report.text).toContain('instead of completing it');
+  });
+
+  it('"After X …" in a report that says nothing broke is no attribution', () => {
+    const thread = titled('Question about the plugin API', [`After ${FULL.slice(0, 9)} the hooks are registered in a different file. Where should new hooks go now?`]);
+    expect(extractAttributions(thread)).toEqual([]);
+  });
+});
