@@ -145,6 +145,20 @@ export function screenThread(thread: Thread, attributions: readonly Attribution[
     }
   }
 
+  // Someone else does not see the problem at all after the commit was named ("the team does not
+  // have this issue"), and nobody later owns up, confirms or fixes it: unclear, so review.
+  if (attributions.length > 0) {
+    const first = attributions[0]!;
+    const namer = first.post === -1 ? thread.author : thread.posts.find((p) => p.index === first.post)?.author;
+    for (const r of matching([DISPUTE], { post: first.post, offset: first.sentence.end })) {
+      if (r.post === first.post || thread.posts.find((p) => p.index === r.post)?.author === namer || isQuoted(thread, r)) continue;
+      // "… on the latest master" / "… anymore": gone since, which disputes nothing.
+      if (GONE_SINCE.test(r.text)) continue;
+      const settled = posts.some((p) => p.index > r.post && (ADMISSION.test(p.body) || SETTLED.test(p.body) || findRefs(p.body).some((x) => x.ref.type !== 'pr')));
+      if (!settled) add('retracted', r.text, r.post, false);
+    }
+  }
+
   // Someone else still asks for a (proper) bisect after the commit was named: the localisation is not settled.
   if (attributions.length > 0) {
     const first = attributions[0]!;
@@ -191,6 +205,14 @@ function isQuoted(thread: Thread, found: { post: number; text: string }): boolea
 /** A request for a bisect still to be done, or for the commit still to be found. */
 const BISECT_STILL_WANTED =
   /\b(?:need|needs|would\s+(?:really\s+)?need|please\s+do|try\s+to\s+do|could\s+you\s+do|can\s+you\s+do)\s+(?:really\s+)?(?:a\s+)?(?:proper|real|full|actual|complete)\s+bisect\w*|\bneed\s+to\s+know\s+(?:specifically\s+|exactly\s+)?(?:at\s+)?which\s+commit\b/i;
+
+/** Someone who does not see the reported problem at all ("we can't reproduce this", "the team does not have this issue"). */
+const DISPUTE =
+  /\b(?:we|I|the\s+team|nobody\s+else|no\s+one\s+else)\s+(?:do(?:es)?\s*(?:not|n't)|cannot|can't|could\s*(?:not|n't)|(?:am|are|was|were)\s*(?:not|n't)\s+able\s+to)\s+(?:(?:have|see|get|reproduce|repro|hit|trigger)\w*)\s+(?:this|the|that|your|it|any)\b/i;
+/** Not seeing the problem any more, on a newer revision: fixed since, not disputed. */
+const GONE_SINCE = /\b(?:any\s*more|now|(?:on|with|in)\s+(?:the\s+)?(?:latest|current|newest|recent)\s+(?:master|main|trunk|head|version|release|build|nightly|commit)|(?:on|with|in)\s+(?:master|main|head)\b)/i;
+/** A later post that settles a disputed attribution: a fix or a revert of it landed, or it reproduces after all. */
+const SETTLED = /\b(?:fixed|resolved|reverted)\s+(?:by|in|with|via)\b|\b(?:can|could)\s+(?:now\s+)?reproduce\b|\breproduced\b/i;
 
 /** First-person fault words: a retraction from the one who named the commit, an admission from anyone else. */
 const OWNING_UP = /\bmy\s+(?:mistake|bad)\b/i;

@@ -110,7 +110,7 @@ export interface Candidate {
 
 /** Causal words that tie a reference to the regression when they share its sentence or list item. */
 const CAUSAL =
-  /\b(?:bisect(?!ab)\w*|first[- ]["'`]?(?:bad|broken|failing)["'`]?|introduc(?:e|ed|es|ing)|caus(?:e|ed|es|ing)|result(?:s|ed)?\s+in|due\s+to|fix(?:es|ed|ing)?\s+up|(?:missing|broken|wrong|forgotten|dropped|removed)\s+(?:in|by|with)\s+(?:this|that|the)\s+commit|broke|breaks|breaking|breakage|broken\s+(?:by|in|since|after)|(?:has|have|had)\s+broken|offending|culprit|regress(?:ed|ing|ion|ions)|responsible|start(?:s|ed)?\s+(?:with|at|from|after|since|in)|started|appeared|(?:happen|occur)(?:s|ed|red|ring|ing)?\s+(?:only\s+|right\s+)?(?:after|since|with|from)|(?:since|after)\s+(?:the\s+)?commit|(?:broken|failing|fails|crash\w*|hangs?)\s+(?:on|in|with)\s+[\w.-]+\s+since|first\s+(?:commit|revision|version)\s+(?:where|in\s+which|that|with)|beginning\s+(?:at|with|from)|begins\s+with|(?:that|which)\s+(?:break|cause|introduce)\b|slowed\s+down|introducer|guilty|faulty|the\s+bad\s+commit|murderer|accidentally|inadvertently|mistakenly|(?:fail(?:s|ed|ing)?|crash(?:es|ed|ing)?|hangs?|hanging|broken|slower)\s+(?:ever\s+)?since)\b/i;
+  /\b(?:bisect(?!ab)\w*|first[- ]["'`]?(?:bad|broken|failing)["'`]?|introduc(?:e|ed|es|ing)|caus(?:e|ed|es|ing)|result(?:s|ed)?\s+in|due\s+to|fix(?:es|ed|ing)?\s+up|(?:missing|broken|wrong|forgotten|dropped|removed)\s+(?:in|by|with)\s+(?:this|that|the)\s+commit|broke|breaks|breaking|breakage|broken\s+(?:by|in|since|after)|(?:has|have|had)\s+broken|offending|culprit|regress(?:ed|ing|ion|ions)|responsible|start(?:s|ed)?\s+(?:with|at|from|after|since|in)|started|appeared|(?:happen|occur)(?:s|ed|red|ring|ing)?\s+(?:only\s+|right\s+)?(?:after|since|with|from)|(?:since|after)\s+(?:the\s+)?commit|(?:broken|failing|fails|crash\w*|hangs?)\s+(?:on|in|with)\s+[\w.-]+\s+since|(?:first|only)\s+(?:commit|revision|version|build)\s+(?:where|in\s+which|that|with)|beginning\s+(?:at|with|from)|begins\s+with|(?:that|which)\s+(?:break|cause|introduce)\b|slowed\s+down|began\s+(?:with|at|in|after|since)|narrow(?:ed|ing)?\s+(?:[\w-]+\s+){0,3}?down\s+to|(?:tracked|traced|pinned|pinpointed)\s+(?:[\w-]+\s+){0,3}?(?:down|back)?\s*to|(?:got|became|went)\s+(?:broken|bad|wrong)|introducer|guilty|faulty|the\s+bad\s+commit|murderer|accidentally|inadvertently|mistakenly|(?:fail(?:s|ed|ing)?|crash(?:es|ed|ing)?|hangs?|hanging|broken|slower)\s+(?:ever\s+)?since)\b/i;
 
 /** A title speaks of a bisect in progress as often as of its outcome ("bisect round 3 (commit X)"): there the word alone is no cause. */
 const TITLE_CAUSAL = new RegExp(CAUSAL.source.replace('bisect(?!ab)\\w*|', 'anymore|any\\s+more|no\\s+longer|'), 'i');
@@ -127,7 +127,7 @@ const ANAPHORA = /^(?:this|that|it|which|the\s+change|this\s+change|this\s+commi
 
 /** The good side of a range, said before the reference. */
 const GOOD_BEFORE =
-  /(?:\b(?:the\s+)?last\s+(?:commit|version|build|revision)\b[^.\n]{0,50}\b(?:fine|good|ok|okay|worked|working)\b[^.\n]{0,15}|\b(?:some\s*time|somewhere)\s+(?:after|before)\s+(?:commit\s+)?|\b(?:last|earliest|latest|previous)\s+(?:known[- ])?(?:good|working|ok)\b[^.\n]{0,30}|\bgood\s*(?:commit|revision|build)?\s*(?:was|is|[:=])\s*|\b(?:works?|worked|working|fine)\s+(?:fine\s+)?(?:on|at|with|in|before|until)\s+(?:commit\s+)?|\bprevious\s+(?:commit|version|revision|build)\b[^.\n]{0,20}|\b(?:just\s+)?before\s+(?:commit\s+)?|\bparent\s+(?:commit\s+)?|\bcompared\s+(?:to|with)\s+[^.\n]{0,30})[\s`'"([*_]*$/i;
+  /(?:\b(?:the\s+)?last\s+(?:commit|version|build|revision)\b[^.\n]{0,50}\b(?:fine|good|ok|okay|worked|working)\b[^.\n]{0,15}|\b(?:some\s*time|somewhere)\s+(?:after|before)\s+(?:commit\s+)?|\b(?:last|earliest|latest|previous)\s+(?:known[- ])?(?:good|working|ok)\b[^.\n]{0,30}|\bgood\s*(?:commit|revision|build)?\s*(?:was|is|[:=])\s*|\b(?:works?|worked|working|fine)\s+(?:fine\s+)?(?:on|at|with|in|before|until)\s+(?:commit\s+)?|\bprevious\s+(?:commit|version|revision|build)\b[^.\n]{0,20}|\b(?:just\s+)?before\s+(?:commit\s+)?|\b(?:can|could)\s+\w+[^.\n]{0,40}\bwhen\s+(?:I\s+|we\s+)?(?:use|using|run|build|check\s*out)\s+(?:this|that|the)?\s*(?:commit|revision|version|build)?\s*:?\s*|\broll(?:s|ing|ed)?[\s-]?back\s+(?:[\w-]+\s+){0,3}?to\s+(?:commit\s+)?|\b(?:go|goes|went|going|revert(?:s|ed|ing)?)\s+back\s+to\s+(?:commit\s+)?|\bparent\s+(?:commit\s+)?|\bcompared\s+(?:to|with)\s+[^.\n]{0,30})[\s`'"([*_]*$/i;
 
 /** The good side, said right after the reference ("X, which doesn't crash", "X where it still works"). */
 const GOOD_AFTER =
@@ -158,7 +158,7 @@ const NEGATION_AFTER =
 const NEGATION_BEFORE = /(?:\bnot\b|n't\b|\bnever\b|\bcannot\b|\bno\s+longer\b)[^.,;\n]{0,25}$/i;
 
 /** Right after the reference: it is an end of the bisected range. */
-const ENDPOINT_AFTER = /^[`'"*_)\]]*(?:\s*(?:(?:as|is|was|=|:|->|→|-)\s*)?(?:the\s+)?(?:good|bad|ok|working|broken|fine)\b(?!\s+commit)|\s*(?:still\s+)?(?:worked|works|ran|runs|built|builds)\s+(?:fine|ok|okay|well|great)\b|\.\.\.?[\w`])/i;
+const ENDPOINT_AFTER = /^[`'"*_)\]]*(?:\s*(?:(?:as|is|was|=|:|->|→|-)\s*)?(?:the\s+)?(?:good|bad|ok|working|broken|fine)\b(?!\s+commit)|\s*(?:still\s+)?(?:worked|works|ran|runs|built|builds)\s+(?:fine|ok|okay|well|great)\b|\s*(?:still\s+)?(?:works|worked)\s*(?:[.;!)]|$)|\.\.\.?[\w`])/i;
 
 /** Right before the reference: the far end of a range ("A..B"). */
 const RANGE_BEFORE = /[\w`]\.\.\.?[`]?$/;
@@ -177,16 +177,16 @@ const PARENT_GOOD =
 export const ELSEWHERE = /\b(?:is|was)\s+(?:an?\s+|the\s+)?(?:update|sync|import|bump|upgrade|roll)\s+(?:of|to|from)\s+[^.\n]{0,40}\bupstream\b|\b(?:regression|bug|problem)\s+in\s+[\w.-]+\s+itself\b|\b(?:recommend|suggest|please|should|better)\s+(?:reporting|report(?:ing)?\s+(?:it|this))\s+(?:to|upstream|with|at)\b|\breport(?:ing)?\s+(?:it|this)\s+upstream\b|\bbug\s+in\s+(?:the\s+)?(?:upstream|dependency)\b/i;
 
 /** Right before the reference: it is being reverted. */
-const REVERTED_BEFORE = /\b(?:revert(?:s|ing|ed)?|back(?:s|ing|ed)?\s+out|undoing|dropping)\s+(?:of\s+)?(?:the\s+)?(?:commit|change)?\s*[`'"([]*$/i;
+const REVERTED_BEFORE = /\b(?:revert(?:s|ing|ed)?|back(?:s|ing|ed)?\s+out|roll(?:s|ing|ed)?[\s-]?back|undoing|dropping)\s+(?:of\s+)?(?:the\s+)?(?:commit|change)?\s*[`'"([]*$/i;
 
 /** The post says the revert fixes the problem. */
-const REVERT_FIXES = /\b(?:fix(?:es|ed)?|solves?|solved|resolves?|resolved|helps|restores?|restored|go(?:es)?\s+away|went\s+away|works\s+again)\b|\b(?:caus|introduc)(?:ed|es|ing)\s+(?:(?:a|the|this)\s+)?(?:regression|crash\w*|failures?|breakage|hang|leak)\b|\b(?:break|broke|breaks|(?:had|has)\s+broken)\s+(?:the\s+)?\w+/i;
+const REVERT_FIXES = /\b(?:malfunction\w*|misbehav\w*|(?:applied|added|changed|merged)\s+(?:by\s+)?(?:mistake|mistakenly|accidentally|wrongly)|fix(?:es|ed)?|solves?|solved|resolves?|resolved|helps|restores?|restored|go(?:es)?\s+away|went\s+away|works\s+again)\b|\b(?:caus|introduc)(?:ed|es|ing)\s+(?:(?:a|the|this)\s+)?(?:regression|crash\w*|failures?|breakage|hang|leak)\b|\b(?:break|broke|breaks|(?:had|has)\s+broken)\s+(?:the\s+)?\w+/i;
 
 /** The thread calls the reverted commit the bad one ("Revert breaking commit", "found the breaking commit"). */
 const BLAME_NOUN = /\b(?:breaking|bad|faulty|offending|culprit|regressing|broken)\s+(?:commit|change|patch|PR)s?\b/i;
 
 /** The post reverts something no longer needed (a workaround): the revert blames nothing. */
-const REVERT_CLEANUP = /\b(?:just\s+)?in\s+case\s+(?:it|this|that|something)\b|\bno\s+longer\s+(?:required|needed|necessary)\b|\bnot\s+needed\s+any(?:more|\s+more)\b/i;
+const REVERT_CLEANUP = /\b(?:got|been|was|is\s+now)\s+fixed\s+(?:in\s+the\s+meantime|meanwhile|upstream)\b|^\s*Revert\s+"[^"\n]*\b(?:avoid|work\s*around|workaround)\b|\b(?:just\s+)?in\s+case\s+(?:it|this|that|something)\b|\bno\s+longer\s+(?:required|needed|necessary)\b|\bnot\s+needed\s+any(?:more|\s+more)\b/i;
 
 /** A reference alone in its post (quotes, backticks, a link wrapper and a full stop aside). */
 const BARE_POST = /^\s*[`'"<(\[]*\s*$/;
@@ -251,7 +251,7 @@ export function scoreCandidates(
 }
 
 /** A sentence that opens with the commit the trouble dates from ("Since X, …", "After X the build fails"). */
-const SINCE_OPENER = /^[\s>*_-]*(?:ever\s+)?(?:since|after|starting\s+(?:with|from|at))\s+[`'"(\[]*$/i;
+const SINCE_OPENER = /^[\s>*_-]*(?:ever\s+)?(?:since|after|starting\s+(?:with|from|at))\s+(?:[^,.;:\n]{0,80}?\b(?:in|with|by)\s+(?:the\s+)?(?:commit|revision|change)\s+|(?:the\s+)?(?:commit|revision)\s+)?[`'"(\[]*$/i;
 
 /** A report that says something broke. */
 const BREAKAGE_REPORT =
@@ -412,6 +412,8 @@ interface PostFacts {
   /** The post (or the title) says why it reverts: a fix stated, or the reverted commit called the bad one, and no cleanup. */
   readonly revertBlames: boolean;
 }
+/** A title that reverts or rolls back a change: the post under it says why. */
+const REVERT_TITLE = /^\s*(?:revert|roll[\s-]?back)\b/i;
 let lastFacts: { body: string; context: string; facts: PostFacts } | null = null;
 function postFacts(body: string, context: string): PostFacts {
   if (lastFacts && lastFacts.body === body && lastFacts.context === context) return lastFacts.facts;
@@ -421,7 +423,7 @@ function postFacts(body: string, context: string): PostFacts {
     parentGood: PARENT_GOOD.exec(body)?.[0] ?? null,
     commitRefs: new Set(findRefs(body).filter((r) => r.ref.type !== 'pr').map((r) => r.ref.value.slice(0, 7))).size,
     // A revert's own title may say why ("Revert \"X\" — breaks the icons"); another title's words are not about the revert.
-    revertBlames: (REVERT_FIXES.test(/^\s*Revert\b/i.test(context) ? both : body) || BLAME_NOUN.test(both)) && !REVERT_CLEANUP.test(both),
+    revertBlames: (REVERT_FIXES.test(REVERT_TITLE.test(context) || REVERT_TITLE.test(body) ? both : body) || BLAME_NOUN.test(both)) && !REVERT_CLEANUP.test(both),
   };
   lastFacts = { body, context, facts };
   return facts;
@@ -516,7 +518,7 @@ function clauseSpan(body: string, s: Range, ref: RefMatch): Range {
     if (verb && !/\bbisect/i.test(text.slice(start, end))) {
       // The verb stays with what it broke ("Commit X breaks saving games"), unless nothing follows it.
       const rest = text.slice(ref.end - s.start + verb.index + verb[0].length, end);
-      const keepsVerb = (rest.match(/[A-Za-z]{2,}/g) ?? []).length >= 2 && verb.index <= 3 && !/^(?:bisect|first|the\s+bad)/i.test(verb[0]);
+      const keepsVerb = (rest.match(/[A-Za-z]{2,}/g) ?? []).length >= 2 && (verb.index <= 3 || /^[\s`'")\]]*re-?$/i.test(text.slice(ref.end - s.start, ref.end - s.start + verb.index))) && !/^(?:bisect|first|the\s+bad)/i.test(verb[0]);
       return { start: s.start + start, end: keepsVerb ? ref.end : ref.end + verb.index + verb[0].length };
     }
   }
@@ -559,7 +561,7 @@ function clauseSpan(body: string, s: Range, ref: RefMatch): Range {
 const EFFECT_WORD = /\b(?:crash\w*|fail\w*|hang\w*|freez\w*|leak\w*|slow\w*|error\w*|panic\w*|broken|wrong|missing|stutter\w*|flicker\w*)\b/i;
 
 /** A passive causal verb leading straight to the reference ("… introduced at", "… started with commit"). */
-const PASSIVE_LEAD = /\b(?:introduced|caused|started|appeared|regressed|broken)\s+(?:(?:at|in|by|with|on|since|from|after|commit|the|this|revision)\s+){1,3}[`'"([]*$/i;
+const PASSIVE_LEAD = /\b(?:introduced|caused|started|appeared|regressed|broken)\s+(?:(?:at|in|by|with|on|since|from|after|commit|the|this|revision|changes?|patch(?:es)?)\s+){1,5}[`'"([]*$/i;
 
 const TITLE_LEAD = /(?:\b(?:introduced|caused|broken|regressed|regression|since|after|at|in|by|on|with|from|this|the|commit|revision)\b[\s`'"(\[]*)+$/i;
 /** After the reference in a title: closing marks and a colon go; a verb stays with what it broke ("X breaks configure on FreeBSD"). */

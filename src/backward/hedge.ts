@@ -38,6 +38,11 @@ const HEDGES = [
   'suggested',
   'if i had to guess',
   'afaict',
+  // "After X, if not before": X is an upper bound, not the first bad commit.
+  'if not before',
+  'if not earlier',
+  'or even before',
+  'or earlier',
   'iiuc',
 ];
 

@@ -22,7 +22,7 @@ const REF_SOURCE = [
   // [text](commit url): the reference is the URL
   `\\[[^\\]\\n]{1,120}\\]\\((?<mdurl>https?://${HOST}/[^)\\s]+?/(?:-/)?(?:commit|commits)/${HEX}|https?://${HOST}/[^)\\s]+?/\\+/${HEX})[^)\\s]*\\)`,
   `(?<ghpull>https?://${HOST}/(?<gpo>${SEG})/(?<gpn>${SEG})/pull/(?<gpnum>\\d+)/commits/(?<gphex>${HEX}))(?![0-9a-fA-F])`,
-  `(?<ghcommit>https?://${HOST}/(?<gco>${SEG})/(?<gcn>${SEG})/commits?/(?<gchex>${HEX}))(?![0-9a-fA-F])`,
+  `(?<ghcommit>https?://${HOST}/(?<gco>${SEG})/(?<gcn>${SEG})/(?:commits?|tree)/(?<gchex>${HEX}))(?![0-9a-fA-F])`,
   `(?<glcommit>https?://${HOST}/(?<glpath>${SEG}(?:/${SEG})+)/-/commits?/(?<glhex>${HEX}))(?![0-9a-fA-F])`,
   `(?<gitiles>https?://(?<gthost>${HOST})/(?<gtpath>${SEG}(?:/${SEG})*)/\\+/(?<gthex>${HEX}))(?![0-9a-fA-F])`,
   `(?<prurl>https?://${HOST}/(?<pro>${SEG})/(?<prn>${SEG})/pull/(?<prnum>\\d+))(?![\\d/]*commits)(?![\\w/])`,

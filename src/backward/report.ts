@@ -99,7 +99,7 @@ export function subjectFromBisectOutput(attributions: readonly Attribution[]): s
 export function subjectFromRevertTitle(thread: Thread, attributions: readonly Attribution[]): string | null {
   // `Revert "<subject>"`, also lower-case, and `[Area] Reverted: <subject>`.
   const m =
-    /^\s*(?:\[[^\]\n]{1,40}\]\s*)?revert\s+"([^"\n]+?)(?:\s?…|\s?\.\.\.)?(?:"|$)/i.exec(thread.title) ??
+    /^\s*(?:\[[^\]\n]{1,40}\]\s*|#\d+\s*:\s*|[A-Z][A-Z0-9]+-\d+\s*:?\s*)?revert\s+"([^"\n]+?)(?:\s?…|\s?\.\.\.)?(?:"|$)/i.exec(thread.title) ??
     /^\s*(?:\[[^\]\n]{1,40}\]\s*)?revert(?:ed|s)?\s*:\s*([^"\n]+?)(?:\s?…|\s?\.\.\.)?\s*$/i.exec(thread.title);
   if (!m || !attributions.some((a) => /\brevert(?:s|ed|ing)?\s+(?:commit|these\s+changes|this\s+change)\b/i.test(a.sentence.text) || a.post === -1)) return null;
   return m[1]!.trim();

@@ -19,6 +19,9 @@ const POINTING_BLAME = new RegExp(`${UNNAMED_COMMIT}(?=${BLAMING_VERB})`, 'gi');
 const POINTING_CAUSE =
   /\b(?:(?:it|this|that)\s+(?:was|is)\s+)?(?:caused|introduced|broken)\s+by\s+(?:the\s+(?:changes?|patch(?:es)?)\s+in\s+)?(?:this|that|the\s+(?:last|latest|previous|reverted))\s+(?:commit|change|patch)\b/gi;
 
+/** A pull request blamed by number ("broken by Pull 803", "regressed in PR #41"): the preposition and the number go, the verb stays. */
+const BLAMED_PR = /\b(?:broken|broke|caused|introduced|regressed)(\s+(?:by|in|with|since|from)\s+(?:the\s+)?(?:(?:PR|pull\s+request|pull|merge\s+request|MR)\s*#?\s*\d+|(?:[\w.-]+\/[\w.-]+)?#\d+))(?!\w)/gi;
+
 /** The sentences of `text` that localise the culprit by a good neighbour; none when nothing is attributed. */
 export function detectLocalisation(text: string, attributed: boolean): Span[] {
   if (!attributed) return [];
@@ -29,5 +32,6 @@ export function detectLocalisation(text: string, attributed: boolean): Span[] {
   }
   for (const m of text.matchAll(POINTING_BLAME)) out.push({ start: m.index, end: m.index + m[0].length, detector: LOCALISATION_DETECTOR });
   for (const m of text.matchAll(POINTING_CAUSE)) out.push({ start: m.index, end: m.index + m[0].length, detector: LOCALISATION_DETECTOR });
+  for (const m of text.matchAll(BLAMED_PR)) out.push({ start: m.index + m[0].length - m[1]!.length, end: m.index + m[0].length, detector: LOCALISATION_DETECTOR });
   return out;
 }

@@ -621,3 +621,89 @@ describe('a report that opens with the commit its trouble dates from', () => {
     expect(extractAttributions(thread)).toEqual([]);
   });
 });
+
+describe('set-12 and set-13 shapes, in other words', () => {
+  const codesOf = (thread: Thread) => screenThread(thread, extractAttributions(thread)).reasons.map((r) => r.code);
+  const found = (thread: Thread) => extractAttributions(thread).map((a) => a.ref.value);
+
+  it.each([
+    ['"this began with commit X"', `The nightly tests are red. This began with commit ${FULL.slice(0, 12)}, see the CI log.`],
+    ['"narrowed it down to X"', `After updating, the Windows build stopped compiling. I narrowed it down to ${FULL}.`],
+    ['"X is where the margins got broken"', `The settings page lost its margins.\n\n${FULL} is where the margins got broken.`],
+    ['"tracked the crash down to X"', `Opening an empty project crashes at start. I tracked the crash down to ${FULL.slice(0, 10)}.`],
+  ])('%s is an attribution', (_name, body) => {
+    expect(found(aThread([body]))).toEqual([body.includes(FULL) ? FULL : expect.stringMatching(/^5d41402abc/)]);
+  });
+
+  it('"X is the first bad commit; Y works." names one culprit: Y is the good side', () => {
+    const thread = aThread(['The importer stopped reading gzip files.', `I bisected it: ${FULL} is the first bad commit; 1a2b3c4d5e6f7a8b9c0d1e2f3a4b5c6d7e8f9a0b works.`]);
+    expect(codesOf(thread)).not.toContain('competing');
+    expect(found(thread)).toEqual([FULL]);
+  });
+
+  it('"After X, if not before" is an upper bound, not a first bad commit', () => {
+    const thread = titled('Tests fail on the old runtime', [`Starting from commit ${FULL}, if not earlier, the parser tests fail on the old runtime.`]);
+    expect(codesOf(thread)).toContain('hedged');
+  });
+
+  it('"Since your change to the grammar in commit X, …" dates the breakage from X', () => {
+    const thread = titled('Highlighting broken in the last update', [`Since your change to the grammar file in commit ${FULL}, the string colours are all wrong in every theme.`]);
+    expect(found(thread)).toEqual([FULL]);
+  });
+
+  it('the reporter calling the failure temporary retracts the blame', () => {
+    const thread = titled('Download error 502', [`Error 502 while downloading the release archive.\n\nCause: commit https://github.com/acme/widget/commit/${FULL}`, 'Can you try again? Maybe the server had a hiccup.', 'Right, it was a temporary error on the server side; it works now. Closing.']);
+    expect(codesOf(thread)).toContain('retracted');
+  });
+
+  it('someone else who does not have the problem at all sends the thread to review, unless it is settled later', () => {
+    const body = `Pasting a table freezes the editor. It started with https://github.com/acme/widget/commit/${FULL}`;
+    const disputed = titled('Editor freezes on paste', [body, 'Please reinstall your dependencies. We do not see this freeze on any of our machines.'], ['reporter', 'maintainer']);
+    expect(screenThread(disputed, extractAttributions(disputed)).decision).toBe('review');
+    const settled = titled('Editor freezes on paste', [body, 'I cannot reproduce this with the sample file.', 'Now I can reproduce it with a larger table, and reverting that commit fixes it.'], ['reporter', 'maintainer', 'maintainer']);
+    expect(screenThread(settled, extractAttributions(settled)).decision).toBe('candidate');
+    const gone = titled('Editor freezes on paste', [body, 'I cannot see the freeze on the current master build.'], ['reporter', 'maintainer']);
+    expect(screenThread(gone, extractAttributions(gone)).decision).toBe('candidate');
+  });
+
+  it('a tree URL at a commit is a reference: "the only commit that shows the crash is <tree URL>"', () => {
+    const thread = titled('Crash when loading the second level', [
+      'The game crashes when loading the second level.',
+      `I tried the three commits of that day, and of those the only commit that shows the crash is this one:\n\nhttps://github.com/acme/widget/tree/${FULL}\n\nThe level loads when I use this commit:\n\nhttps://github.com/acme/widget/tree/1a2b3c4d5e6f7a8b9c0d1e2f3a4b5c6d7e8f9a0b`,
+    ]);
+    expect(found(thread)).toEqual([FULL]);
+    expect(codesOf(thread)).toEqual([]);
+  });
+
+  it('"Rollback commit X" with a stated malfunction blames X; "Roll back to X" names the good side', () => {
+    const rollback = titled(`Rollback commit ${FULL}`, ['Malfunction occurred because the old rewrite rules were applied by mistake']);
+    expect(found(rollback)).toEqual([FULL]);
+    const target = titled(`Rollback to ${FULL.slice(0, 7)}`, [`Roll back the main line to commit ${FULL.slice(0, 7)} to mitigate the current regression.`]);
+    expect(found(target)).toEqual([]);
+  });
+
+  it('a revert of a workaround whose cause got fixed elsewhere blames nothing', () => {
+    const thread = titled('Revert "Tweak the spec to avoid a bug in the lexer gem"', [`This reverts commit ${FULL}.\n\nThe lexer gem got fixed in the meantime.`]);
+    expect(found(thread)).toEqual([]);
+  });
+
+  it('the answer goes, the symptom stays: "re-introduced …", "hangs caused by the changes in commit X from owner/name#73", a ticket-prefixed revert title', () => {
+    const reintroduced = decide(titled('Fixes undone', [`Commit ${FULL} re-introduced many bugs that were fixed before.`])).out;
+    expect(reintroduced.report.text).toContain('re-introduced many bugs');
+    expect(reintroduced.report.text).not.toContain(FULL.slice(0, 7));
+
+    const passive = decide(titled('Fix hangs introduced in acme/widget#73', [`This fixes the hangs caused by the changes in commit ${FULL.slice(0, 8)} from acme/widget#73`])).out;
+    expect(passive.report.text).toContain('This fixes the hangs');
+    expect(passive.report.text).not.toMatch(/#73|5d41402a/);
+
+    const prefixed = decide(titled('#0: Revert "Rename the queue workers (#2164)"', [`This reverts commit ${FULL}.\n\nThis commit broke the profiler job.\n\nThe profiler job broke.`])).out;
+    expect(prefixed.report.text).not.toContain('Rename the queue workers');
+    expect(prefixed.report.text).toContain('The profiler job broke');
+  });
+
+  it('"broken by Pull 412" in an attributed thread: the pull request goes, the verb stays', () => {
+    const { out } = decide(titled('Fix the Windows project files broken by Pull 412', [`Breaking commit: ${FULL}\n\nThe unittest target no longer links on Windows.`]));
+    expect(out.report.text).not.toMatch(/Pull 412/);
+    expect(out.report.text).toContain('project files broken');
+  });
+});
