@@ -14,6 +14,7 @@
  *   node --import tsx scripts/bench/route.ts [--git-dir PATH] [--prs N]
  */
 import { readFileSync } from 'node:fs';
+import { cpus, loadavg } from 'node:os';
 import { resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
@@ -365,7 +366,7 @@ async function main(): Promise<void> {
       return p.ok ? [{ path: f.path, triggers: forMinimatch(p.triggers) }] : [];
     });
   const parsed = parse(files);
-  console.log(`route bench: ${fmtInt(tree.length)} generated paths, ${files.length} workflows, ${pathPatternCount(parsed.map((p) => p.triggers))} path patterns; naive side: minimatch ${minimatchVersion} per pattern and path (dot: true); rates are changed paths per CPU second, the best of ${MIN_ROUNDS}-${MAX_ROUNDS} rounds per side (more while a side has spent under ${MIN_CPU_SECONDS} s), a fresh router per compiled round (setup ${seconds(t0).toFixed(2)} s)`);
+  console.log(`route bench: ${fmtInt(tree.length)} generated paths, ${files.length} workflows, ${pathPatternCount(parsed.map((p) => p.triggers))} path patterns; naive side: minimatch ${minimatchVersion} per pattern and path (dot: true); rates are changed paths per CPU second, the best of ${MIN_ROUNDS}-${MAX_ROUNDS} rounds per side (more while a side has spent under ${MIN_CPU_SECONDS} s), a fresh router per compiled round (setup ${seconds(t0).toFixed(2)} s); load average at the start: ${loadLine()}`);
   let disagreements = 0;
   const ratios: number[] = [];
   const report = (name: string, m: Measured, ctx: RouteContext): void => {
@@ -396,11 +397,16 @@ async function main(): Promise<void> {
     console.log(`multi-path changes: ${fmtInt(changes.length)} generated (pass --git-dir PATH to sample a real repository's history)`);
     report('multi-path changes (generated)', measure(files, parsed, changes, CTX, 10), CTX);
   }
-  console.log(`lowest ratio ${Math.min(...ratios).toFixed(1)}x over ${ratios.length} workloads (goal >= 50x)`);
+  console.log(`lowest ratio ${Math.min(...ratios).toFixed(1)}x over ${ratios.length} workloads (goal >= 50x); load average at the end: ${loadLine()}`);
   if (disagreements > 0) {
     console.error(`route bench: the compiled answers differ from the reference or naive ones on ${disagreements} change sets`);
     process.exitCode = 1;
   }
+}
+
+/** The 1, 5 and 15 minute load averages and the core count: the figures vary with the machine's load. */
+function loadLine(): string {
+  return `${loadavg().map((l) => l.toFixed(1)).join(' ')} on ${cpus().length} cores`;
 }
 
 function fmtInt(n: number): string {

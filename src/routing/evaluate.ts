@@ -360,7 +360,7 @@ export class CompiledWorkflows {
 
   /**
    * A router for one context with nothing learnt yet: what `activatedFor` keeps between calls
-   * (per-group plans, per-path results) starts empty and belongs to the returned router.
+   * (the path automata's states, classes and answers) starts empty and belongs to the returned router.
    */
   routerFor(ctx: RouteContext): Router {
     checkContext(ctx);

@@ -3,8 +3,8 @@ import { compileWorkflows, type RouteContext, type WorkflowFile } from '../../..
 import { seededRandom } from '../../../src/util/random.js';
 
 /**
- * The fast path (`activatedFor`: per-group plans, shared lists, per-path signals kept across
- * change sets, early stops) against the explained evaluation (`route`, on its own compiled copy), on generated workflows
+ * The fast path (`activatedFor`: shared lists, the path automata built along the way, signals per
+ * pair of states, answers kept per signal, early stops) against the explained evaluation (`route`, on its own compiled copy), on generated workflows
  * and paths chosen so that patterns of every shape meet paths they match, almost match and
  * cannot match.
  */
@@ -58,7 +58,7 @@ describe('activatedFor agrees with route', () => {
     { event: 'pull_request', action: 'labeled', base_branch: 'master', merge_conflict: true },
   ];
 
-  it('on one-path changes, in sorted and shuffled order, with the plans built along the way', () => {
+  it('on one-path changes, in sorted and shuffled order, with the automata built along the way', () => {
     for (let seed = 1; seed <= 25; seed++) {
       const rand = seededRandom(seed);
       const files = workflows(rand, 12);
@@ -74,7 +74,7 @@ describe('activatedFor agrees with route', () => {
     }
   });
 
-  it('on change sets of several paths, repeating paths across sets (per-path results reused)', () => {
+  it('on change sets of several paths, repeating paths across sets (answers kept per signal reused)', () => {
     for (let seed = 100; seed <= 120; seed++) {
       const rand = seededRandom(seed);
       const files = workflows(rand, 12);

@@ -5,10 +5,10 @@ import { compileWorkflows, type RouteContext, type WorkflowFile } from '../../..
 import { seededRandom } from '../../../src/util/random.js';
 
 /**
- * Change sets of several paths are answered from per-path signals (one bit per list and use) kept
- * per path string, ORed per change set, with the answers kept per signal; one-path change sets use
- * a kept signal when there is one. Every answer is checked against the explained evaluation
- * (`route`) on its own compiled copy.
+ * Change sets are answered from per-path signals (one bit per list and use) read from the states
+ * the path automata end in, ORed per change set, with the answers kept per signal (and, for one
+ * path, per class). Every answer is checked against the explained evaluation (`route`) on its own
+ * compiled copy.
  */
 const JOB = 'jobs:\n  t:\n    runs-on: ubuntu-latest\n';
 const CTX: RouteContext = { event: 'pull_request', action: 'synchronize', base_branch: 'main' };
@@ -112,7 +112,7 @@ describe('signals of change sets of several paths', () => {
     expect(router.activated([...mds.slice(1), 'docs/a.txt'])).toEqual(['.github/workflows/code.yml', '.github/workflows/docs.yml']);
   });
 
-  it('stay right when the kept signals, classes and answers are cleared at their bound', () => {
+  it('stay right when the kept classes, answers and automaton states are cleared at their bound', () => {
     const rand = seededRandom(21);
     const files = Array.from({ length: 36 }, (_, i) => wf(`w${i}`, `  pull_request:\n    paths: ['p${i % 12}/**', '!**/x${i % 5}.c']`));
     const pool = Array.from({ length: 200 }, (_, i) => `p${i % 13}/s${i % 7}/x${i % 6}.c`);
@@ -124,16 +124,16 @@ describe('signals of change sets of several paths', () => {
   });
 });
 
-describe('one-path change sets with kept signals', () => {
-  it('agree with route whether the path is new, already kept from a change set of several paths, or seen again', () => {
+describe('one-path change sets', () => {
+  it('agree with route whether the path is new, already met in a change set of several paths, or seen again', () => {
     const files = TRICKY;
     const router = plan(files);
     const changes: string[][] = [];
-    // More than 64 new one-path change sets first: the plan stops keeping new one-path signals and looks paths up one call in 16...
+    // New one-path change sets first...
     for (let i = 0; i < 300; i++) changes.push([`gen/d${i % 17}/f${i}.${i % 3 === 0 ? 'md' : 'c'}`]);
     // ...then paths kept from change sets of several paths, and one-path change sets that repeat.
     for (let i = 0; i < 200; i++) changes.push([TRICKY_PATHS[i % TRICKY_PATHS.length]!, `gen/d${i % 17}/f${i}.c`]);
-    // Enough repeats for the looked-up share to bring keeping back, then new paths again.
+    // ...many repeats, then new paths again.
     for (let i = 0; i < 3000; i++) changes.push([TRICKY_PATHS[i % TRICKY_PATHS.length]!]);
     for (let i = 0; i < 100; i++) changes.push([`gen/e${i % 5}/g${i}.c`]);
     expectAgreement(files, router, changes);
