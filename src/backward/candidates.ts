@@ -11,6 +11,7 @@
  */
 import { findHedge } from './hedge.js';
 import { BLAMING_VERB, FIX_AFTER, FIX_BEFORE, NEUTRAL_SUBJECT, REVERT_BEFORE, UNNAMED_COMMIT } from './phrases.js';
+import { CAUSAL_OTHER, NEGATION_OTHER_BEFORE } from './other-languages.js';
 import { findRefs, isCrossRepository, type RefMatch } from './refs.js';
 import { layoutOf, lineIndexAt, sentenceAt, type Layout, type Range } from './text.js';
 import type { Attribution, AttributionKind, Thread } from '../model/backward.js';
@@ -341,7 +342,8 @@ function evidenceOf(
   const causalWords = post === -1 ? TITLE_CAUSAL : CAUSAL;
   // "X (Introduce the volume knob, #842) …": a subject pasted after the reference is no causal word.
   const subjectAfter = /^[`'"\])]*\s*\([^)\n]{0,100}\)/.exec(body.slice(ref.end, ref.end + 110));
-  const ownMatch = causalWords.exec(subjectAfter ? sentence.replace(subjectAfter[0], (w) => '_'.repeat(w.length)) : sentence);
+  const spoken = subjectAfter ? sentence.replace(subjectAfter[0], (w) => '_'.repeat(w.length)) : sentence;
+  const ownMatch = causalWords.exec(spoken) ?? CAUSAL_OTHER.exec(spoken);
   // "the test introduced in X fails": what X introduced is a thing, not the regression.
   const own = ownMatch && /^introduc/i.test(ownMatch[0]) && NEUTRAL_SUBJECT.test(sentence.slice(0, ownMatch.index)) ? null : ownMatch;
   // "whenever someone gets around to bisecting it": the search is still to come.
@@ -367,7 +369,8 @@ function evidenceOf(
   if (conditional) add('conditional', conditional[0].trim());
   const pointer = ref.ref.type === 'pr' ? POINTER_BEFORE.exec(body.slice(Math.max(0, ref.outerStart - 60), ref.outerStart)) : null;
   if (pointer) add('pointer', pointer[0].trim());
-  const negBefore = NEGATION_BEFORE.exec(body.slice(Math.max(s.start, ref.outerStart - 40), ref.outerStart));
+  const nearBefore = body.slice(Math.max(s.start, ref.outerStart - 40), ref.outerStart);
+  const negBefore = NEGATION_BEFORE.exec(nearBefore) ?? NEGATION_OTHER_BEFORE.exec(nearBefore);
   // "no longer works after X", "doesn't build since X": the negation is the breakage, said of the symptom.
   const brokeBefore = negBefore && BREAKAGE_NEGATION.test(negBefore[0]) ? null : negBefore;
   const neg = brokeBefore ?? NEGATION_AFTER.exec(after);
@@ -391,7 +394,7 @@ function blameBefore(layout: Layout, s: Range, ref: RefMatch): RegExpExecArray |
   if (/\n[ \t>]*\n/.test(raw.slice(before.length)) && !/(?::|\b(?:commit|revision|changeset))$/i.test(before)) return null;
   const cut = Math.max(before.lastIndexOf('. '), before.lastIndexOf('.\n'), before.lastIndexOf('\n\n'));
   const previous = before.slice(cut + 1);
-  const m = CAUSAL.exec(previous);
+  const m = CAUSAL.exec(previous) ?? CAUSAL_OTHER.exec(previous);
   if (!m || BISECT_TO_COME.test(previous) || NEGATION_BEFORE.test(previous.slice(0, m.index))) return null;
   return m;
 }

@@ -1,3 +1,5 @@
+import { HEDGE_OTHER } from './other-languages.js';
+
 /** Hedging: words that turn an attribution into a guess. */
 const HEDGES = [
   'maybe',
@@ -55,6 +57,8 @@ export function findHedge(text: string): string | null {
   const spoken = text.replace(/\([^()]{40,}\)?/g, (w) => (/[0-9a-f]{7,40}|https?:\/\//i.test(w) ? w : '_'.repeat(w.length)));
   const m = HEDGE.exec(spoken.replace(/\bnot\s+(?:sure|certain)\s+(?:what|why|how|where)\b/gi, (w) => '_'.repeat(w.length)));
   if (m) return m[0];
+  const other = HEDGE_OTHER.exec(spoken);
+  if (other) return other[0];
   if (/\?["')\]*_`]*\s*$/.test(text)) return '?';
   return null;
 }

@@ -2,11 +2,14 @@
  * Whether a (sanitized) report still describes something observable: enough prose once version
  * lists, bisect logs, SHAs and links are set aside.
  */
+import { UNSPACED } from './other-languages.js';
 const BISECT_LOG = /^\s*(?:\$\s*)?(?:git bisect\b|#\s*(?:good|bad|skip|first bad commit|status|possible first bad commit)\b|Bisecting:|bisect (?:run|found)\b|running\b|[0-9a-f]{7,40}\b)/i;
 const VERSION_LINE =
   /^\s*(?:[-*+]\s+)?[`*]*(?:[\w.-]+\s+)?v?\d+(?:\.\d+)+[\w.+-]*[`*]*\s*(?:[:=\-—]|->|=>)?\s*(?:good|bad|ok|okay|works?|working|broken|fails?|failing|passes|pass|fine|✅|❌|✔|✘|yes|no)?\s*$/i;
-/** A word, or an identifier that starts with a letter ("cas2.w", "VFFA-1", "x86_64"). */
-const WORD = /(?<![\w.'-])[A-Za-z][\w'.-]*[A-Za-z0-9](?![\w'-])/g;
+/** A word, or an identifier that starts with a letter ("cas2.w", "VFFA-1", "x86_64"), in any script written with spaces. */
+const WORD = /(?<![\p{L}\p{N}_.'-])(?![\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}])\p{L}[\p{L}\p{N}_'.-]*[\p{L}\p{N}](?![\p{L}\p{N}_'-])/gu;
+/** Characters of a script written without spaces (Chinese, Japanese) that count as one word. */
+const UNSPACED_PER_WORD = 2;
 /** The thresholds of the symptom check, one comment each (the counts are of the report's prose lines). */
 export const SYMPTOM_THRESHOLDS = {
   /** Words that make a description on their own, when at least `specificWithWords` of them are specific. */
@@ -60,7 +63,12 @@ export function hasObservableSymptom(text: string): { ok: boolean; why: string }
       .replace(/https?:\/\/\S+/g, ' ')
       .replace(/\b[0-9a-f]{7,40}\b/gi, ' ')
       .replace(/[_*~]+/g, ' ');
-    const found = prose.match(WORD) ?? [];
+    // Chinese and Japanese runs have no spaces: every two characters count as one specific word.
+    const unspaced = [...prose.matchAll(UNSPACED)].reduce((n, m) => n + Math.floor(m[0].length / UNSPACED_PER_WORD), 0);
+    words += unspaced;
+    content += unspaced;
+    specific += unspaced;
+    const found = prose.replace(UNSPACED, ' ').match(WORD) ?? [];
     words += found.length;
     content += found.filter((w) => w.length >= 3 && !GENERIC.has(w.toLowerCase())).length;
     effects += found.filter((w) => EFFECT.test(w)).length;

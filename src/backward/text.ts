@@ -3,6 +3,7 @@
  * fenced code block) and sentence boundaries. Everything works on offsets into the original body,
  * so spans found here can be sliced out of it unchanged.
  */
+import { CJK_SENTENCE_END } from './other-languages.js';
 
 export type LineKind = 'text' | 'code' | 'fence';
 
@@ -104,12 +105,12 @@ function continuesPrevious(lines: readonly Line[], i: number): boolean {
   if (line.quoteDepth !== prev.quoteDepth) return false;
   if (line.content.trim() === '' || prev.content.trim() === '') return false;
   if (BLOCK_START.test(line.content)) return false;
-  if (/[.!?]["')\]*_`]*\s*$/.test(prev.content)) return false;
+  if (/(?:[.!?]|[。！？])["')\]*_`」』）]*\s*$/.test(prev.content)) return false;
   return true;
 }
 
 /** Sentence ends inside a paragraph: `.`, `!` or `?` followed by whitespace, not after a common abbreviation. */
-const SENTENCE_END = /[.!?]+["')\]*_`]*(?=\s|$)/g;
+const SENTENCE_END = new RegExp(`[.!?]+["')\\]*_\`]*(?=\\s|$)|${CJK_SENTENCE_END}`, 'g');
 const ABBREVIATION = /(?:\b(?:e\.g|i\.e|etc|vs|cf|approx|Mr|Dr|No)|\.\.)$/i;
 
 export interface Range {
