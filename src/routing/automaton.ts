@@ -29,6 +29,7 @@ const SLASH = 47;
 
 /** States reached before the table is dropped and built again (memory bound); per state, one entry per character class. */
 const MAX_STATES = 20_000;
+const MAX_ENTRIES = 1 << 22;
 
 /**
  * One item of a pattern body: an atom (a literal character, as one or two code units, or a
@@ -256,9 +257,13 @@ export class PathAutomaton {
   /** Offset of the start state, and whether it is settled (see `settled`). */
   private startOffset = 0;
   private startSettled = false;
+  /** The start is settled, or there are more states than `maxStates`: `run` has more to do than read. */
+  private unusual = false;
   /** Scratch: marks of positions. */
   private readonly mark: Int32Array;
   private stamp = 0;
+  /** States kept before the table is dropped and built again. */
+  private readonly maxStates: number;
   /** Number of times the table was dropped for its size. */
   resets = 0;
 
@@ -269,7 +274,7 @@ export class PathAutomaton {
   constructor(
     bodies: readonly string[],
     readonly backwards = false,
-    private readonly maxStates = MAX_STATES,
+    maxStates = MAX_STATES,
     /** Called when the table is dropped: state numbers given before are void. */
     private readonly onReset?: () => void,
   ) {
@@ -310,6 +315,8 @@ export class PathAutomaton {
       }
       return Int32Array.from(out);
     });
+    // The table's memory is bounded too: at most MAX_ENTRIES entries (16 MB).
+    this.maxStates = Math.max(1, Math.min(maxStates, Math.floor(MAX_ENTRIES / this.width)));
     this.table = new Int32Array(0);
     this.reset();
   }
@@ -325,6 +332,7 @@ export class PathAutomaton {
     const start = Int32Array.from(this.reach[this.start]!).sort();
     this.startOffset = this.intern(start);
     this.startSettled = start.length > 0 && this.settled(start);
+    this.unusual = this.startSettled;
   }
 
   /**
@@ -332,12 +340,14 @@ export class PathAutomaton {
    * next call, which may drop the table when it has grown past its bound (`resets` tells).
    */
   run(path: string): number {
-    if (this.members.length > this.maxStates) {
-      this.resets++;
-      this.reset();
-      this.onReset?.();
+    if (this.unusual) {
+      if (this.members.length > this.maxStates) {
+        this.resets++;
+        this.reset();
+        this.onReset?.();
+      }
+      if (this.startSettled) return this.startOffset >> this.shift;
     }
-    if (this.startSettled) return this.startOffset >> this.shift;
     return this.backwards ? this.runBackwards(path) : this.runForward(path);
   }
 
@@ -463,6 +473,7 @@ export class PathAutomaton {
     }
     const id = this.members.length;
     this.members.push(positions);
+    if (id >= this.maxStates) this.unusual = true;
     if (same === undefined) this.ids.set(h, [id]);
     else same.push(id);
     const need = (id + 1) * this.width;

@@ -39,6 +39,8 @@ const MAX_CACHED = 200_000;
 const SMALL_BITS = 12;
 /** States of each automaton kept before its table is dropped and built again. */
 const MAX_STATES = 20_000;
+/** Cells of the class-by-states rows kept before they start again (16 MB). */
+const MAX_ROW_CELLS = 1 << 22;
 /** Signal bits per word: 30 keeps every word a small integer (no heap number) in V8. */
 const BITS = 30;
 
@@ -88,6 +90,7 @@ export class ContextPlan {
   private readonly regexOnly: boolean;
   /** The signal class of a path by the states it ends in: row by forward state, column by backward state (-1: not worked out). */
   private rows: (Int32Array | undefined)[] = [];
+  private rowCells = 0;
   /** With more than one signal word: the answer for a change set of one path, by its class. */
   private oneAnswers: (readonly string[] | undefined)[] = [];
   /** Scratch: marks of bodies. */
@@ -172,6 +175,7 @@ export class ContextPlan {
     const maxStates = Math.min(maxCached, MAX_STATES);
     const forget = (): void => {
       this.rows = [];
+      this.rowCells = 0;
     };
     this.forward = new PathAutomaton(fore.map((k) => bodies[k]!), false, maxStates, forget);
     this.backward = new PathAutomaton(back.map((k) => bodies[k]!), true, maxStates, forget);
@@ -332,6 +336,12 @@ export class ContextPlan {
     if (row === undefined || b >= row.length) {
       const grown = new Int32Array(Math.max(16, b + 1, (row?.length ?? 0) * 2)).fill(-1);
       if (row !== undefined) grown.set(row);
+      // Memory bound: past MAX_ROW_CELLS cells in all, the rows start again.
+      this.rowCells += grown.length - (row?.length ?? 0);
+      if (this.rowCells > MAX_ROW_CELLS) {
+        this.rows = [];
+        this.rowCells = grown.length;
+      }
       row = grown;
       this.rows[f] = row;
     }
@@ -368,6 +378,7 @@ export class ContextPlan {
     this.classIds.clear();
     this.classWords.length = 0;
     this.rows = [];
+    this.rowCells = 0;
     this.oneAnswers = [];
   }
 }
