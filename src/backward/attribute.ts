@@ -133,7 +133,8 @@ export function extractWithCandidates(thread: Thread): { attributions: Attributi
   // Candidates add the commits no pattern named; a pattern's target mentioned again is not a new attribution.
   const fresh = candidateAttributions(thread, candidates).filter((c) => !patterns.some((p) => sameTarget(p.ref, c.ref)));
   // The title only counts when no post names its commit.
-  const extra = fresh.filter((c) => c.post !== -1 || !fresh.some((o) => o.post !== -1 && sameTarget(o.ref, c.ref)));
+  // A plain title stays beside posts that only guess at the same commit.
+  const extra = fresh.filter((c) => c.post !== -1 || !fresh.some((o) => o.post !== -1 && sameTarget(o.ref, c.ref) && (!o.hedged || c.hedged)));
   // A pattern whose reference is negated right before it ("was not caused by X") or put as a
   // condition ("if X is the culprit") is no attribution.
   const negated = (a: Attribution): boolean =>

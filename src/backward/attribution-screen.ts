@@ -153,7 +153,7 @@ export function screenThread(thread: Thread, attributions: readonly Attribution[
     for (const r of matching([DISPUTE], { post: first.post, offset: first.sentence.end })) {
       if (r.post === first.post || thread.posts.find((p) => p.index === r.post)?.author === namer || isQuoted(thread, r)) continue;
       // "… on the latest master" / "… anymore": gone since, which disputes nothing.
-      if (GONE_SINCE.test(r.text)) continue;
+      if (GONE_SINCE.test(r.text) || CONFIRM_SAME.test(r.text)) continue;
       const settled = posts.some((p) => p.index > r.post && (ADMISSION.test(p.body) || SETTLED.test(p.body) || findRefs(p.body).some((x) => x.ref.type !== 'pr')));
       if (!settled) add('retracted', r.text, r.post, false);
     }
@@ -209,6 +209,8 @@ const BISECT_STILL_WANTED =
 /** Someone who does not see the reported problem at all ("we can't reproduce this", "the team does not have this issue"). */
 const DISPUTE =
   /\b(?:we|I|the\s+team|nobody\s+else|no\s+one\s+else)\s+(?:do(?:es)?\s*(?:not|n't)|cannot|can't|could\s*(?:not|n't)|(?:am|are|was|were)\s*(?:not|n't)\s+able\s+to)\s+(?:(?:have|see|get|reproduce|repro|hit|trigger)\w*)\s+(?:this|the|that|your|it|any)\b/i;
+/** "I can confirm I also have this issue with the new compiler and I don't have it with the old one": a good side, not a dispute. */
+const CONFIRM_SAME = /\bconfirm\w*|\b(?:also|too)\s+(?:have|see|get|hit)\b|\b(?:do(?:es)?\s*(?:not|n't)|cannot|can't)\s+\w+\s+(?:this|the|that|it)\s+(?:\w+\s+)?(?:when|if|with|using|after|before|until|on\s+(?:the\s+)?(?:old|older|previous))\b/i;
 /** Not seeing the problem any more, on a newer revision: fixed since, not disputed. */
 const GONE_SINCE = /\b(?:any\s*more|now|(?:on|with|in)\s+(?:the\s+)?(?:latest|current|newest|recent)\s+(?:master|main|trunk|head|version|release|build|nightly|commit)|(?:on|with|in)\s+(?:master|main|head)\b)/i;
 /** A later post that settles a disputed attribution: a fix or a revert of it landed, or it reproduces after all. */
@@ -246,7 +248,7 @@ function admittedLater(thread: Thread, posts: readonly PostText[], a: Attributio
 /** A statement (not a request) that a bisect was done. */
 const BISECT_DONE = /\bbisect(?:ed|ing)?\b/i;
 const REQUEST =
-  /\b(?:could|can|would|will)\s+you\b|\bplease\b|\btry\b|\bif\s+you\b|\bhow\s+did\b|\bneed(?:s|ed)?\b|\bshould\b|\bmust\b|\bnot\b|n't\b|\bnever\b|\byet\b|\bproper\b|\bbefore\s+we\b|\buntil\b/i;
+  /\bthanks?\b|\bthank\s+you\b|\b(?:could|can|would|will)\s+you\b|\bplease\b|\btry\b|\bif\s+you\b|\bhow\s+did\b|\bneed(?:s|ed)?\b|\bshould\b|\bmust\b|\bnot\b|n't\b|\bnever\b|\byet\b|\bproper\b|\bbefore\s+we\b|\buntil\b/i;
 
 /**
  * A hedged attribution that a later post backs with a bisect ("I went back to old versions and

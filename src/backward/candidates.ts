@@ -111,7 +111,7 @@ export interface Candidate {
 
 /** Causal words that tie a reference to the regression when they share its sentence or list item. */
 const CAUSAL =
-  /\b(?:bisect(?!ab)\w*|first[- ]["'`]?(?:bad|broken|failing)["'`]?|introduc(?:e|ed|es|ing)|caus(?:e|ed|es|ing)|result(?:s|ed)?\s+in|due\s+to|fix(?:es|ed|ing)?\s+up|(?:missing|broken|wrong|forgotten|dropped|removed)\s+(?:in|by|with)\s+(?:this|that|the)\s+commit|broke|breaks|breaking|breakage|broken\s+(?:by|in|since|after)|(?:has|have|had)\s+broken|offending|culprit|regress(?:ed|ing|ion|ions)|responsible|start(?:s|ed)?\s+(?:with|at|from|after|since|in)|started|appeared|(?:happen|occur)(?:s|ed|red|ring|ing)?\s+(?:only\s+|right\s+)?(?:after|since|with|from)|(?:since|after)\s+(?:the\s+)?commit|(?:broken|failing|fails|crash\w*|hangs?)\s+(?:on|in|with)\s+[\w.-]+\s+since|(?:first|only)\s+(?:commit|revision|version|build)\s+(?:where|in\s+which|that|with)|beginning\s+(?:at|with|from)|begins\s+with|(?:that|which)\s+(?:break|cause|introduce)\b|slowed\s+down|began\s+(?:with|at|in|after|since)|narrow(?:ed|ing)?\s+(?:[\w-]+\s+){0,3}?down\s+to|(?:tracked|traced|pinned|pinpointed)\s+(?:[\w-]+\s+){0,3}?(?:down|back)?\s*to|(?:got|became|went)\s+(?:broken|bad|wrong)|introducer|guilty|faulty|the\s+bad\s+commit|murderer|accidentally|inadvertently|mistakenly|(?:fail(?:s|ed|ing)?|crash(?:es|ed|ing)?|hangs?|hanging|broken|slower)\s+(?:ever\s+)?since)\b/i;
+  /\b(?:bisect(?!ab)\w*|first[- ]["'`]?(?:bad|broken|failing)["'`]?|introduc(?:e|ed|es|ing)|caus(?:e|ed|es|ing)|result(?:s|ed)?\s+in|due\s+to|fix(?:es|ed|ing)?\s+up|(?:missing|broken|wrong|forgotten|dropped|removed)\s+(?:in|by|with)\s+(?:this|that|the)\s+commit|broke|breaks|breaking|breakage|broken\s+(?:by|in|since|after)|(?:has|have|had)\s+broken|offending|culprit|regress(?:ed|ing|ion|ions)|responsible|start(?:s|ed)?\s+(?:with|at|from|after|since|in)|started|appeared|(?:happen|occur)(?:s|ed|red|ring|ing)?\s+(?:only\s+|right\s+)?(?:after|since|with|from)|(?:since|after)\s+(?:(?:the|that|this)\s+)?commit|(?:broken|failing|fails|crash\w*|hangs?)\s+(?:on|in|with)\s+[\w.-]+\s+since|(?:first|only)\s+(?:commit|revision|version|build)\s+(?:where|in\s+which|that|with)|beginning\s+(?:at|with|from)|begins\s+with|(?:that|which)\s+(?:break|cause|introduce)\b|slowed\s+down|began\s+(?:with|at|in|after|since)|narrow(?:ed|ing)?\s+(?:[\w-]+\s+){0,3}?down\s+to|(?:tracked|traced|pinned|pinpointed)\s+(?:[\w-]+\s+){0,3}?(?:down|back)?\s*to|(?:got|became|went)\s+(?:broken|bad|wrong)|introducer|guilty|faulty|the\s+bad\s+commit|murderer|accidentally|inadvertently|mistakenly|(?:fail(?:s|ed|ing)?|crash(?:es|ed|ing)?|hangs?|hanging|broken|slower)\s+(?:ever\s+)?since)\b/i;
 
 /** A title speaks of a bisect in progress as often as of its outcome ("bisect round 3 (commit X)"): there the word alone is no cause. */
 const TITLE_CAUSAL = new RegExp(CAUSAL.source.replace('bisect(?!ab)\\w*|', 'anymore|any\\s+more|no\\s+longer|'), 'i');
@@ -126,13 +126,33 @@ const POINTER_SENTENCE = /^[\s>*_-]*(?:(?:(?:it\s+)?turn(?:s|ed)\s+out\s+(?:to\s
 /** A sentence that opens by blaming what the previous sentence named. */
 const ANAPHORA = /^(?:this|that|it|which|the\s+change|this\s+change|this\s+commit|that\s+commit)\s+(?:(?:then|also|apparently)\s+)?(?:(?:had|has)\s+(?:broken|introduced|caused)|introduced|introduces|caused|causes|broke|breaks|regressed|is\s+what\s+broke)\b/i;
 
+/** "In this commit X\n\ncausing make to break.": the next sentence goes on with what the commit did. */
+const NEXT_PARTICIPLE = /^(?:causing|breaking|introducing|which\s+(?:causes|caused|breaks|broke|introduced))\b/i;
+
+/** "commit X makes the game suffer …": the commit is the subject of a verb of effect, in a report that speaks of a regression. */
+const SUBJECT_LEAD = /^[\s>*_-]*(?:(?:the\s+)?commit\s+)?[`'"(\[]*$/i;
+const EFFECT_VERB = /^[`'")\]]*\s+(?:makes|made|leads\s+to|led\s+to|triggers|triggered|results\s+in|resulted\s+in)\b/i;
+function subjectVerb(body: string, s: Range, ref: RefMatch, context: string): RegExpExecArray | null {
+  if (!SUBJECT_LEAD.test(body.slice(s.start, ref.outerStart))) return null;
+  const verb = EFFECT_VERB.exec(body.slice(ref.end, ref.end + 40));
+  return verb && (TITLE_CAUSAL.test(context) || /\bregress/i.test(context)) ? verb : null;
+}
+
+/** "In commit X" as a line of its own: the sentence after it says what that commit did ("This line … breaks the rendering"). */
+const FRAGMENT_LEAD = /^[\s>*_-]*(?:in|since|after|with|from)\s+(?:(?:the|this)\s+)?commit\s*:?\s*[`'"(\[]*$/i;
+function fragmentBlame(body: string, s: Range, ref: RefMatch, next: string): RegExpExecArray | null {
+  if (!FRAGMENT_LEAD.test(body.slice(s.start, ref.outerStart)) || !/^[`'")\]]*[.:]?\s*$/.test(body.slice(ref.end, Math.max(ref.end, s.end)))) return null;
+  const sentence = /^[^\n]*(?:\n(?![ \t>]*\n)[^\n]*)?/.exec(next)![0];
+  return CAUSAL.exec(sentence);
+}
+
 /** The good side of a range, said before the reference. */
 const GOOD_BEFORE =
   /(?:\b(?:the\s+)?last\s+(?:commit|version|build|revision)\b[^.\n]{0,50}\b(?:fine|good|ok|okay|worked|working)\b[^.\n]{0,15}|\b(?:some\s*time|somewhere)\s+(?:after|before)\s+(?:commit\s+)?|\b(?:last|earliest|latest|previous)\s+(?:known[- ])?(?:good|working|ok)\b[^.\n]{0,30}|\bgood\s*(?:commit|revision|build)?\s*(?:was|is|[:=])\s*|\b(?:works?|worked|working|fine)\s+(?:fine\s+)?(?:on|at|with|in|before|until)\s+(?:commit\s+)?|\bprevious\s+(?:commit|version|revision|build)\b[^.\n]{0,20}|\b(?:just\s+)?before\s+(?:commit\s+)?|\b(?:can|could)\s+\w+[^.\n]{0,40}\bwhen\s+(?:I\s+|we\s+)?(?:use|using|run|build|check\s*out)\s+(?:this|that|the)?\s*(?:commit|revision|version|build)?\s*:?\s*|\broll(?:s|ing|ed)?[\s-]?back\s+(?:[\w-]+\s+){0,3}?to\s+(?:commit\s+)?|\b(?:go|goes|went|going|revert(?:s|ed|ing)?)\s+back\s+to\s+(?:commit\s+)?|\bparent\s+(?:commit\s+)?|\bcompared\s+(?:to|with)\s+[^.\n]{0,30})[\s`'"([*_]*$/i;
 
 /** The good side, said right after the reference ("X, which doesn't crash", "X where it still works"). */
 const GOOD_AFTER =
-  /^[`'")\]]*\s*,?\s*(?:that|which)\s+(?:came|comes|is|was)\s+(?:right\s+|just\s+|immediately\s+)?before\b|^[`'")\]]*\s*(?:\([^)\n]{0,80}\)\s*)?,?\s*(?:also\s+|still\s+|too\s+)?(?:does\s*(?:not|n't)|doesn't|didn't|did\s+not)\s+(?:\w+\s+)?(?:crash|fail|hang|crackle|stutter|leak|reproduce|show|happen|occur|freeze|have\s+(?:the|this|that)\s+(?:bug|issue|problem))\w*|^[`'")\]]*,?\s*(?:now,?\s*)?(?:which|that|where(?:\s+it)?|on\s+which)\s+(?:(?:still\s+)?(?:does|did|do)\s*(?:not|n't)|doesn't|didn't|won't|can't|cannot)\s+(?:\w+\s+)?(?:crash|fail|hang|break|leak|reproduce|show|happen|occur)\w*|^[`'")\]]*,?\s*(?:which|that|where(?:\s+it)?)\s+(?:still\s+)?(?:works|worked|is\s+fine|was\s+fine|passes|passed)\b/i;
+  /^[`'")\]]*\s*(?:commit\s+)?(?:is|was|works|worked|builds|built|runs|ran)\s+(?:perfectly\s+|totally\s+|completely\s+|just\s+)?(?:fine|ok(?:ay)?|good|working)\b|^[`'")\]]*\s*,?\s*(?:that|which)\s+(?:came|comes|is|was)\s+(?:right\s+|just\s+|immediately\s+)?before\b|^[`'")\]]*\s*(?:\([^)\n]{0,80}\)\s*)?,?\s*(?:also\s+|still\s+|too\s+)?(?:does\s*(?:not|n't)|doesn't|didn't|did\s+not)\s+(?:\w+\s+)?(?:crash|fail|hang|crackle|stutter|leak|reproduce|show|happen|occur|freeze|have\s+(?:the|this|that)\s+(?:bug|issue|problem))\w*|^[`'")\]]*,?\s*(?:now,?\s*)?(?:which|that|where(?:\s+it)?|on\s+which)\s+(?:(?:still\s+)?(?:does|did|do)\s*(?:not|n't)|doesn't|didn't|won't|can't|cannot)\s+(?:\w+\s+)?(?:crash|fail|hang|break|leak|reproduce|show|happen|occur)\w*|^[`'")\]]*,?\s*(?:which|that|where(?:\s+it)?)\s+(?:still\s+)?(?:works|worked|is\s+fine|was\s+fine|passes|passed)\b/i;
 
 /** The revision being run or tested, said before the reference. */
 const TESTED_BEFORE =
@@ -165,7 +185,7 @@ const ENDPOINT_AFTER = /^[`'"*_)\]]*(?:\s*(?:(?:as|is|was|=|:|->|→|-)\s*)?(?:t
 const RANGE_BEFORE = /[\w`]\.\.\.?[`]?$/;
 
 /** The sentence names several possible commits, or a commit that bundles several (a rollup; git's revert of a merge says "reversing changes made to"). */
-const SEVERAL = /\b(?:any\s+of|one\s+of|either|between|among|several|candidates?|roll-?up|reversing\s+changes\s+made\s+to|merge\s+commit)\b|(?:^|\s)(?:-m\s*[12]|--mainline(?:=|\s+)[12])\b/i;
+const SEVERAL = /\b(?:(?:any|one)\s+of(?=\s*(?::|$)|\s+[`'"(\[]*(?:[0-9a-fA-F]{7,40}|#\d|https?:))|(?:any|one)\s+of\s+(?:these|those|them|the\s+(?:following|two|three)|(?:the|my|your|our)\s+(?:(?:recent|last|latest|new|newer|previous|\d+)\s+)*(?:commits|changes|PRs|revisions|candidates|patches))|either|between|among|several\s+(?:(?:possible|candidate|suspect|suspicious)\s+)?(?:commits?|changes?|PRs?|revisions?|candidates?|patches)|candidates?|roll-?up|reversing\s+changes\s+made\s+to|merge\s+commit)\b|(?:^|\s)(?:-m\s*[12]|--mainline(?:=|\s+)[12])\b/i;
 
 /** A step line of a bisect run. */
 const TRANSCRIPT_LINE = /^\s*(?:[$>#]\s*)*(?:git\s+bisect\s+(?:good|bad|skip|start|new|old)\b|Bisecting:|(?:good|bad|skip):\s*\[)/i;
@@ -181,7 +201,7 @@ export const ELSEWHERE = /\b(?:is|was)\s+(?:an?\s+|the\s+)?(?:update|sync|import
 const REVERTED_BEFORE = /\b(?:revert(?:s|ing|ed)?|back(?:s|ing|ed)?\s+out|roll(?:s|ing|ed)?[\s-]?back|undoing|dropping)\s+(?:of\s+)?(?:the\s+)?(?:commit|change)?\s*[`'"([]*$/i;
 
 /** The post says the revert fixes the problem. */
-const REVERT_FIXES = /\b(?:malfunction\w*|misbehav\w*|(?:applied|added|changed|merged)\s+(?:by\s+)?(?:mistake|mistakenly|accidentally|wrongly)|fix(?:es|ed)?|solves?|solved|resolves?|resolved|helps|restores?|restored|go(?:es)?\s+away|went\s+away|works\s+again)\b|\b(?:caus|introduc)(?:ed|es|ing)\s+(?:(?:a|the|this)\s+)?(?:regression|crash\w*|failures?|breakage|hang|leak)\b|\b(?:break|broke|breaks|(?:had|has)\s+broken)\s+(?:the\s+)?\w+/i;
+const REVERT_FIXES = /\b(?:malfunction\w*|helped|crash(?:es|ed|ing)?|misbehav\w*|(?:applied|added|changed|merged)\s+(?:by\s+)?(?:mistake|mistakenly|accidentally|wrongly)|fix(?:es|ed)?|solves?|solved|resolves?|resolved|helps|restores?|restored|go(?:es)?\s+away|went\s+away|works\s+again)\b|\b(?:caus|introduc)(?:ed|es|ing)\s+(?:(?:a|the|this)\s+)?(?:regression|crash\w*|failures?|breakage|hang|leak)\b|\b(?:break|broke|breaks|(?:had|has)\s+broken)\s+(?:the\s+)?\w+/i;
 
 /** The thread calls the reverted commit the bad one ("Revert breaking commit", "found the breaking commit"). */
 const BLAME_NOUN = /\b(?:breaking|bad|faulty|offending|culprit|regressing|broken)\s+(?:commit|change|patch|PR)s?\b/i;
@@ -348,7 +368,7 @@ function evidenceOf(
   const own = ownMatch && /^introduc/i.test(ownMatch[0]) && NEUTRAL_SUBJECT.test(sentence.slice(0, ownMatch.index)) ? null : ownMatch;
   // "whenever someone gets around to bisecting it": the search is still to come.
   const ownCausal = own && /^bisect/i.test(own[0]) && BISECT_TO_COME.test(sentence) ? null : own;
-  const causal = inCode || bareNumber ? null : (ownCausal ?? (ANAPHORA.test(next) ? ANAPHORA.exec(next) : null) ?? blameBefore(layout, s, ref));
+  const causal = inCode || bareNumber ? null : (ownCausal ?? (ANAPHORA.test(next) ? ANAPHORA.exec(next) : null) ?? NEXT_PARTICIPLE.exec(next) ?? subjectVerb(body, s, ref, context) ?? blameBefore(layout, s, ref) ?? fragmentBlame(body, s, ref, next));
   const opener = causal || inCode || bareNumber ? null : SINCE_OPENER.exec(body.slice(s.start, ref.outerStart));
   if (causal) add('causal', causal[0]);
   else if (opener && BREAKAGE_REPORT.test(context + '\n' + sentence)) add('causal', opener[0]);
@@ -459,7 +479,7 @@ export function candidateAttributions(thread: Thread, candidates: readonly Candi
       sentence: { ...sentence, text: body.slice(sentence.start, sentence.end) },
       author: post ? post.author : thread.author,
       createdAt: post ? post.createdAt : thread.createdAt,
-      hedged: findHedge(text) !== null || (c.evidence.some((e) => e.code === 'reverted') && revertReasonHedged(body)),
+      hedged: findHedge(text) !== null || blameHedged(body, c) || (c.evidence.some((e) => e.code === 'reverted') && revertReasonHedged(body)),
     });
   }
   return out;
@@ -478,10 +498,24 @@ function withAnaphora(body: string, clause: Range, sentence: Range): Range {
   return m && ANAPHORA.test(rest.slice(lead)) ? { start: clause.start, end: sentence.end + lead + m[0].length } : clause;
 }
 
+/**
+ * "This commit seemingly broke the site:\n\n<URL>": when the causal word came from the sentence
+ * before the reference, a hedge there hedges the blame too.
+ */
+function blameHedged(body: string, c: Candidate): boolean {
+  const causal = c.evidence.find((e) => e.code === 'causal');
+  if (!causal || body.slice(c.sentence.start, c.sentence.end).includes(causal.text)) return false;
+  const before = body.slice(Math.max(0, c.sentence.start - 300), c.sentence.start);
+  const cut = Math.max(before.lastIndexOf('. '), before.lastIndexOf('.\n'), before.lastIndexOf('\n\n', before.trimEnd().length - 1));
+  const previous = before.slice(cut + 1);
+  return previous.includes(causal.text) && findHedge(previous) !== null;
+}
+
 /** A revert whose stated reason is a guess ("Revert the commit that I believe is causing the failures"). */
 function revertReasonHedged(body: string): boolean {
   return body
-    .split(/(?<=[.!?])\s+|\n+/)
+    // "The names should perhaps change, but that commit breaks things": a hedge in another clause is not about the blame.
+    .split(/(?<=[.!?])\s+|\n+|,\s*but\s+|;\s+|:\s+/)
     .some(
       (sentence) =>
         (/\b(?:caus\w*|broke\w*|break\w*|fail\w*|regress\w*|introduc\w*|suspect\w*)\b/i.test(sentence) && (findHedge(sentence) !== null || /\bseems?\s+to\b/i.test(sentence))) ||
@@ -516,8 +550,8 @@ function clauseSpan(body: string, s: Range, ref: RefMatch): Range {
   // "X seems to have slowed down <symptom>", "using the X commit causes <symptom>": the lead-in, the
   // reference and the verb go, the symptom after them stays.
   const leadIn = text.slice(start, at);
-  if (/^[\s`'"(\[*_]*(?:(?:the\s+)?commit\s+)?$/i.test(leadIn) || (leadIn.length <= 60 && !CAUSAL.test(leadIn) && !EFFECT_WORD.test(leadIn) && /\b(?:commit|using|with|for|by|in)(?:\s+(?:the|this|that))?\s*[`'"(\[]*$/i.test(leadIn))) {
-    const verb = CAUSAL.exec(text.slice(ref.end - s.start, Math.min(end, ref.end - s.start + 60)));
+  if (/^[\s`'"(\[*_]*(?:(?:the|this|that)?\s*commit\s*:?\s+)?$/i.test(leadIn) || (leadIn.length <= 60 && !CAUSAL.test(leadIn) && !EFFECT_WORD.test(leadIn) && /\b(?:commit|using|with|for|by|in)(?:\s+(?:the|this|that))?\s*[`'"(\[]*$/i.test(leadIn))) {
+    const verb = CAUSAL.exec(text.slice(ref.end - s.start, Math.min(end, ref.end - s.start + 60))) ?? EFFECT_VERB_AT.exec(text.slice(ref.end - s.start, Math.min(end, ref.end - s.start + 12)));
     if (verb && !/\bbisect/i.test(text.slice(start, end))) {
       // The verb stays with what it broke ("Commit X breaks saving games"), unless nothing follows it.
       const rest = text.slice(ref.end - s.start + verb.index + verb[0].length, end);
@@ -527,7 +561,8 @@ function clauseSpan(body: string, s: Range, ref: RefMatch): Range {
   }
   // "After commit X, the tests hang": the opening phrase and the reference go, the clause after the comma stays.
   if (/^[\s`'"(\[*_]*(?:after|since|with|from|starting\s+(?:with|from|at)|beginning\s+(?:with|at))\s+(?:the\s+)?(?:commit\s+)?[`'"(\[]*$/i.test(leadIn)) {
-    const comma = /^[`'")\]]*\s*(?:\([^)\n]{0,80}\)\s*)?,\s*/.exec(text.slice(ref.end - s.start, end));
+    // Without a comma, a clause that opens like one ("After commit X there are test failures").
+    const comma = /^[`'")\]]*\s*(?:\([^)\n]{0,80}\)\s*)?(?:,\s*|\s+(?=(?:there|it|the|this|we|I|all|some|many|most|tests?|builds?)\s))/.exec(text.slice(ref.end - s.start, end));
     if (comma && (text.slice(ref.end - s.start + comma[0].length, end).match(/[A-Za-z]{2,}/g) ?? []).length >= 3) {
       return { start: s.start + start, end: ref.end + comma[0].length };
     }
@@ -559,6 +594,9 @@ function clauseSpan(body: string, s: Range, ref: RefMatch): Range {
   if (lead && !/\bbisect/i.test(text.slice(start, end))) return { start: s.start + start + lead.index, end: s.start + end };
   return { start: s.start + start, end: s.start + end };
 }
+
+/** A verb of effect right after the reference ("commit X makes the game stutter"). */
+const EFFECT_VERB_AT = /\b(?:makes|made|leads\s+to|led\s+to|triggers|triggered)\b/i;
 
 /** Words of a symptom: a lead-in holding one is kept, not deleted with the reference. */
 const EFFECT_WORD = /\b(?:crash\w*|fail\w*|hang\w*|freez\w*|leak\w*|slow\w*|error\w*|panic\w*|broken|wrong|missing|stutter\w*|flicker\w*)\b/i;

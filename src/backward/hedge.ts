@@ -32,6 +32,7 @@ const HEDGES = [
   'i would bet',
   'my bet',
   'looks like',
+  'seemingly',
   'i guess',
   'my guess',
   'guessing',
@@ -54,7 +55,7 @@ const HEDGE = new RegExp(`(?<![\\w'])(?:${HEDGES.map((h) => h.replace(/ /g, '\\s
 export function findHedge(text: string): string | null {
   // "not sure what/why/how …" doubts the mechanism, not which commit it is.
   // A long aside in parentheses is a remark of its own ("(note: please add the hash next time, and maybe revert first)").
-  const spoken = text.replace(/\([^()]{40,}\)?/g, (w) => (/[0-9a-f]{7,40}|https?:\/\//i.test(w) ? w : '_'.repeat(w.length)));
+  const spoken = text.replace(/\([^()]{40,}\)?/g, (w) => (/[0-9a-f]{7,40}|https?:\/\/|#\d/i.test(w) ? w : '_'.repeat(w.length)));
   const m = HEDGE.exec(spoken.replace(/\bnot\s+(?:sure|certain)\s+(?:what|why|how|where)\b/gi, (w) => '_'.repeat(w.length)));
   if (m) return m[0];
   const other = HEDGE_OTHER.exec(spoken);

@@ -106,6 +106,8 @@ function continuesPrevious(lines: readonly Line[], i: number): boolean {
   if (line.content.trim() === '' || prev.content.trim() === '') return false;
   if (BLOCK_START.test(line.content)) return false;
   if (/(?:[.!?]|[。！？])["')\]*_`」』）]*\s*$/.test(prev.content)) return false;
+  // A line that ends with a link or a hash, followed by one that opens with a capital, starts a new sentence.
+  if (/(?:https?:\/\/\S+|\b[0-9a-fA-F]{7,40})[`'")\]]*\s*$/.test(prev.content) && /^\s*[A-Z]/.test(line.content)) return false;
   return true;
 }
 

@@ -22,6 +22,9 @@ const POINTING_CAUSE =
 /** A pull request blamed by number ("broken by Pull 803", "regressed in PR #41"): the preposition and the number go, the verb stays. */
 const BLAMED_PR = /\b(?:broken|broke|caused|introduced|regressed)(\s+(?:by|in|with|since|from)\s+(?:the\s+)?(?:(?:PR|pull\s+request|pull|merge\s+request|MR)\s*#?\s*\d+|(?:[\w.-]+\/[\w.-]+)?#\d+))(?!\w)/gi;
 
+/** A commit named by its quoted subject ('Commit "Set the default port (#875)" breaks tests'): the quoted subject goes. */
+const QUOTED_SUBJECT = /\bcommit\s+(?:[#"“'`]\s*)([^"”`\n]{8,120}?)["”`](?=\s|$|[.,:;)])/gi;
+
 /** The sentences of `text` that localise the culprit by a good neighbour; none when nothing is attributed. */
 export function detectLocalisation(text: string, attributed: boolean): Span[] {
   if (!attributed) return [];
@@ -32,6 +35,7 @@ export function detectLocalisation(text: string, attributed: boolean): Span[] {
   }
   for (const m of text.matchAll(POINTING_BLAME)) out.push({ start: m.index, end: m.index + m[0].length, detector: LOCALISATION_DETECTOR });
   for (const m of text.matchAll(POINTING_CAUSE)) out.push({ start: m.index, end: m.index + m[0].length, detector: LOCALISATION_DETECTOR });
+  for (const m of text.matchAll(QUOTED_SUBJECT)) out.push({ start: m.index + m[0].indexOf(m[1]!), end: m.index + m[0].length, detector: LOCALISATION_DETECTOR });
   for (const m of text.matchAll(BLAMED_PR)) out.push({ start: m.index + m[0].length - m[1]!.length, end: m.index + m[0].length, detector: LOCALISATION_DETECTOR });
   return out;
 }

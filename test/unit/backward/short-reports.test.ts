@@ -707,3 +707,71 @@ describe('set-12 and set-13 shapes, in other words', () => {
     expect(out.report.text).toContain('project files broken');
   });
 });
+
+describe('set-14 and set-15 shapes, in other words', () => {
+  const codesOf = (thread: Thread) => screenThread(thread, extractAttributions(thread)).reasons.map((r) => r.code);
+  const found = (thread: Thread) => extractAttributions(thread).map((a) => a.ref.value);
+
+  it('"several times" in a symptom is no list of suspects; "one of the recent commits" still is', () => {
+    expect(found(titled('Idempotent init', [`Commit ${FULL} introduced a bug where init can run several times in one process.`]))).toEqual([FULL]);
+    expect(codesOf(titled('Build failure', [`I think one of the recent commits broke linking on macOS (head: ${FULL}).`]))).not.toEqual([]);
+  });
+
+  it('"`git revert X` helped", "In this commit X\\n\\ncausing …", "fails after that commit\\n\\n(X)" and "commit X makes …" name the culprit', () => {
+    expect(found(titled('Module does not build', ['`make install` stops with no targets.', `\`git revert ${FULL}\` helped to build the module again.`]))).toEqual([FULL]);
+    expect(found(titled('No rule to make target', [`In this commit ${FULL}\n\ncausing the install step to break.`]))).toEqual([FULL]);
+    expect(found(titled('Two plotting tests fail', [`The two polar plotting tests fail after that commit\n\n(${FULL})`]))).toEqual([FULL]);
+    expect(found(titled('Regression: menu colours', [`commit ${FULL.slice(0, 8)} makes the pause menu show wrong colours`]))).toEqual([FULL.slice(0, 8)]);
+  });
+
+  it('a revert title that names a crash blames the reverted commit', () => {
+    expect(found(titled(`Current main crashes at start - need to revert commit ${FULL}`, ['(template left empty)']))).toEqual([FULL]);
+  });
+
+  it('"the build from X is perfectly fine" is the good side', () => {
+    expect(found(titled('Missing header', ['The build stops: header not found.', `The build from ${FULL} commit is perfectly fine (I rebuilt it to check the toolchain did not get broken).`]))).toEqual([]);
+  });
+
+  it('a hedge in another clause of a revert reason does not hedge the blame; one in the blaming sentence before a link does', () => {
+    const revert = titled('Revert "Rename the images"', [`This reverts commit ${FULL}.\n\nThe image names should maybe change, but that commit renames only half of them and breaks the build: I checked with a clean cache that might otherwise hide it.`]);
+    expect(codesOf(revert)).not.toContain('hedged');
+    const seemingly = titled('Site down', [`This commit seemingly broke the site:\n\nhttps://github.com/acme/widget/commit/${FULL}`]);
+    expect(codesOf(seemingly)).toContain('hedged');
+  });
+
+  it('a bisect hedged in parentheses that name another suspect stays hedged, and thanks for it back nothing', () => {
+    const thread = titled('Wrong colours with the GL backend', [
+      'The GL backend shows wrong colours.',
+      `A bisect points to ${FULL} being the source (or at least #4512, I may have botched the bisect).`,
+      'Thanks for the bisect! Pinging the author.',
+    ]);
+    expect(codesOf(thread)).toContain('hedged');
+  });
+
+  it('a plain title stays the attribution when a later post only guesses at the same commit', () => {
+    const thread = titled(`installer installs nothing since commit ${FULL.slice(0, 7)}`, [
+      'The installer copies nothing now; the category list is empty.',
+      `Perhaps earlier releases had a bug that caused this, near the commit you name (\`${FULL.slice(0, 7)}\`).`,
+    ]);
+    expect(codesOf(thread)).not.toContain('hedged');
+  });
+
+  it('a confirmation that also has the problem, and not with an older compiler, is no dispute', () => {
+    const thread = titled('compile fix', [`commit ${FULL} breaks my compile with the new compiler. Fixed here.`, "Confirmed: the 2024 toolchain shows it here too, and I don't have it with the 2022 one."], ['dev', 'user']);
+    expect(screenThread(thread, extractAttributions(thread)).decision).toBe('candidate');
+  });
+
+  it('the answer goes and the symptom stays: a quoted subject after "Commit", "After commit X there are …", "this commit: X\\ncauses …", a link line then a new sentence', () => {
+    const quoted = decide(titled('Commit "Set the default port (#875)" breaks tests', [`Two socket tests now fail after that commit\n\n(${FULL})`])).out;
+    expect(quoted.report.text).not.toContain('Set the default port');
+    const noComma = decide(titled('Fix failing tests', [`After commit ${FULL} there are three red tests in the storage module. This PR fixes them.`])).out;
+    expect(noComma.report.text).toContain('there are three red tests');
+    const colon = decide(titled('Latest commit introduces errors', [`this commit: ${FULL.slice(0, 7)}\ncauses many errors when opening a file`])).out;
+    expect(colon.report.text).toContain('causes many errors');
+    const linked = titled('Rendering broken on Linux', [`From commit https://github.com/acme/widget/commit/${FULL}\nThis line forcing the GL driver breaks the rendering on Linux.`]);
+    expect(found(linked)).toEqual([FULL]);
+    const lines = decide(linked).out;
+    expect(lines.report.text).toContain('breaks the rendering on Linux');
+    for (const r of [quoted, noComma, colon, lines]) expect(r.report.text).not.toContain(FULL.slice(0, 7));
+  });
+});
