@@ -129,9 +129,18 @@ class Builder {
     this.eps[from]!.push(to);
   }
 
+  private readonly setIds = new Map<string, number>();
+
+  /** The label of a set of code units (the same set, the same label). */
   set(units: readonly number[]): number {
-    for (const u of units) this.units.add(u);
-    return this.sets.push([...units]) - 1;
+    const key = units.join(',');
+    let id = this.setIds.get(key);
+    if (id === undefined) {
+      for (const u of units) this.units.add(u);
+      id = this.sets.push([...units]) - 1;
+      this.setIds.set(key, id);
+    }
+    return id;
   }
 
   /**
@@ -228,14 +237,17 @@ export class PathAutomaton {
   /** Row length of the table: the number of character classes rounded up to a power of two, 2 ** `shift`. */
   private readonly width: number;
   private readonly shift: number;
-  /** Per position: edges as (label, target) pairs. */
-  private readonly labels: readonly Int32Array[];
-  private readonly targets: readonly Int32Array[];
+  /** Edges of position p: labels and targets at `edgeStart[p]` up to `edgeStart[p + 1]`. */
+  private readonly edgeStart: Int32Array;
+  private readonly edgeLabel: Int32Array;
+  private readonly edgeTarget: Int32Array;
   /**
-   * Per position: the positions reachable from it by empty moves that matter (with an edge, or
-   * accepting), itself included when it matters. States hold only positions that matter.
+   * Per position p, at `reachStart[p]` up to `reachStart[p + 1]` of `reachData`: the positions
+   * reachable from it by empty moves that matter (with an edge, or accepting), itself included
+   * when it matters. States hold only positions that matter.
    */
-  private readonly reach: readonly Int32Array[];
+  private readonly reachStart: Int32Array;
+  private readonly reachData: Int32Array;
   /** Per edge label >= 0: 1 for each character class it accepts. */
   private readonly accepts: readonly Uint8Array[];
   private readonly slashClass: number;
@@ -294,27 +306,33 @@ export class PathAutomaton {
       for (const u of set) a[this.cmap[u]!] = 1;
       return a;
     });
-    this.labels = b.labels.map((l) => Int32Array.from(l));
-    this.targets = b.targets.map((t) => Int32Array.from(t));
-    this.acceptsBody = new Int32Array(b.labels.length).fill(-1);
+    const n = b.labels.length;
+    this.edgeStart = new Int32Array(n + 1);
+    for (let p = 0; p < n; p++) this.edgeStart[p + 1] = this.edgeStart[p]! + b.labels[p]!.length;
+    this.edgeLabel = Int32Array.from(b.labels.flat());
+    this.edgeTarget = Int32Array.from(b.targets.flat());
+    this.acceptsBody = new Int32Array(n).fill(-1);
     // Two bodies never share an accepting position: each item starts at a fresh one.
     accepting.forEach((p, k) => (this.acceptsBody[p] = k));
-    const matters = new Uint8Array(b.labels.length);
+    const matters = new Uint8Array(n);
     b.labels.forEach((l, p) => (matters[p] = l.length > 0 || this.acceptsBody[p]! >= 0 ? 1 : 0));
-    this.mark = new Int32Array(b.labels.length);
-    this.reach = b.eps.map((_, from) => {
+    this.mark = new Int32Array(n);
+    this.reachStart = new Int32Array(n + 1);
+    const reach: number[] = [];
+    const stack: number[] = [];
+    for (let from = 0; from < n; from++) {
       const stamp = ++this.stamp;
-      const out: number[] = [];
-      const stack = [from];
+      stack.push(from);
       while (stack.length > 0) {
         const p = stack.pop()!;
         if (this.mark[p] === stamp) continue;
         this.mark[p] = stamp;
-        if (matters[p] === 1) out.push(p);
+        if (matters[p] === 1) reach.push(p);
         for (const q of b.eps[p]!) if (this.mark[q] !== stamp) stack.push(q);
       }
-      return Int32Array.from(out);
-    });
+      this.reachStart[from + 1] = reach.length;
+    }
+    this.reachData = Int32Array.from(reach);
     // The table's memory is bounded too: at most MAX_ENTRIES entries (16 MB).
     this.maxStates = Math.max(1, Math.min(maxStates, Math.floor(MAX_ENTRIES / this.width)));
     this.table = new Int32Array(0);
@@ -329,7 +347,7 @@ export class PathAutomaton {
     this.table = new Int32Array(this.width * 64).fill(-1);
     const dead = this.intern(new Int32Array(0));
     this.table.fill(dead, 0, this.width);
-    const start = Int32Array.from(this.reach[this.start]!).sort();
+    const start = this.reachData.slice(this.reachStart[this.start]!, this.reachStart[this.start + 1]!).sort();
     this.startOffset = this.intern(start);
     this.startSettled = start.length > 0 && this.settled(start);
     this.unusual = this.startSettled;
@@ -414,15 +432,14 @@ export class PathAutomaton {
     const mark = this.mark;
     const out: number[] = [];
     const slash = c === this.slashClass;
+    const { edgeStart, edgeLabel, edgeTarget, reachStart, reachData } = this;
     for (const p of from) {
-      const labels = this.labels[p]!;
-      const targets = this.targets[p]!;
-      for (let e = 0; e < labels.length; e++) {
-        const label = labels[e]!;
+      for (let e = edgeStart[p]!; e < edgeStart[p + 1]!; e++) {
+        const label = edgeLabel[e]!;
         if (label === ANY || (label === NOT_SLASH ? !slash : this.accepts[label]![c] === 1)) {
-          const reach = this.reach[targets[e]!]!;
-          for (let r = 0; r < reach.length; r++) {
-            const q = reach[r]!;
+          const t = edgeTarget[e]!;
+          for (let r = reachStart[t]!; r < reachStart[t + 1]!; r++) {
+            const q = reachData[r]!;
             if (mark[q] !== stamp) {
               mark[q] = stamp;
               out.push(q);
@@ -449,13 +466,12 @@ export class PathAutomaton {
     const stamp = ++this.stamp;
     const mark = this.mark;
     let loops = 0;
+    const { edgeStart, edgeLabel, edgeTarget, reachStart, reachData } = this;
     for (const p of positions) {
-      const labels = this.labels[p]!;
-      if (labels.length === 0) continue;
-      const targets = this.targets[p]!;
-      for (let e = 0; e < labels.length; e++) if (labels[e] !== ANY || targets[e] !== p) return false;
+      if (edgeStart[p] === edgeStart[p + 1]) continue;
+      for (let e = edgeStart[p]!; e < edgeStart[p + 1]!; e++) if (edgeLabel[e] !== ANY || edgeTarget[e] !== p) return false;
       loops++;
-      for (const q of this.reach[p]!) mark[q] = stamp;
+      for (let r = reachStart[p]!; r < reachStart[p + 1]!; r++) mark[reachData[r]!] = stamp;
     }
     if (loops === 0) return false;
     for (const p of positions) if (mark[p] !== stamp) return false;

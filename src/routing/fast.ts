@@ -39,6 +39,8 @@ const MAX_CACHED = 200_000;
 const SMALL_BITS = 12;
 /** States of each automaton kept before its table is dropped and built again. */
 const MAX_STATES = 20_000;
+/** Paths a plan judges with the regexes before it builds its automata. */
+const LAZY_PATHS = 32;
 /** Cells of the class-by-states rows kept before they start again (16 MB). */
 const MAX_ROW_CELLS = 1 << 22;
 /** Signal bits per word: 30 keeps every word a small integer (no heap number) in V8. */
@@ -83,11 +85,17 @@ export class ContextPlan {
    * and the others; per automaton, the body numbers of its bodies. `regexOnly` when some body
    * cannot be read into one (PathAutomaton.supports): the regexes judge then.
    */
-  private readonly forward: PathAutomaton;
-  private readonly backward: PathAutomaton;
-  private readonly forwardBodies: Int32Array;
-  private readonly backwardBodies: Int32Array;
+  private forward: PathAutomaton | null = null;
+  private backward: PathAutomaton | null = null;
+  private forwardBodies = new Int32Array(0);
+  private backwardBodies = new Int32Array(0);
   private readonly regexOnly: boolean;
+  /**
+   * Paths judged by the regexes before the automata are built: a plan that routes a handful of
+   * paths (a paired-state search routes a few change sets per workflows tree and context) does
+   * not pay for building them.
+   */
+  private regexPaths = 0;
   /** The signal class of a path by the states it ends in: row by forward state, column by backward state (-1: not worked out). */
   private rows: (Int32Array | undefined)[] = [];
   private rowCells = 0;
@@ -167,12 +175,17 @@ export class ContextPlan {
     this.bodies = bodies;
     this.bodyMark = new Int32Array(bodies.length);
     this.regexOnly = !bodies.every((body) => PathAutomaton.supports(body));
+  }
+
+  /** Reads the bodies into the two automata (see `forward`). */
+  private buildAutomata(): void {
+    const bodies = this.bodies;
     const back: number[] = [];
     const fore: number[] = [];
-    if (!this.regexOnly) for (let k = 0; k < bodies.length; k++) (readsBackwards(bodies[k]!) ? back : fore).push(k);
+    for (let k = 0; k < bodies.length; k++) (readsBackwards(bodies[k]!) ? back : fore).push(k);
     this.forwardBodies = Int32Array.from(fore);
     this.backwardBodies = Int32Array.from(back);
-    const maxStates = Math.min(maxCached, MAX_STATES);
+    const maxStates = Math.min(this.maxCached, MAX_STATES);
     const forget = (): void => {
       this.rows = [];
       this.rowCells = 0;
@@ -296,13 +309,18 @@ export class ContextPlan {
 
   /** The signal class of one path: by the states the two automata end in, or with the regexes. */
   private classOf(path: string): number {
-    if (this.regexOnly) {
-      this.sig.fill(0);
-      for (let id = 0; id < this.lists.length; id++) this.mark(id, isIncluded(this.lists[id]!, path));
-      return this.intern();
+    const forward = this.forward;
+    if (forward === null) {
+      if (this.regexOnly || ++this.regexPaths <= LAZY_PATHS) {
+        this.sig.fill(0);
+        for (let id = 0; id < this.lists.length; id++) this.mark(id, isIncluded(this.lists[id]!, path));
+        return this.intern();
+      }
+      this.buildAutomata();
+      return this.classOf(path);
     }
-    const f = this.forward.run(path);
-    const b = this.backward.run(path);
+    const f = forward.run(path);
+    const b = this.backward!.run(path);
     const row = this.rows[f];
     if (row !== undefined && b < row.length) {
       const cls = row[b]!;
@@ -315,8 +333,8 @@ export class ContextPlan {
   private pairClass(f: number, b: number): number {
     const stamp = ++this.stamp;
     const mark = this.bodyMark;
-    for (const k of this.forward.accepted(f)) mark[this.forwardBodies[k]!] = stamp;
-    for (const k of this.backward.accepted(b)) mark[this.backwardBodies[k]!] = stamp;
+    for (const k of this.forward!.accepted(f)) mark[this.forwardBodies[k]!] = stamp;
+    for (const k of this.backward!.accepted(b)) mark[this.backwardBodies[k]!] = stamp;
     this.sig.fill(0);
     for (let id = 0; id < this.lists.length; id++) {
       // Section 11: the last pattern of the list that matches decides.
