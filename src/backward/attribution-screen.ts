@@ -341,6 +341,10 @@ function symptomMismatches(
       const n = m[1] ?? m[2] ?? '';
       const at = window.start + m.index;
       if (own.has(String(Number(n))) || !outsideBlocks(p.index, { start: at, end: at + m[0].length })) continue;
+      // A link to an issue of another repository ("[breaking users of the distro](…/other/distro/issues/92)") tells who else is hit, not another bug here.
+      const linked = /\/\/[^/\s]+\/([\w.-]+\/[\w.-]+)\/issues\/\d+$/.exec(text.slice(Math.max(0, m.index - 160), m.index + m[0].length));
+      const here = [thread.repo, ...(thread.aliases ?? [])].map((r) => r.toLowerCase());
+      if (linked && !here.includes(linked[1]!.toLowerCase())) continue;
       // "X from #1065", "X (#1065)": the pull request that brought the culprit, not another issue.
       if (c.ref.type !== 'pr' && at >= c.end && OWN_PULL_GAP.test(p.body.slice(c.end, at + m[0].length))) continue;
       out.push({ post: p.index, text: sentenceText(p, at), sure: false });

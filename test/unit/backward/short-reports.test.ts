@@ -775,3 +775,19 @@ describe('set-14 and set-15 shapes, in other words', () => {
     for (const r of [quoted, noComma, colon, lines]) expect(r.report.text).not.toContain(FULL.slice(0, 7));
   });
 });
+
+describe('links to issues of other repositories', () => {
+  it('a blame that links a downstream report of the breakage is no other bug of this repository', () => {
+    const thread = titled('tab-width option missing on the old editor', [
+      `[This recent commit](https://github.com/acme/widget/commit/${FULL}) calls \`tab-width-set\`, which only the new editor has, [breaking everyone on the old one](https://github.com/other/distro/issues/9254#issuecomment-1).`,
+    ]);
+    expect(screenThread(thread, extractAttributions(thread)).decision).toBe('candidate');
+  });
+
+  it('an issue of this repository linked beside the blame still asks for review', () => {
+    const thread = titled('tab-width option missing on the old editor', [
+      `[This recent commit](https://github.com/acme/widget/commit/${FULL}) calls \`tab-width-set\`, which only the new editor has, [breaking everyone on the old one](https://github.com/acme/widget/issues/77).`,
+    ]);
+    expect(screenThread(thread, extractAttributions(thread)).decision).toBe('review');
+  });
+});
