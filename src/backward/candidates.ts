@@ -111,7 +111,7 @@ export interface Candidate {
 
 /** Causal words that tie a reference to the regression when they share its sentence or list item. */
 const CAUSAL =
-  /\b(?:bisect(?!ab)\w*|first[- ]["'`]?(?:bad|broken|failing)["'`]?|introduc(?:e|ed|es|ing)|caus(?:e|ed|es|ing)|result(?:s|ed)?\s+in|due\s+to|fix(?:es|ed|ing)?\s+up|(?:missing|broken|wrong|forgotten|dropped|removed)\s+(?:in|by|with)\s+(?:this|that|the)\s+commit|broke|breaks|breaking|breakage|broken\s+(?:by|in|since|after)|(?:has|have|had)\s+broken|offending|culprit|regress(?:ed|ing|ion|ions)|responsible|start(?:s|ed)?\s+(?:with|at|from|after|since|in)|started|appeared|(?:happen|occur)(?:s|ed|red|ring|ing)?\s+(?:only\s+|right\s+)?(?:after|since|with|from)|(?:since|after)\s+(?:(?:the|that|this)\s+)?commit|(?:broken|failing|fails|crash\w*|hangs?)\s+(?:on|in|with)\s+[\w.-]+\s+since|(?:first|only)\s+(?:commit|revision|version|build)\s+(?:where|in\s+which|that|with)|beginning\s+(?:at|with|from)|begins\s+with|(?:that|which)\s+(?:break|cause|introduce)\b|slowed\s+down|began\s+(?:with|at|in|after|since)|narrow(?:ed|ing)?\s+(?:[\w-]+\s+){0,3}?down\s+to|(?:tracked|traced|pinned|pinpointed)\s+(?:[\w-]+\s+){0,3}?(?:down|back)?\s*to|(?:got|became|went)\s+(?:broken|bad|wrong)|introducer|guilty|faulty|the\s+bad\s+commit|murderer|accidentally|inadvertently|mistakenly|(?:fail(?:s|ed|ing)?|crash(?:es|ed|ing)?|hangs?|hanging|broken|slower)\s+(?:ever\s+)?since)\b/i;
+  /\b(?:bisect(?!ab)\w*|first[- ]["'`]?(?:bad|broken|failing)["'`]?|introduc(?:e|ed|es|ing)|caus(?:e|ed|es|ing)|result(?:s|ed)?\s+in|due\s+to|fix(?:es|ed|ing)?\s+up|(?:missing|broken|wrong|forgotten|dropped|removed)\s+(?:in|by|with)\s+(?:this|that|the)\s+commit|broke|breaks|breaking|breakage|broken\s+(?:by|in|since|after)|(?:has|have|had)\s+broken|offending|culprit|regress(?:ed|ing|ion|ions)|responsible|start(?:s|ed)?\s+(?:with|at|from|after|since|in)|started|appeared|(?:happen|occur)(?:s|ed|red|ring|ing)?\s+(?:only\s+|right\s+)?(?:after|since|with|from)|(?:since|after)\s+(?:(?:the|that|this)\s+)?commit|(?:broken|failing|fails|crash\w*|hangs?)\s+(?:on|in|with)\s+[\w.-]+\s+since|(?:first|only)\s+(?:commit|revision|version|build)\s+(?:where|in\s+which|that|with)|beginning\s+(?:at|with|from)|begins\s+with|(?:that|which)\s+(?:break|cause|introduce)\b|slowed\s+down|began\s+(?:with|at|in|after|since)|narrow(?:ed|ing)?\s+(?:[\w-]+\s+){0,3}?down\s+to|(?:tracked|traced|pinned|pinpointed)\s+(?:[\w-]+\s+){0,3}?(?:down|back)?\s*to|(?:got|became|went)\s+(?:broken|bad|wrong)|introducer|(?:is|was)\s+the\s+(?:issue|problem|cause|culprit|source)\b|source\s+of\s+(?:the\s+)?(?:crash|bug|issue|problem|regression|breakage)\w*|guilty|faulty|the\s+bad\s+commit|murderer|accidentally|inadvertently|mistakenly|(?:fail(?:s|ed|ing)?|crash(?:es|ed|ing)?|hangs?|hanging|broken|slower)\s+(?:ever\s+)?since)\b/i;
 
 /** A title speaks of a bisect in progress as often as of its outcome ("bisect round 3 (commit X)"): there the word alone is no cause. */
 const TITLE_CAUSAL = new RegExp(CAUSAL.source.replace('bisect(?!ab)\\w*|', 'anymore|any\\s+more|no\\s+longer|'), 'i');
@@ -156,7 +156,7 @@ const GOOD_AFTER =
 
 /** The revision being run or tested, said before the reference. */
 const TESTED_BEFORE =
-  /\b(?:as\s+of|running|built\s+from|HEAD\s+is\s+now\s+at|currently\s+(?:on|at)|checked\s+out|on\s+(?:current\s+)?(?:master|main|HEAD)\s+(?:at|@)?|version|latest\s+(?:master|main|commit)\s*(?:is|at|[:=])?|tested\s+(?:on|with|at)|using|updated?\s+to|git\s+(?:reset|checkout)(?:\s+--hard)?)\s*(?:commit\s+)?[\s`'"([*_:]*$/i;
+  /\b(?:as\s+of|running|built\s+from|HEAD\s+is\s+now\s+at|currently\s+(?:on|at)|checked\s+out|on\s+(?:current\s+)?(?:master|main|HEAD)\s+(?:at|@)?|version|latest\s+(?:master|main|commit)\s*(?:is|at|[:=])?|test(?:ed|ing)\s+(?:on|with|at)|using|updated?\s+to|git\s+(?:reset|checkout)(?:\s+--hard)?)\s*(?:commit\s+)?[\s`'"([*_:]*$/i;
 
 /** Right before the reference: it is the subject of a condition or a question being tested. */
 const CONDITIONAL_BEFORE = /\b(?:if|whether|assuming|suppose|supposing|in\s+case)\s+(?:(?:the\s+)?commit\s+)?[`'"(\[*_]*$/i;
@@ -271,12 +271,15 @@ export function scoreCandidates(
   return out;
 }
 
+/** The cause named right before the reference ("Reason: X", "the root cause is X"). */
+const CAUSE_NOUN_BEFORE = /\b(?:reason|cause|root\s+cause)\s*(?:is|was|[:=-])?\s*[`'"(\[]*$/i;
+
 /** A sentence that opens with the commit the trouble dates from ("Since X, …", "After X the build fails"). */
-const SINCE_OPENER = /^[\s>*_-]*(?:ever\s+)?(?:since|after|starting\s+(?:with|from|at))\s+(?:[^,.;:\n]{0,80}?\b(?:in|with|by)\s+(?:the\s+)?(?:commit|revision|change)\s+|(?:the\s+)?(?:commit|revision)\s+)?[`'"(\[]*$/i;
+const SINCE_OPENER = /^[\s>*_-]*(?:ever\s+)?(?:since|after|starting\s+(?:with|from|at))\s+(?:[^,.;:\n]{0,80}?\b(?:in|with|by)\s+(?:the\s+)?(?:commit|revision|change)\s+|(?:(?:pulling|updating\s+to|upgrading\s+to|merging|applying|installing|building)\s+)?(?:(?:the|this|that|your|his|her|their)\s+)?(?:commit|revision)\s+)?[`'"(\[]*$/i;
 
 /** A report that says something broke. */
 const BREAKAGE_REPORT =
-  /\b(?:(?:does|do|did|is|are|was|were)\s*(?:not|n't)|doesn't|don't|didn't|isn't|aren't|wasn't|no\s+longer|cannot|can't|won't)\s+(?:\w+\s+)?(?:work|build|compil|run|start|load|boot|render|show|open|launch|function|link|install|display|respond|connect|accept|echo)\w*|\b(?:broken|broke|breaks|crash\w*|fail(?:s|ed|ure|ures|ing)?|segfault\w*|panic\w*|hangs?|freez\w*|invalid|wrong|regress\w*|stopped\s+working)\b/i;
+  /\b(?:(?:does|do|did|is|are|was|were)\s*(?:not|n't)|doesn't|don't|didn't|isn't|aren't|wasn't|no\s+longer|cannot|can't|won't)\s+(?:\w+\s+)?(?:work|build|compil|run|start|load|boot|render|show|open|launch|function|link|install|display|respond|connect|accept|echo|pass)\w*|\b(?:broken|broke|breaks|crash\w*|fail(?:s|ed|ure|ures|ing)?|segfault\w*|panic\w*|hangs?|freez\w*|invalid|wrong|regress\w*|stopped\s+working|errors?|undefined|segfaults?)\b/i;
 
 /** Projects often named as the home of a commit that is not the repository's own. */
 const UPSTREAMS = new Set(['upstream', 'kernel', 'linux', 'llvm', 'clang', 'gcc', 'rustc', 'golang', 'chromium', 'webkit', 'mesa', 'glibc', 'cpython', 'nodejs', 'v8', 'qemu', 'wine', 'ffmpeg', 'openssl', 'nixpkgs', 'homebrew']);
@@ -369,9 +372,9 @@ function evidenceOf(
   // "whenever someone gets around to bisecting it": the search is still to come.
   const ownCausal = own && /^bisect/i.test(own[0]) && BISECT_TO_COME.test(sentence) ? null : own;
   const causal = inCode || bareNumber ? null : (ownCausal ?? (ANAPHORA.test(next) ? ANAPHORA.exec(next) : null) ?? NEXT_PARTICIPLE.exec(next) ?? subjectVerb(body, s, ref, context) ?? blameBefore(layout, s, ref) ?? fragmentBlame(body, s, ref, next));
-  const opener = causal || inCode || bareNumber ? null : SINCE_OPENER.exec(body.slice(s.start, ref.outerStart));
+  const opener = causal || inCode || bareNumber ? null : (SINCE_OPENER.exec(body.slice(s.start, ref.outerStart)) ?? CAUSE_NOUN_BEFORE.exec(body.slice(Math.max(s.start, ref.outerStart - 40), ref.outerStart)));
   if (causal) add('causal', causal[0]);
-  else if (opener && BREAKAGE_REPORT.test(context + '\n' + sentence)) add('causal', opener[0]);
+  else if (opener && BREAKAGE_REPORT.test(`${context}\n${sentence}\n${body.slice(0, 2000)}`)) add('causal', opener[0]);
   if (!causal && !inCode && !bareNumber && facts.parentGood && facts.commitRefs === 1) add('parentGood', facts.parentGood);
   const reverted = causal ? null : REVERTED_BEFORE.exec(body.slice(Math.max(s.start, ref.outerStart - 40), ref.outerStart));
   if (reverted && !inCode && facts.revertBlames) add('reverted', reverted[0].trim());
@@ -560,7 +563,7 @@ function clauseSpan(body: string, s: Range, ref: RefMatch): Range {
     }
   }
   // "After commit X, the tests hang": the opening phrase and the reference go, the clause after the comma stays.
-  if (/^[\s`'"(\[*_]*(?:after|since|with|from|starting\s+(?:with|from|at)|beginning\s+(?:with|at))\s+(?:the\s+)?(?:commit\s+)?[`'"(\[]*$/i.test(leadIn)) {
+  if (/^[\s`'"(\[*_]*(?:after|since|with|from|in|starting\s+(?:with|from|at)|beginning\s+(?:with|at))\s+(?:the\s+)?(?:commit\s+)?[`'"(\[]*$/i.test(leadIn)) {
     // Without a comma, a clause that opens like one ("After commit X there are test failures").
     const comma = /^[`'")\]]*\s*(?:\([^)\n]{0,80}\)\s*)?(?:,\s*|\s+(?=(?:there|it|the|this|we|I|all|some|many|most|tests?|builds?)\s))/.exec(text.slice(ref.end - s.start, end));
     if (comma && (text.slice(ref.end - s.start + comma[0].length, end).match(/[A-Za-z]{2,}/g) ?? []).length >= 3) {
@@ -591,7 +594,9 @@ function clauseSpan(body: string, s: Range, ref: RefMatch): Range {
   }
   // "<symptom> introduced at X": the symptom before the verb stays, the verb and the reference go.
   const lead = PASSIVE_LEAD.exec(text.slice(start, at));
-  if (lead && !/\bbisect/i.test(text.slice(start, end))) return { start: s.start + start + lead.index, end: s.start + end };
+  // "… broken since this commit X making the build fail": what follows the reference is the symptom.
+  const goesOn = /^[`'")\]]*,?\s+(?:making|causing|leading\s+to|so\s+that|resulting\s+in)\b/i.test(text.slice(ref.end - s.start, end));
+  if (lead && !/\bbisect/i.test(text.slice(start, end))) return { start: s.start + start + lead.index, end: goesOn ? ref.end : s.start + end };
   return { start: s.start + start, end: s.start + end };
 }
 

@@ -94,4 +94,4 @@ export const NEUTRAL_SUBJECT =
  * both as one phrase; the sanitizer deletes only the first part when a commit is attributed.
  */
 export const UNNAMED_COMMIT = '\\b(?:your|the|this|that|my|his|her|their)\\s+(?:(?:last|latest|recent|previous|new)\\s+)?(?:commit|change)';
-export const BLAMING_VERB = '\\s+(?:has\\s+|had\\s+|have\\s+)?(?:broke|broken|breaks|introduced|caused|causes|regressed)\\b';
+export const BLAMING_VERB = '\\s+(?:has\\s+|had\\s+|have\\s+|is\\s+|was\\s+)?(?:broke|broken|breaks|introduced|caused|causes|causing|regressed)\\b';

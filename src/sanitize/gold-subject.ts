@@ -14,13 +14,16 @@ export function distinctiveSubject(subject: string | null | undefined): string |
 
 /**
  * Places where the gold commit's subject line is quoted (case-insensitive), also without the
- * pull-request number a squash merge appends ("Fix parsing (#123)" is quoted as "Fix parsing").
+ * pull-request number a squash merge appends ("Fix parsing (#123)" is quoted as "Fix parsing"), and
+ * without a closing full stop.
  */
 export function findSubject(text: string, subject: string | null | undefined): { start: number; end: number }[] {
   const s = distinctiveSubject(subject);
   if (!s) return [];
   const bare = distinctiveSubject(s.replace(/\s*\(#\d+\)\s*$/, ''));
-  const forms = [...new Set([s, ...(bare ? [bare] : [])])].sort((a, b) => b.length - a.length);
+  // "Fix the crash in the pool. (#701)" is quoted as "Fix the crash in the pool" too: without the closing full stop.
+  const unstopped = bare ? distinctiveSubject(bare.replace(/\.+$/, '')) : null;
+  const forms = [...new Set([s, ...(bare ? [bare] : []), ...(unstopped ? [unstopped] : [])])].sort((a, b) => b.length - a.length);
   return [...matchesOf(text, new RegExp(forms.map(escapeRegExp).join('|'), 'gi')), ...truncatedSubjects(text, s)].sort((a, b) => a.start - b.start);
 }
 

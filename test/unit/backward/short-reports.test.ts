@@ -791,3 +791,39 @@ describe('links to issues of other repositories', () => {
     expect(screenThread(thread, extractAttributions(thread)).decision).toBe('review');
   });
 });
+
+describe('set-16 and set-17 shapes, in other words', () => {
+  const codesOf = (thread: Thread) => screenThread(thread, extractAttributions(thread)).reasons.map((r) => r.code);
+  const found = (thread: Thread) => extractAttributions(thread).map((a) => a.ref.value);
+
+  it('"Reason <URL>", "X is the issue", "the source of the hangs" and "after pulling your commit X" name the culprit', () => {
+    expect(found(titled('Windows: unit tests red', [`The last few commits broke the Windows job. The unit tests fail there. Reason https://github.com/acme/widget/commit/${FULL}, which dropped the Windows skip.`]))).toEqual([FULL]);
+    expect(found(titled(`Found the source of the hangs: commit ${FULL} is the issue`, ['The viewer hangs on every large file since the last update.']))).toEqual([FULL]);
+    expect(found(titled('Build error', [`After pulling your commit ${FULL}, the build stops with an error: the module Foo_Pkg is undefined.`]))).toEqual([FULL]);
+  });
+
+  it('"Since [Commit X](URL) some tests no longer pass" is an attribution', () => {
+    expect(found(titled('Tests fail on one platform', [`Since [Commit ${FULL.slice(0, 7)}](https://github.com/acme/widget/commit/${FULL}) the socket tests no longer pass on the old platform.`]))).toEqual([FULL]);
+  });
+
+  it('the revision being tested is no culprit ("testing at X produces …"), so a later bisect does not compete', () => {
+    const thread = titled('Crashes at head', [`I can't tell where the problem came in, but testing at ${FULL.slice(0, 7)} produces crashes in half the samples.`, 'Using `git bisect` the first bad commit turns up as 1a2b3c4.']);
+    expect(codesOf(thread)).not.toContain('competing');
+  });
+
+  it('a gold subject quoted without its closing full stop and pull-request number goes', () => {
+    const thread = titled('Revert "Fix the race in the socket pool"', ['The commit caused a regression; the race itself is rare.\n\nThis reverts commit 5d41402.']);
+    const attributions = extractAttributions(thread);
+    const target: SanitizeTarget = { gold: FULL, goldSubject: 'Fix the race in the socket pool. (#701)', prNumbers: [], knownShas: [FULL] };
+    const out = decideReport(thread, attributions, target, reportDrafts(thread, attributions), new Set());
+    expect(out.report.text).not.toContain('Fix the race in the socket pool');
+  });
+
+  it('the symptom after the reference stays: "broken since this commit X making the build fail", "In commit X, these lines … are not compatible"', () => {
+    const making = decide(titled('Old runtime support', [`Support for the old runtime is claimed but is broken since this commit https://github.com/acme/widget/commit/${FULL} making the install step fail.`])).out;
+    expect(making.report.text).toContain('making the install step fail');
+    const inCommit = decide(titled('Syntax errors on the old runtime', [`In commit ${FULL}, these new lines in the graph module are not compatible with the old runtime and raise syntax errors.`])).out;
+    expect(inCommit.report.text).toContain('these new lines in the graph module are not compatible');
+    for (const r of [making, inCommit]) expect(r.report.text).not.toContain(FULL.slice(0, 7));
+  });
+});
