@@ -111,7 +111,7 @@ export interface Candidate {
 
 /** Causal words that tie a reference to the regression when they share its sentence or list item. */
 const CAUSAL =
-  /\b(?:bisect(?!ab)\w*|first[- ]["'`]?(?:bad|broken|failing)["'`]?|introduc(?:e|ed|es|ing)|caus(?:e|ed|es|ing)|result(?:s|ed)?\s+in|due\s+to|fix(?:es|ed|ing)?\s+up|(?:missing|broken|wrong|forgotten|dropped|removed)\s+(?:in|by|with)\s+(?:this|that|the)\s+commit|broke|breaks|breaking|breakage|broken\s+(?:by|in|since|after)|(?:has|have|had)\s+broken|offending|culprit|regress(?:ed|ing|ion|ions)|responsible|start(?:s|ed)?\s+(?:with|at|from|after|since|in)|started|appeared|(?:happen|occur)(?:s|ed|red|ring|ing)?\s+(?:only\s+|right\s+)?(?:after|since|with|from)|(?:since|after)\s+(?:(?:the|that|this)\s+)?commit|(?:broken|failing|fails|crash\w*|hangs?)\s+(?:on|in|with)\s+[\w.-]+\s+since|(?:first|only)\s+(?:commit|revision|version|build)\s+(?:where|in\s+which|that|with)|beginning\s+(?:at|with|from)|begins\s+with|(?:that|which)\s+(?:break|cause|introduce)\b|slowed\s+down|began\s+(?:with|at|in|after|since)|narrow(?:ed|ing)?\s+(?:[\w-]+\s+){0,3}?down\s+to|(?:tracked|traced|pinned|pinpointed)\s+(?:[\w-]+\s+){0,3}?(?:down|back)?\s*to|(?:got|became|went)\s+(?:broken|bad|wrong)|introducer|(?:is|was)\s+the\s+(?:issue|problem|cause|culprit|source)\b|source\s+of\s+(?:the\s+)?(?:crash|bug|issue|problem|regression|breakage)\w*|guilty|faulty|the\s+bad\s+commit|murderer|accidentally|inadvertently|mistakenly|(?:fail(?:s|ed|ing)?|crash(?:es|ed|ing)?|hangs?|hanging|broken|slower)\s+(?:ever\s+)?since)\b/i;
+  /\b(?:bisect(?!ab)\w*|first[- ]["'`]?(?:bad|broken|failing)["'`]?|introduc(?:e|ed|es|ing)|caus(?:e|ed|es|ing)|result(?:s|ed)?\s+in|due\s+to|fix(?:es|ed|ing)?\s+up|(?:missing|broken|wrong|forgotten|dropped|removed)\s+(?:in|by|with)\s+(?:this|that|the)\s+commit|broke|breaks|breaking|breakage|broken\s+(?:for\s+(?:me|us|everyone|\w+\s+users)\s+)?(?:by|in|since|after)|(?:has|have|had)\s+broken|offending|culprit|regress(?:ed|ing|ion|ions)|responsible|start(?:s|ed)?\s+(?:with|at|from|after|since|in)|started|appeared|(?:happen|occur)(?:s|ed|red|ring|ing)?\s+(?:only\s+|right\s+)?(?:after|since|with|from)|(?:since|after)\s+(?:(?:the|that|this)\s+)?commit|(?:broken|failing|fails|crash\w*|hangs?)\s+(?:on|in|with)\s+[\w.-]+\s+since|(?:first|only)\s+(?:commit|revision|version|build)\s+(?:where|in\s+which|that|with)|beginning\s+(?:at|with|from)|begins\s+with|(?:that|which)\s+(?:break|cause|introduce)\b|slowed\s+down|began\s+(?:with|at|in|after|since)|narrow(?:ed|ing)?\s+(?:[\w-]+\s+){0,3}?down\s+to|(?:tracked|traced|pinned|pinpointed)\s+(?:[\w-]+\s+){0,3}?(?:down|back)?\s*to|(?:got|became|went)\s+(?:broken|bad|wrong)|introducer|(?:is|was)\s+the\s+(?:issue|problem|cause|culprit|source)\b|source\s+of\s+(?:the\s+)?(?:crash|bug|issue|problem|regression|breakage)\w*|guilty|faulty|the\s+bad\s+commit|murderer|accidentally|inadvertently|mistakenly|(?:fail(?:s|ed|ing)?|crash(?:es|ed|ing)?|hangs?|hanging|broken|slower)\s+(?:ever\s+)?since)\b/i;
 
 /** A title speaks of a bisect in progress as often as of its outcome ("bisect round 3 (commit X)"): there the word alone is no cause. */
 const TITLE_CAUSAL = new RegExp(CAUSAL.source.replace('bisect(?!ab)\\w*|', 'anymore|any\\s+more|no\\s+longer|'), 'i');
@@ -148,11 +148,11 @@ function fragmentBlame(body: string, s: Range, ref: RefMatch, next: string): Reg
 
 /** The good side of a range, said before the reference. */
 const GOOD_BEFORE =
-  /(?:\b(?:the\s+)?last\s+(?:commit|version|build|revision)\b[^.\n]{0,50}\b(?:fine|good|ok|okay|worked|working)\b[^.\n]{0,15}|\b(?:some\s*time|somewhere)\s+(?:after|before)\s+(?:commit\s+)?|\b(?:last|earliest|latest|previous)\s+(?:known[- ])?(?:good|working|ok)\b[^.\n]{0,30}|\bgood\s*(?:commit|revision|build)?\s*(?:was|is|[:=])\s*|\b(?:works?|worked|working|fine)\s+(?:fine\s+)?(?:on|at|with|in|before|until)\s+(?:commit\s+)?|\bprevious\s+(?:commit|version|revision|build)\b[^.\n]{0,20}|\b(?:just\s+)?before\s+(?:commit\s+)?|\b(?:can|could)\s+\w+[^.\n]{0,40}\bwhen\s+(?:I\s+|we\s+)?(?:use|using|run|build|check\s*out)\s+(?:this|that|the)?\s*(?:commit|revision|version|build)?\s*:?\s*|\broll(?:s|ing|ed)?[\s-]?back\s+(?:[\w-]+\s+){0,3}?to\s+(?:commit\s+)?|\b(?:go|goes|went|going|revert(?:s|ed|ing)?)\s+back\s+to\s+(?:commit\s+)?|\bparent\s+(?:commit\s+)?|\bcompared\s+(?:to|with)\s+[^.\n]{0,30})[\s`'"([*_]*$/i;
+  /(?:\b(?:the\s+)?last\s+(?:commit|version|build|revision)\b[^.\n]{0,50}\b(?:fine|good|ok|okay|worked|working)\b[^.\n]{0,15}|\b(?:some\s*time|somewhere)\s+(?:after|before)\s+(?:commit\s+)?|\b(?:last|earliest|latest|previous)\s+(?:known[- ])?(?:good|working|ok)\b[^.\n]{0,30}|\bgood\s*(?:commit|revision|build)?\s*(?:was|is|[:=])\s*|\b(?:works?|worked|working|fine)\s+(?:fine\s+)?(?:on|at|with|in|before|until)\s+(?:commit\s+)?|\bprevious\s+(?:commit|version|revision|build)\b[^.\n]{0,20}|\b(?:just\s+)?before\s+(?:commit\s+)?|\b(?:can|could)\s+\w+[^.\n]{0,40}\bwhen\s+(?:I\s+|we\s+)?(?:use|using|run|build|check\s*out)\s+(?:this|that|the)?\s*(?:commit|revision|version|build)?\s*:?\s*|\broll(?:s|ing|ed)?[\s-]?back\s+(?:[\w-]+\s+){0,3}?to\s+(?:commit\s+)?|\b(?:go|goes|went|going|revert(?:s|ed|ing)?)\s+back\s+(?:(?:one|a|1|two|\d+)\s+commits?\s+)?to\s+(?:commit\s+)?|\bparent\s+(?:commit\s+)?|\bcompared\s+(?:to|with)\s+[^.\n]{0,30})[\s`'"([*_]*$/i;
 
 /** The good side, said right after the reference ("X, which doesn't crash", "X where it still works"). */
 const GOOD_AFTER =
-  /^[`'")\]]*\s*(?:commit\s+)?(?:is|was|works|worked|builds|built|runs|ran)\s+(?:perfectly\s+|totally\s+|completely\s+|just\s+)?(?:fine|ok(?:ay)?|good|working)\b|^[`'")\]]*\s*,?\s*(?:that|which)\s+(?:came|comes|is|was)\s+(?:right\s+|just\s+|immediately\s+)?before\b|^[`'")\]]*\s*(?:\([^)\n]{0,80}\)\s*)?,?\s*(?:also\s+|still\s+|too\s+)?(?:does\s*(?:not|n't)|doesn't|didn't|did\s+not)\s+(?:\w+\s+)?(?:crash|fail|hang|crackle|stutter|leak|reproduce|show|happen|occur|freeze|have\s+(?:the|this|that)\s+(?:bug|issue|problem))\w*|^[`'")\]]*,?\s*(?:now,?\s*)?(?:which|that|where(?:\s+it)?|on\s+which)\s+(?:(?:still\s+)?(?:does|did|do)\s*(?:not|n't)|doesn't|didn't|won't|can't|cannot)\s+(?:\w+\s+)?(?:crash|fail|hang|break|leak|reproduce|show|happen|occur)\w*|^[`'")\]]*,?\s*(?:which|that|where(?:\s+it)?)\s+(?:still\s+)?(?:works|worked|is\s+fine|was\s+fine|passes|passed)\b/i;
+  /^[`'")\]]*\s*,?\s*(?:the|a)\s+commit\s+(?:right\s+|just\s+|immediately\s+)?before\b|^[`'")\]]*\s*(?:commit\s+)?(?:is|was|works|worked|builds|built|runs|ran)\s+(?:perfectly\s+|totally\s+|completely\s+|just\s+)?(?:fine|ok(?:ay)?|good|working)\b|^[`'")\]]*\s*,?\s*(?:that|which)\s+(?:came|comes|is|was)\s+(?:right\s+|just\s+|immediately\s+)?before\b|^[`'")\]]*\s*(?:\([^)\n]{0,80}\)\s*)?,?\s*(?:also\s+|still\s+|too\s+)?(?:does\s*(?:not|n't)|doesn't|didn't|did\s+not)\s+(?:\w+\s+)?(?:crash|fail|hang|crackle|stutter|leak|reproduce|show|happen|occur|freeze|have\s+(?:the|this|that)\s+(?:bug|issue|problem))\w*|^[`'")\]]*,?\s*(?:now,?\s*)?(?:which|that|where(?:\s+it)?|on\s+which)\s+(?:(?:still\s+)?(?:does|did|do)\s*(?:not|n't)|doesn't|didn't|won't|can't|cannot)\s+(?:\w+\s+)?(?:crash|fail|hang|break|leak|reproduce|show|happen|occur)\w*|^[`'")\]]*,?\s*(?:which|that|where(?:\s+it)?)\s+(?:still\s+)?(?:works|worked|is\s+fine|was\s+fine|passes|passed)\b/i;
 
 /** The revision being run or tested, said before the reference. */
 const TESTED_BEFORE =
@@ -201,13 +201,13 @@ export const ELSEWHERE = /\b(?:is|was)\s+(?:an?\s+|the\s+)?(?:update|sync|import
 const REVERTED_BEFORE = /\b(?:revert(?:s|ing|ed)?|back(?:s|ing|ed)?\s+out|roll(?:s|ing|ed)?[\s-]?back|undoing|dropping)\s+(?:of\s+)?(?:the\s+)?(?:commit|change)?\s*[`'"([]*$/i;
 
 /** The post says the revert fixes the problem. */
-const REVERT_FIXES = /\b(?:malfunction\w*|helped|crash(?:es|ed|ing)?|misbehav\w*|(?:applied|added|changed|merged)\s+(?:by\s+)?(?:mistake|mistakenly|accidentally|wrongly)|fix(?:es|ed)?|solves?|solved|resolves?|resolved|helps|restores?|restored|go(?:es)?\s+away|went\s+away|works\s+again)\b|\b(?:caus|introduc)(?:ed|es|ing)\s+(?:(?:a|the|this)\s+)?(?:regression|crash\w*|failures?|breakage|hang|leak)\b|\b(?:break|broke|breaks|(?:had|has)\s+broken)\s+(?:the\s+)?\w+/i;
+const REVERT_FIXES = /\b(?:(?:is|was|are)\s+(?:simply\s+|just\s+|too\s+|so\s+)*broken|malfunction\w*|helped|crash(?:es|ed|ing)?|misbehav\w*|(?:applied|added|changed|merged)\s+(?:by\s+)?(?:mistake|mistakenly|accidentally|wrongly)|fix(?:es|ed)?|solves?|solved|resolves?|resolved|helps|restores?|restored|go(?:es)?\s+away|went\s+away|works\s+again)\b|\b(?:caus|introduc)(?:ed|es|ing)\s+(?:(?:a|the|this)\s+)?(?:regression|crash\w*|failures?|breakage|hang|leak)\b|\b(?:break|broke|breaks|(?:had|has)\s+broken)\s+(?:the\s+)?\w+/i;
 
 /** The thread calls the reverted commit the bad one ("Revert breaking commit", "found the breaking commit"). */
 const BLAME_NOUN = /\b(?:breaking|bad|faulty|offending|culprit|regressing|broken)\s+(?:commit|change|patch|PR)s?\b/i;
 
 /** The post reverts something no longer needed (a workaround): the revert blames nothing. */
-const REVERT_CLEANUP = /\b(?:got|been|was|is\s+now)\s+fixed\s+(?:in\s+the\s+meantime|meanwhile|upstream)\b|^\s*Revert\s+"[^"\n]*\b(?:avoid|work\s*around|workaround)\b|\b(?:just\s+)?in\s+case\s+(?:it|this|that|something)\b|\bno\s+longer\s+(?:required|needed|necessary)\b|\bnot\s+needed\s+any(?:more|\s+more)\b/i;
+const REVERT_CLEANUP = /\b(?:does|did|do)\s*(?:not|n't)\s+(?:fix|solve|help\s+with|resolve)\b|\b(?:got|been|was|is\s+now)\s+fixed\s+(?:in\s+the\s+meantime|meanwhile|upstream)\b|^\s*Revert\s+"[^"\n]*\b(?:avoid|work\s*around|workaround)\b|\b(?:just\s+)?in\s+case\s+(?:it|this|that|something)\b|\bno\s+longer\s+(?:required|needed|necessary)\b|\bnot\s+needed\s+any(?:more|\s+more)\b/i;
 
 /** A reference alone in its post (quotes, backticks, a link wrapper and a full stop aside). */
 const BARE_POST = /^\s*[`'"<(\[]*\s*$/;
@@ -558,7 +558,7 @@ function clauseSpan(body: string, s: Range, ref: RefMatch): Range {
     if (verb && !/\bbisect/i.test(text.slice(start, end))) {
       // The verb stays with what it broke ("Commit X breaks saving games"), unless nothing follows it.
       const rest = text.slice(ref.end - s.start + verb.index + verb[0].length, end);
-      const keepsVerb = (rest.match(/[A-Za-z]{2,}/g) ?? []).length >= 2 && (verb.index <= 3 || /^[\s`'")\]]*re-?$/i.test(text.slice(ref.end - s.start, ref.end - s.start + verb.index))) && !/^(?:bisect|first|the\s+bad)/i.test(verb[0]);
+      const keepsVerb = (rest.match(/[A-Za-z]{2,}/g) ?? []).length >= 2 && (verb.index <= 3 || /^[\s`'")\]]*(?:re-?|by\s+@[\w-]+\s+)$/i.test(text.slice(ref.end - s.start, ref.end - s.start + verb.index))) && !/^(?:bisect|first|the\s+bad)/i.test(verb[0]);
       return { start: s.start + start, end: keepsVerb ? ref.end : ref.end + verb.index + verb[0].length };
     }
   }
@@ -588,6 +588,14 @@ function clauseSpan(body: string, s: Range, ref: RefMatch): Range {
     if (verb && (effect.match(/[A-Za-z]{2,}/g) ?? []).length >= 3) return { start: s.start + start + tie.index, end: ref.end };
   }
   // "<symptom statement with a causal verb>: X": only the colon and the reference go.
+  // "… narrowed it down to a commit X that has caused the linter to take 30 s longer": the relative clause after the reference is the symptom.
+  const relative = /^[`'")\]]*\s*,?\s*(?:that|which)\s+(?:has\s+|had\s+)?(?:caused|causes|broke|breaks|made|makes|introduced|introduces|led\s+to|leads\s+to|results?\s+in|resulted\s+in)\b/i.exec(text.slice(ref.end - s.start, end));
+  if (relative && (text.slice(ref.end - s.start + relative[0].length, end).match(/[A-Za-z]{2,}/g) ?? []).length >= 3) return { start: s.start + start, end: ref.end };
+  // "The build is broken for me by undefined erf in X.": a symptom that ends on the reference keeps all but the words tying it in.
+  const tail = /\s+(?:in|by|with|since|after|from)\s+(?:(?:the|this|that)\s+)?(?:commit\s+)?[`'"(\[]*$/i.exec(text.slice(start, at));
+  if (tail && /^[`'")\]]*[.!]?\s*$/.test(text.slice(ref.end - s.start, end)) && EFFECT_WORD.test(text.slice(start, tail.index)) && !/\bbisect/i.test(text.slice(start, end))) {
+    return { start: s.start + start + tail.index, end: s.start + end };
+  }
   const colon = /\s*:\s*[`'"(\[]*$/.exec(text.slice(start, at));
   if (colon && CAUSAL.test(text.slice(start, colon.index)) && !/\bbisect/i.test(text.slice(start, end))) {
     return { start: s.start + start + colon.index, end: s.start + end };

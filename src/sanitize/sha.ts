@@ -27,14 +27,17 @@ export const EMBEDDED_SHA_DETECTOR = 'embedded-sha';
 
 /**
  * Prefixes (7+ hex) of known commit SHAs written inside a longer name, where word boundaries do not
- * fall ("log_b0268ab_bad.zip", "build-3f9a2c1d"): only the hex goes.
+ * fall ("log_b0268ab_bad.zip", "build-3f9a2c1d"): only the hex goes. A six-character prefix of a known
+ * SHA written as a word of its own ("Revert 962f28") goes too.
  */
 export function detectEmbeddedShas(text: string, knownShas: readonly string[]): Span[] {
   const full = knownShas.filter((k) => /^[0-9a-f]{40}$/i.test(k)).map((k) => k.toLowerCase());
   if (full.length === 0) return [];
   const out: Span[] = [];
-  for (const m of text.matchAll(/(?<![0-9a-fA-F])[0-9a-fA-F]{7,40}(?![0-9a-fA-F])/g)) {
+  for (const m of text.matchAll(/(?<![0-9a-fA-F])[0-9a-fA-F]{6,40}(?![0-9a-fA-F])/g)) {
     const hex = m[0].toLowerCase();
+    // Six characters ("Revert 962f28") only with a letter and a digit, and only as a word of its own.
+    if (hex.length === 6 && (!/[a-f]/.test(hex) || !/\d/.test(hex) || /[\w]/.test(text[m.index - 1] ?? '') || /[\w]/.test(text[m.index + 6] ?? ''))) continue;
     if (full.some((k) => k.startsWith(hex))) out.push({ start: m.index, end: m.index + m[0].length, detector: EMBEDDED_SHA_DETECTOR });
   }
   return out;

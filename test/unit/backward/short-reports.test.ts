@@ -807,12 +807,12 @@ describe('set-16 and set-17 shapes, in other words', () => {
   });
 
   it('the revision being tested is no culprit ("testing at X produces …"), so a later bisect does not compete', () => {
-    const thread = titled('Crashes at head', [`I can't tell where the problem came in, but testing at ${FULL.slice(0, 7)} produces crashes in half the samples.`, 'Using `git bisect` the first bad commit turns up as 1a2b3c4.']);
+    const thread = titled('Crashes at head', [`I can't tell where the problem came in, but testing at ${FULL.slice(0, 7)} produces crashes in half the samples.`, 'A `git bisect` run ends on 1a2b3c4 as the first bad commit.']);
     expect(codesOf(thread)).not.toContain('competing');
   });
 
   it('a gold subject quoted without its closing full stop and pull-request number goes', () => {
-    const thread = titled('Revert "Fix the race in the socket pool"', ['The commit caused a regression; the race itself is rare.\n\nThis reverts commit 5d41402.']);
+    const thread = titled('Revert "Fix the race in the socket pool"', ['That change brought a regression; the race is rare anyway.\n\nThis reverts commit 5d41402.']);
     const attributions = extractAttributions(thread);
     const target: SanitizeTarget = { gold: FULL, goldSubject: 'Fix the race in the socket pool. (#701)', prNumbers: [], knownShas: [FULL] };
     const out = decideReport(thread, attributions, target, reportDrafts(thread, attributions), new Set());
@@ -820,10 +820,46 @@ describe('set-16 and set-17 shapes, in other words', () => {
   });
 
   it('the symptom after the reference stays: "broken since this commit X making the build fail", "In commit X, these lines … are not compatible"', () => {
-    const making = decide(titled('Old runtime support', [`Support for the old runtime is claimed but is broken since this commit https://github.com/acme/widget/commit/${FULL} making the install step fail.`])).out;
+    const making = decide(titled('Old runtime support', [`The old runtime is supported on paper but broken since this commit https://github.com/acme/widget/commit/${FULL} making the install step fail.`])).out;
     expect(making.report.text).toContain('making the install step fail');
     const inCommit = decide(titled('Syntax errors on the old runtime', [`In commit ${FULL}, these new lines in the graph module are not compatible with the old runtime and raise syntax errors.`])).out;
     expect(inCommit.report.text).toContain('these new lines in the graph module are not compatible');
     for (const r of [making, inCommit]) expect(r.report.text).not.toContain(FULL.slice(0, 7));
+  });
+});
+
+describe('set-18 and set-19 shapes, in other words', () => {
+  const codesOf = (thread: Thread) => screenThread(thread, extractAttributions(thread)).reasons.map((r) => r.code);
+  const found = (thread: Thread) => extractAttributions(thread).map((a) => a.ref.value);
+  const GOOD = '1a2b3c4d5e6f7a8b9c0d1e2f3a4b5c6d7e8f9a0b';
+
+  it('"going back one commit to Y, the commit right before the culprit" is the good side, not a competitor', () => {
+    const thread = titled('Linting got slower', [`After a long search I narrowed it down to https://github.com/acme/widget/commit/${FULL} which made the run take a minute longer. Stepping back to https://github.com/acme/widget/commit/${GOOD}, the commit just before it, the run is fast again.`]);
+    expect(codesOf(thread)).not.toContain('competing');
+    expect(found(thread)).toEqual([FULL]);
+  });
+
+  it('"could have broken" and "potential regression" hedge; a revert of a fix that did not fix blames nothing', () => {
+    const could = titled('Revert "bump the runner images"', [`This reverts commit ${FULL}.\n\nIt could have broken our nightly packaging, so let us revert it and watch.`]);
+    expect(screenThread(could, extractAttributions(could)).decision).not.toBe('candidate');
+    expect(codesOf(titled('Release job red', [`Commit ${FULL} could have broken our nightly packaging.`]))).toContain('hedged');
+    expect(codesOf(titled(`Potential slowdown caused by commit ${FULL.slice(0, 7)}`, ['The nightly timing job flagged the parser benchmarks.']))).toContain('hedged');
+    expect(found(titled('Revert "retry the upload on the main branch (#1810)"', [`This reverts commit ${FULL}.\nIt does not fix the uploads to staging, so I am reverting and looking further.`]))).toEqual([]);
+  });
+
+  it('"too broken to patch" is a revert reason; "broken for me by … in X" is a blame', () => {
+    expect(found(titled('Revert "Fail the build on any generator error (#1183)"', [`It is just too broken to mend in place. Starting over.\n\nThis reverts commit ${FULL}.`]))).toEqual([FULL]);
+    expect(found(titled('Build broken', [`Our build is broken for us by an undefined \`lgamma\` in https://github.com/acme/widget/commit/${FULL}`]))).toEqual([FULL]);
+  });
+
+  it('the symptom stays: "X by @someone introduced …", "a commit X that has caused …", "<symptom> in X", and a six-character prefix of the gold goes', () => {
+    const byUser = decide(titled('Old bugs back', [`Commit ${FULL} by @someone introduced three bugs that were fixed before.`])).out;
+    expect(byUser.report.text).toContain('introduced three bugs');
+    const relative = decide(titled('Slower runs', [`I narrowed it down to a commit ${FULL} that has caused the linter to take twenty seconds longer.`])).out;
+    expect(relative.report.text).toContain('that has caused the linter to take twenty seconds longer');
+    const tail = decide(titled('Build broken', [`Our build is broken for us by an undefined \`lgamma\` in https://github.com/acme/widget/commit/${FULL}`])).out;
+    expect(tail.report.text).toContain('Our build is broken for us by an undefined');
+    const six = decide(titled(`Revert ${FULL.slice(0, 6)}, as it is causing a crash at start`, [`This reverts ${FULL}`])).out;
+    for (const r of [byUser, relative, tail, six]) expect(r.report.text).not.toContain(FULL.slice(0, 6));
   });
 });
