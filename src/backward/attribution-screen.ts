@@ -100,6 +100,15 @@ export function screenThread(thread: Thread, attributions: readonly Attribution[
     }
   }
 
+  // Bisect output whose first bad commit is a merge ("Merge: a b" in its header): the culprit is one of the merged commits.
+  for (const a of attributions) {
+    if (a.kind !== 'bisect-output') continue;
+    const p = posts.find((q) => q.index === a.post);
+    const block = p ? p.body.slice(a.sentence.start, Math.min(p.body.length, a.sentence.end + 400)) : '';
+    const merge = /^[ \t>]*Merge:\s+[0-9a-f]{7,40}\s+[0-9a-f]{7,40}\s*$/m.exec(block);
+    if (merge) add('range-only', `the first bad commit is a merge (${merge[0].trim()})`, a.post);
+  }
+
   const skipped = matching(BISECT_SKIPPED, null);
   for (const s of skipped) add('bisect-skipped', s.text, s.post);
   if (attributions.length === 0) {

@@ -211,7 +211,7 @@ const REVERT_CLEANUP = /\b(?:does|did|do)\s*(?:not|n't)\s+(?:fix|solve|help\s+wi
 
 /** A reference alone in its post (quotes, backticks, a link wrapper and a full stop aside). */
 const BARE_POST = /^\s*[`'"<(\[]*\s*$/;
-const BARE_POST_AFTER = /^[`'">)\]]*\.?\s*$/;
+const BARE_POST_AFTER = /^(?:#[\w-]+)?[`'">)\]]*\.?\s*$/;
 
 /** A blame that points at a commit without naming it ("my bisect ended on the change", "the change that broke it"). */
 const UNNAMED_BLAME =
@@ -249,7 +249,10 @@ export function scoreCandidates(
       const blame =
         (src.index > 0 && isBarePost(body, ref) ? unnamedBlameBefore(thread, src.index, src.author) : null) ??
         (ref.ref.type !== 'pr' && !evidence.some((e) => e.weight < 0) ? ownUnnamedBlame(body, ref) : null);
+      // A post that is nothing but a commit link, under a title that blames the last commit ("Windows build issue with last commit").
+      const titleBlame = !blame && src.index === 0 && isBarePost(body, ref) ? TITLE_LAST_COMMIT.exec(thread.title) : null;
       if (blame) evidence.push({ code: 'answers', weight: SCORING.answers, text: blame });
+      else if (titleBlame && BREAKAGE_REPORT.test(`${thread.title} ${TITLE_TROUBLE.test(thread.title) ? 'broken' : ''}`)) evidence.push({ code: 'answers', weight: SCORING.answers, text: titleBlame[0] });
       const later = thread.posts.filter((p) => p.index > src.index && p.author !== src.author);
       const confirm = later.map((p) => ({ p, m: CONFIRM.exec(p.body) })).find(({ p, m }) => m && mentions(p.body, ref));
       if (confirm) evidence.push({ code: 'confirmed', weight: SCORING.confirmed, text: confirm.m![0] });
@@ -275,11 +278,16 @@ export function scoreCandidates(
 const CAUSE_NOUN_BEFORE = /\b(?:reason|cause|root\s+cause)\s*(?:is|was|[:=-])?\s*[`'"(\[]*$/i;
 
 /** A sentence that opens with the commit the trouble dates from ("Since X, …", "After X the build fails"). */
-const SINCE_OPENER = /^[\s>*_-]*(?:ever\s+)?(?:since|after|starting\s+(?:with|from|at))\s+(?:[^,.;:\n]{0,80}?\b(?:in|with|by)\s+(?:the\s+)?(?:commit|revision|change)\s+|(?:(?:pulling|updating\s+to|upgrading\s+to|merging|applying|installing|building)\s+)?(?:(?:the|this|that|your|his|her|their)\s+)?(?:commit|revision)\s+)?[`'"(\[]*$/i;
+const SINCE_OPENER = /^[\s>*_-]*(?:ever\s+)?(?:since|after|with(?=\s+(?:the\s+)?commit\b)|starting\s+(?:with|from|at))\s+(?:[^,.;:\n]{0,80}?\b(?:in|with|by)\s+(?:the\s+)?(?:commit|revision|change)\s+|(?:(?:pulling|updating\s+to|upgrading\s+to|merging|applying|installing|building)\s+)?(?:(?:the|this|that|your|his|her|their)\s+)?(?:commit|revision)\s+)?[`'"(\[]*$/i;
 
 /** A report that says something broke. */
 const BREAKAGE_REPORT =
   /\b(?:(?:does|do|did|is|are|was|were)\s*(?:not|n't)|doesn't|don't|didn't|isn't|aren't|wasn't|no\s+longer|cannot|can't|won't)\s+(?:\w+\s+)?(?:work|build|compil|run|start|load|boot|render|show|open|launch|function|link|install|display|respond|connect|accept|echo|pass)\w*|\b(?:broken|broke|breaks|crash\w*|fail(?:s|ed|ure|ures|ing)?|segfault\w*|panic\w*|hangs?|freez\w*|invalid|wrong|regress\w*|stopped\s+working|errors?|undefined|segfaults?)\b/i;
+
+/** A title that puts the trouble on the last commit without naming it. */
+const TITLE_LAST_COMMIT = /\b(?:with|in|since|after|by|from)\s+(?:the\s+)?(?:last|latest|recent|newest)\s+commit\b/i;
+/** Trouble words of a title ("build issue", "problem"). */
+const TITLE_TROUBLE = /\b(?:issue|problem|bug|error|failure)s?\b/i;
 
 /** Projects often named as the home of a commit that is not the repository's own. */
 const UPSTREAMS = new Set(['upstream', 'kernel', 'linux', 'llvm', 'clang', 'gcc', 'rustc', 'golang', 'chromium', 'webkit', 'mesa', 'glibc', 'cpython', 'nodejs', 'v8', 'qemu', 'wine', 'ffmpeg', 'openssl', 'nixpkgs', 'homebrew']);

@@ -59,7 +59,7 @@ export const RETRACTION = [
 
 /** The commit described as a fix, matched just before the reference. */
 export const FIX_BEFORE =
-  /\b(?:(?:fixed|resolved|addressed|solved|repaired)\s+(?:by|in|with|via|on)|revert(?:ed|ing)?\s+(?:it|this|that|the\s+(?:\w+\s+)?(?:commit|change|PR))\s+(?:in|with|via|by)|the\s+fix\s+(?:is|was|landed in|went in(?:to)?|came in|:)|fix(?:ed)?\s+landed\s+in|fixing\s+commit(?:\s+is|:)?)\s*(?:(?:the\s+)?(?:commit|PR|pull request|change)\s+)?[`'"([]*$/i;
+  /\b(?:(?:fixed|resolved|addressed|solved|repaired)\s+(?:by|in|with|via|on)(?:\s+(?:this|that)\s+commit\s*:?)?|revert(?:ed|ing)?\s+(?:it|this|that|the\s+(?:\w+\s+)?(?:commit|change|PR))\s+(?:in|with|via|by)|the\s+fix\s+(?:is|was|landed in|went in(?:to)?|came in|:)|fix(?:ed)?\s+landed\s+in|fixing\s+commit(?:\s+is|:)?)\s*(?:(?:the\s+)?(?:commit|PR|pull request|change)\s+)?[`'"([]*$/i;
 
 /** The commit described as a fix, matched just after the reference. */
 export const FIX_AFTER =

@@ -105,6 +105,18 @@ export function subjectFromRevertTitle(thread: Thread, attributions: readonly At
   return m[1]!.trim();
 }
 
+/** The pull request named right after an attributed commit ("X from PR #226", "X (#226)"): the culprit's own. */
+function pullsAfterCulprits(thread: Thread, attributions: readonly Attribution[]): number[] {
+  const out: number[] = [];
+  for (const a of attributions) {
+    if (a.ref.type === 'pr') continue;
+    const body = a.post === -1 ? thread.title : (thread.posts.find((p) => p.index === a.post)?.body ?? '');
+    const m = /^[`'"\])]*\s*,?\s*(?:\(\s*)?(?:(?:from|in|of|via)\s+(?:(?:the\s+)?(?:PR|pull\s+request)\s+)?)?#(\d{1,7})\b/i.exec(body.slice(a.end, a.end + 60));
+    if (m) out.push(Number(m[1]));
+  }
+  return out;
+}
+
 /** Pull-request numbers written as `(#N)` in a commit subject. */
 function subjectPulls(subject: string | null): number[] {
   return [...(subject ?? '').matchAll(/\(#(\d{1,7})\)/g)].map((m) => Number(m[1]));
@@ -125,7 +137,7 @@ export function decideReport(
   // Without the repository, pasted bisect output still tells the culprit's subject line.
   const goldSubject = target.goldSubject ?? subjectFromBisectOutput(attributions) ?? subjectFromRevertTitle(thread, attributions);
   // Every pull request an attribution names is answer-bearing, whether or not it is the culprit.
-  const attributedPulls = attributions.filter((a) => a.ref.type === 'pr' && /^\d+$/.test(a.ref.value)).map((a) => Number(a.ref.value));
+  const attributedPulls = [...attributions.filter((a) => a.ref.type === 'pr' && /^\d+$/.test(a.ref.value)).map((a) => Number(a.ref.value)), ...pullsAfterCulprits(thread, attributions)];
   const known = knownCommitShas(attributions, target);
   const attempt = (built: Report, atts: readonly Attribution[] = attributions): ThreadSanitization => {
     const report = sanitizeBuiltReport(built, atts, {

@@ -11,9 +11,10 @@ export const PR_REF_DETECTOR = 'pr-ref';
 export function detectPrRefs(text: string, repo: string, prNumbers: readonly number[]): Span[] {
   if (prNumbers.length === 0) return [];
   const wanted = new Set(prNumbers.map(String));
-  const pattern = new RegExp(String.raw`(?<![\w&/#-])(?:(?:${escapeRegExp(repo)})?#|GH-)(\d+)(?!\w)`, 'gi');
+  // Also spelt out: "PR 226", "Pull 226", "pull request 226", and a title "Revert 226".
+  const pattern = new RegExp(String.raw`(?<![\w&/#-])(?:(?:${escapeRegExp(repo)})?#|GH-|(?:PR|pull(?:\s+request)?|revert)\s+#?)(\d+)(?!\w)`, 'gi');
   return matchesOf(text, pattern)
-    .filter((m) => wanted.has(m.text.replace(/^.*?(?:#|GH-)/i, '')))
+    .filter((m) => wanted.has(/(\d+)$/.exec(m.text)![1]!))
     .map((m) => ({ start: m.start, end: m.end, detector: PR_REF_DETECTOR }));
 }
 

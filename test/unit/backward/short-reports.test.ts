@@ -833,7 +833,7 @@ describe('set-18 and set-19 shapes, in other words', () => {
   const found = (thread: Thread) => extractAttributions(thread).map((a) => a.ref.value);
   const GOOD = '1a2b3c4d5e6f7a8b9c0d1e2f3a4b5c6d7e8f9a0b';
 
-  it('"going back one commit to Y, the commit right before the culprit" is the good side, not a competitor', () => {
+  it('"stepping back to Y, the commit just before it" is the good side, not a competitor', () => {
     const thread = titled('Linting got slower', [`After a long search I narrowed it down to https://github.com/acme/widget/commit/${FULL} which made the run take a minute longer. Stepping back to https://github.com/acme/widget/commit/${GOOD}, the commit just before it, the run is fast again.`]);
     expect(codesOf(thread)).not.toContain('competing');
     expect(found(thread)).toEqual([FULL]);
@@ -861,5 +861,35 @@ describe('set-18 and set-19 shapes, in other words', () => {
     expect(tail.report.text).toContain('Our build is broken for us by an undefined');
     const six = decide(titled(`Revert ${FULL.slice(0, 6)}, as it is causing a crash at start`, [`This reverts ${FULL}`])).out;
     for (const r of [byUser, relative, tail, six]) expect(r.report.text).not.toContain(FULL.slice(0, 6));
+  });
+});
+
+describe('set-20 and set-21 shapes, in other words', () => {
+  const codesOf = (thread: Thread) => screenThread(thread, extractAttributions(thread)).reasons.map((r) => r.code);
+  const found = (thread: Thread) => extractAttributions(thread).map((a) => a.ref.value);
+
+  it('a post that is only a commit link (with a comment anchor) under "… issue with last commit" names it', () => {
+    const thread = titled('Linux link issue with last commit', [`https://github.com/acme/widget/commit/${FULL}#r1234567`, 'Backed out for now.']);
+    expect(found(thread)).toEqual([FULL]);
+  });
+
+  it('"With commit X compiling fails" blames X; "A crash got fixed in this commit\\nX" names the fix', () => {
+    expect(found(titled('Compile issue', [`With commit ${FULL} compiling fails with an unknown type error.`]))).toEqual([FULL]);
+    expect(found(titled('Add a test for the empty query', [`A crash got fixed in this commit\n${FULL}\nbut no test covered it.`]))).toEqual([]);
+  });
+
+  it('bisect output whose first bad commit is a merge is a range, and "to be verified" hedges it', () => {
+    const thread = titled('Resume fails on 6.2', [
+      'Resume from suspend fails.',
+      `Early bisect result, to be verified\n\n\`\`\`\n${FULL} is the first bad commit\ncommit ${FULL}\nMerge: 1a2b3c4d5e6f 7a8b9c0d1e2f\nAuthor: Someone <someone@example.org>\n\n    Merge tag 'timers-2024'\n\`\`\``,
+    ]);
+    expect(codesOf(thread)).toContain('range-only');
+  });
+
+  it('the answer goes: "Reverting only that commit restores …", a title "Revert 226" when the culprit came from PR #226', () => {
+    const localised = decide(titled('Demo never exits', [`After pulling commit ${FULL}, the demo program hangs after it finishes. Reverting only that commit restores a clean exit.`])).out;
+    expect(localised.report.text).not.toContain('Reverting only that commit');
+    const revert = decide(titled('Revert 226', [`This reverts commit ${FULL} (from PR #226): it broke the index merge.`])).out;
+    expect(revert.report.text).not.toMatch(/\b226\b/);
   });
 });
