@@ -392,6 +392,7 @@ export class PathAutomaton {
     return s >> this.shift;
   }
 
+  // runForward read from the end: kept as its own loop, the hot path of routing, rather than one loop with a direction.
   private runBackwards(path: string): number {
     const cmap = this.cmap;
     let table = this.table;

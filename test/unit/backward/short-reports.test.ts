@@ -23,6 +23,11 @@ function decide(thread: Thread) {
   return { attributions, out: decideReport(thread, attributions, target, reportDrafts(thread, attributions), new Set()) };
 }
 
+/** The screen's reason codes for a thread. */
+const codesOf = (thread: Thread) => screenThread(thread, extractAttributions(thread)).reasons.map((r) => r.code);
+/** The references a thread attributes. */
+const found = (thread: Thread) => extractAttributions(thread).map((a) => a.ref.value);
+
 describe('observable symptom of a short report', () => {
   it.each([
     ['an effect and what it hit', 'Regression\n\nThis update broke the tooltips'],
@@ -623,8 +628,6 @@ describe('a report that opens with the commit its trouble dates from', () => {
 });
 
 describe('set-12 and set-13 shapes, in other words', () => {
-  const codesOf = (thread: Thread) => screenThread(thread, extractAttributions(thread)).reasons.map((r) => r.code);
-  const found = (thread: Thread) => extractAttributions(thread).map((a) => a.ref.value);
 
   it.each([
     ['"this began with commit X"', `The nightly tests are red. This began with commit ${FULL.slice(0, 12)}, see the CI log.`],
@@ -709,8 +712,6 @@ describe('set-12 and set-13 shapes, in other words', () => {
 });
 
 describe('set-14 and set-15 shapes, in other words', () => {
-  const codesOf = (thread: Thread) => screenThread(thread, extractAttributions(thread)).reasons.map((r) => r.code);
-  const found = (thread: Thread) => extractAttributions(thread).map((a) => a.ref.value);
 
   it('"several times" in a symptom is no list of suspects; "one of the recent commits" still is', () => {
     expect(found(titled('Idempotent init', [`Commit ${FULL} introduced a bug where init can run several times in one process.`]))).toEqual([FULL]);
@@ -793,8 +794,6 @@ describe('links to issues of other repositories', () => {
 });
 
 describe('set-16 and set-17 shapes, in other words', () => {
-  const codesOf = (thread: Thread) => screenThread(thread, extractAttributions(thread)).reasons.map((r) => r.code);
-  const found = (thread: Thread) => extractAttributions(thread).map((a) => a.ref.value);
 
   it('"Reason <URL>", "X is the issue", "the source of the hangs" and "after pulling your commit X" name the culprit', () => {
     expect(found(titled('Windows: unit tests red', [`The last few commits broke the Windows job. The unit tests fail there. Reason https://github.com/acme/widget/commit/${FULL}, which dropped the Windows skip.`]))).toEqual([FULL]);
@@ -829,8 +828,6 @@ describe('set-16 and set-17 shapes, in other words', () => {
 });
 
 describe('set-18 and set-19 shapes, in other words', () => {
-  const codesOf = (thread: Thread) => screenThread(thread, extractAttributions(thread)).reasons.map((r) => r.code);
-  const found = (thread: Thread) => extractAttributions(thread).map((a) => a.ref.value);
   const GOOD = '1a2b3c4d5e6f7a8b9c0d1e2f3a4b5c6d7e8f9a0b';
 
   it('"stepping back to Y, the commit just before it" is the good side, not a competitor', () => {
@@ -865,8 +862,6 @@ describe('set-18 and set-19 shapes, in other words', () => {
 });
 
 describe('set-20 and set-21 shapes, in other words', () => {
-  const codesOf = (thread: Thread) => screenThread(thread, extractAttributions(thread)).reasons.map((r) => r.code);
-  const found = (thread: Thread) => extractAttributions(thread).map((a) => a.ref.value);
 
   it('a post that is only a commit link (with a comment anchor) under "… issue with last commit" names it', () => {
     const thread = titled('Linux link issue with last commit', [`https://github.com/acme/widget/commit/${FULL}#r1234567`, 'Backed out for now.']);
