@@ -360,9 +360,14 @@ function evidenceOf(
   const patterned = ev.some((e) => e.code === 'pattern');
   if (inCode && !patterned) add('inCode', 'code block');
   if (!patterned && TRANSCRIPT_LINE.test(line.content)) add('transcript', line.content.trim().slice(0, 60));
-  const endpoint = patterned ? null : (ENDPOINT_AFTER.exec(body.slice(ref.end, ref.end + 40)) ?? RANGE_BEFORE.exec(body.slice(Math.max(0, ref.outerStart - 6), ref.outerStart)));
-  if (endpoint) add('endpoint', endpoint[0].trim());
   const facts = postFacts(body, context);
+  const endpointAfter = patterned ? null : ENDPOINT_AFTER.exec(body.slice(ref.end, ref.end + 40));
+  // "commit X is broken, as …" in a post that names no other commit and speaks of no bisect: a blame, not an end of a range.
+  const brokenCommit =
+    endpointAfter && /^[`'"*_)\]]*\s*(?:is|was)\s+broken\b/i.test(endpointAfter[0]) && facts.commitRefs === 1 && !/\bbisect/i.test(body) && /\bcommit\s*[`'"(\[]*$/i.test(body.slice(Math.max(0, ref.outerStart - 12), ref.outerStart));
+  const endpoint = patterned || brokenCommit ? null : (endpointAfter ?? RANGE_BEFORE.exec(body.slice(Math.max(0, ref.outerStart - 6), ref.outerStart)));
+  if (endpoint) add('endpoint', endpoint[0].trim());
+  if (brokenCommit) add('causal', endpointAfter![0].trim());
   if (facts.elsewhere) add('elsewhere', facts.elsewhere);
   const s = sentenceNear(layout, ref);
   const sentence = body.slice(s.start, Math.max(s.end, ref.end));

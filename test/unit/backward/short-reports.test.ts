@@ -888,3 +888,13 @@ describe('set-20 and set-21 shapes, in other words', () => {
     expect(revert.report.text).not.toMatch(/\b226\b/);
   });
 });
+
+describe('"commit X is broken"', () => {
+  it('in a post naming no other commit and no bisect, blames X', () => {
+    expect(found(titled('configure warns about a missing Makefile.am', [`commit ${FULL} is broken, as the Makefile.am of the sample config is missing and configure stops with an error.`]))).toEqual([FULL]);
+  });
+
+  it('beside another commit that works, is an end of the range', () => {
+    expect(found(titled('Tiles vanish', [`commit ${FULL} is broken, commit 1a2b3c4d5e6f works; I have not looked further.`]))).toEqual([]);
+  });
+});
