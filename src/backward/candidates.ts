@@ -131,7 +131,9 @@ const NEXT_PARTICIPLE = /^(?:causing|breaking|introducing|which\s+(?:causes|caus
 
 /** "commit X makes the game suffer …": the commit is the subject of a verb of effect, in a report that speaks of a regression. */
 const SUBJECT_LEAD = /^[\s>*_-]*(?:(?:the\s+)?commit\s+)?[`'"(\[]*$/i;
-const EFFECT_VERB = /^[`'")\]]*\s+(?:makes|made|leads\s+to|led\s+to|triggers|triggered|results\s+in|resulted\s+in)\b/i;
+/** Verbs of effect with a commit as their subject ("commit X makes …"). */
+const EFFECT_VERBS = String.raw`makes|made|leads\s+to|led\s+to|triggers|triggered|results\s+in|resulted\s+in`;
+const EFFECT_VERB = new RegExp(String.raw`^[\`'")\]]*\s+(?:${EFFECT_VERBS})\b`, 'i');
 function subjectVerb(body: string, s: Range, ref: RefMatch, context: string): RegExpExecArray | null {
   if (!SUBJECT_LEAD.test(body.slice(s.start, ref.outerStart))) return null;
   const verb = EFFECT_VERB.exec(body.slice(ref.end, ref.end + 40));
@@ -252,7 +254,7 @@ export function scoreCandidates(
       // A post that is nothing but a commit link, under a title that blames the last commit ("Windows build issue with last commit").
       const titleBlame = !blame && src.index === 0 && isBarePost(body, ref) ? TITLE_LAST_COMMIT.exec(thread.title) : null;
       if (blame) evidence.push({ code: 'answers', weight: SCORING.answers, text: blame });
-      else if (titleBlame && BREAKAGE_REPORT.test(`${thread.title} ${TITLE_TROUBLE.test(thread.title) ? 'broken' : ''}`)) evidence.push({ code: 'answers', weight: SCORING.answers, text: titleBlame[0] });
+      else if (titleBlame && (BREAKAGE_REPORT.test(thread.title) || TITLE_TROUBLE.test(thread.title))) evidence.push({ code: 'answers', weight: SCORING.answers, text: titleBlame[0] });
       const later = thread.posts.filter((p) => p.index > src.index && p.author !== src.author);
       const confirm = later.map((p) => ({ p, m: CONFIRM.exec(p.body) })).find(({ p, m }) => m && mentions(p.body, ref));
       if (confirm) evidence.push({ code: 'confirmed', weight: SCORING.confirmed, text: confirm.m![0] });
@@ -367,7 +369,6 @@ function evidenceOf(
     endpointAfter && /^[`'"*_)\]]*\s*(?:is|was)\s+broken\b/i.test(endpointAfter[0]) && facts.commitRefs === 1 && !/\bbisect/i.test(body) && /\bcommit\s*[`'"(\[]*$/i.test(body.slice(Math.max(0, ref.outerStart - 12), ref.outerStart));
   const endpoint = patterned || brokenCommit ? null : (endpointAfter ?? RANGE_BEFORE.exec(body.slice(Math.max(0, ref.outerStart - 6), ref.outerStart)));
   if (endpoint) add('endpoint', endpoint[0].trim());
-  if (brokenCommit) add('causal', endpointAfter![0].trim());
   if (facts.elsewhere) add('elsewhere', facts.elsewhere);
   const s = sentenceNear(layout, ref);
   const sentence = body.slice(s.start, Math.max(s.end, ref.end));
@@ -384,7 +385,7 @@ function evidenceOf(
   const own = ownMatch && /^introduc/i.test(ownMatch[0]) && NEUTRAL_SUBJECT.test(sentence.slice(0, ownMatch.index)) ? null : ownMatch;
   // "whenever someone gets around to bisecting it": the search is still to come.
   const ownCausal = own && /^bisect/i.test(own[0]) && BISECT_TO_COME.test(sentence) ? null : own;
-  const causal = inCode || bareNumber ? null : (ownCausal ?? (ANAPHORA.test(next) ? ANAPHORA.exec(next) : null) ?? NEXT_PARTICIPLE.exec(next) ?? subjectVerb(body, s, ref, context) ?? blameBefore(layout, s, ref) ?? fragmentBlame(body, s, ref, next));
+  const causal = inCode || bareNumber ? null : (ownCausal ?? (ANAPHORA.test(next) ? ANAPHORA.exec(next) : null) ?? NEXT_PARTICIPLE.exec(next) ?? subjectVerb(body, s, ref, context) ?? blameBefore(layout, s, ref) ?? fragmentBlame(body, s, ref, next) ?? (brokenCommit ? endpointAfter : null));
   const opener = causal || inCode || bareNumber ? null : (SINCE_OPENER.exec(body.slice(s.start, ref.outerStart)) ?? CAUSE_NOUN_BEFORE.exec(body.slice(Math.max(s.start, ref.outerStart - 40), ref.outerStart)));
   if (causal) add('causal', causal[0]);
   else if (opener && BREAKAGE_REPORT.test(`${context}\n${sentence}\n${body.slice(0, 2000)}`)) add('causal', opener[0]);
@@ -622,7 +623,7 @@ function clauseSpan(body: string, s: Range, ref: RefMatch): Range {
 }
 
 /** A verb of effect right after the reference ("commit X makes the game stutter"). */
-const EFFECT_VERB_AT = /\b(?:makes|made|leads\s+to|led\s+to|triggers|triggered)\b/i;
+const EFFECT_VERB_AT = new RegExp(String.raw`\b(?:${EFFECT_VERBS})\b`, 'i');
 
 /** Words of a symptom: a lead-in holding one is kept, not deleted with the reference. */
 const EFFECT_WORD = /\b(?:crash\w*|fail\w*|hang\w*|freez\w*|leak\w*|slow\w*|error\w*|panic\w*|broken|wrong|missing|stutter\w*|flicker\w*)\b/i;
