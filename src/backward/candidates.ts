@@ -113,6 +113,9 @@ export interface Candidate {
 const CAUSAL =
   /\b(?:bisect(?!ab)\w*|first[- ]["'`]?(?:bad|broken|failing)["'`]?|introduc(?:e|ed|es|ing)|caus(?:e|ed|es|ing)|result(?:s|ed)?\s+in|due\s+to|fix(?:es|ed|ing)?\s+up|(?:missing|broken|wrong|forgotten|dropped|removed)\s+(?:in|by|with)\s+(?:this|that|the)\s+commit|broke|breaks|breaking|breakage|broken\s+(?:for\s+(?:me|us|everyone|\w+\s+users)\s+)?(?:by|in|since|after)|(?:has|have|had)\s+broken|offending|culprit|regress(?:ed|ing|ion|ions)|responsible|start(?:s|ed)?\s+(?:with|at|from|after|since|in)|started|appeared|(?:happen|occur)(?:s|ed|red|ring|ing)?\s+(?:only\s+|right\s+)?(?:after|since|with|from)|(?:since|after)\s+(?:(?:the|that|this)\s+)?commit|(?:broken|failing|fails|crash\w*|hangs?)\s+(?:on|in|with)\s+[\w.-]+\s+since|(?:first|only)\s+(?:commit|revision|version|build)\s+(?:where|in\s+which|that|with)|beginning\s+(?:at|with|from)|begins\s+with|(?:that|which)\s+(?:break|cause|introduce)\b|slowed\s+down|began\s+(?:with|at|in|after|since)|narrow(?:ed|ing)?\s+(?:[\w-]+\s+){0,3}?down\s+to|(?:tracked|traced|pinned|pinpointed)\s+(?:[\w-]+\s+){0,3}?(?:down|back)?\s*to|(?:got|became|went)\s+(?:broken|bad|wrong)|introducer|(?:is|was)\s+the\s+(?:issue|problem|cause|culprit|source)\b|source\s+of\s+(?:the\s+)?(?:crash|bug|issue|problem|regression|breakage)\w*|guilty|faulty|the\s+bad\s+commit|murderer|accidentally|inadvertently|mistakenly|(?:fail(?:s|ed|ing)?|crash(?:es|ed|ing)?|hangs?|hanging|broken|slower)\s+(?:ever\s+)?since)\b/i;
 
+/** "Bad commit: X", "bad commit with comment: X": the label of the one commit a post names (beside a good one it would be a range). */
+const BAD_COMMIT_LABEL = /\bbad\s+(?:commit|revision|changeset)\b[^.\n]{0,24}?[:=]?\s*[`'"(\[]*$/i;
+
 /** A title speaks of a bisect in progress as often as of its outcome ("bisect round 3 (commit X)"): there the word alone is no cause. */
 const TITLE_CAUSAL = new RegExp(CAUSAL.source.replace('bisect(?!ab)\\w*|', 'anymore|any\\s+more|no\\s+longer|'), 'i');
 
@@ -385,7 +388,7 @@ function evidenceOf(
   const own = ownMatch && /^introduc/i.test(ownMatch[0]) && NEUTRAL_SUBJECT.test(sentence.slice(0, ownMatch.index)) ? null : ownMatch;
   // "whenever someone gets around to bisecting it": the search is still to come.
   const ownCausal = own && /^bisect/i.test(own[0]) && BISECT_TO_COME.test(sentence) ? null : own;
-  const causal = inCode || bareNumber ? null : (ownCausal ?? (ANAPHORA.test(next) ? ANAPHORA.exec(next) : null) ?? NEXT_PARTICIPLE.exec(next) ?? subjectVerb(body, s, ref, context) ?? blameBefore(layout, s, ref) ?? fragmentBlame(body, s, ref, next) ?? (brokenCommit ? endpointAfter : null));
+  const causal = inCode || bareNumber ? null : (ownCausal ?? (ANAPHORA.test(next) ? ANAPHORA.exec(next) : null) ?? NEXT_PARTICIPLE.exec(next) ?? subjectVerb(body, s, ref, context) ?? blameBefore(layout, s, ref) ?? fragmentBlame(body, s, ref, next) ?? (brokenCommit ? endpointAfter : null) ?? (facts.commitRefs === 1 ? BAD_COMMIT_LABEL.exec(body.slice(Math.max(s.start, ref.outerStart - 40), ref.outerStart)) : null));
   const opener = causal || inCode || bareNumber ? null : (SINCE_OPENER.exec(body.slice(s.start, ref.outerStart)) ?? CAUSE_NOUN_BEFORE.exec(body.slice(Math.max(s.start, ref.outerStart - 40), ref.outerStart)));
   if (causal) add('causal', causal[0]);
   else if (opener && BREAKAGE_REPORT.test(`${context}\n${sentence}\n${body.slice(0, 2000)}`)) add('causal', opener[0]);
@@ -415,6 +418,9 @@ function evidenceOf(
   return ev;
 }
 
+/** The header lines that follow "commit X" in `git log` output. */
+const GIT_LOG_HEADER = /^(?:[ \t]*\n[ \t]*(?:Merge|Author|AuthorDate|Commit|CommitDate|Date):[^\n]*)+[\s\S]*$/;
+
 /**
  * "I bisected which commit slows it down. Turns out it's X." / "The following commit broke the
  * tests:\n\nX": a sentence that only points at the reference, right after a sentence with a
@@ -422,9 +428,13 @@ function evidenceOf(
  */
 function blameBefore(layout: Layout, s: Range, ref: RefMatch): RegExpExecArray | null {
   const { body } = layout;
-  if (!POINTER_SENTENCE.test(body.slice(s.start, ref.outerStart))) return null;
   // After the reference: nothing, "from #N", or a subject pasted after a wide gap ("It's `X`    Add the bus driver.").
-  if (!/^[`'")\]]*[.!]?\s*(?:\(?from\s+#\d+\)?\.?|(?:\t|\s{2,}|\s+[-–—]\s+)[^\n]{1,100})?$/i.test(body.slice(ref.end, Math.max(ref.end, s.end)).replace(/\s*from\s+#\d+\.?$/, ''))) return null;
+  // …or the header lines of `git log` output ("commit X\nAuthor: …\nDate: …").
+  const gitLog = GIT_LOG_HEADER.test(body.slice(ref.end, ref.end + 400));
+  const lead = body.slice(s.start, ref.outerStart);
+  if (!POINTER_SENTENCE.test(lead) && !(gitLog && /^[\s>]*commit\s+$/.test(lead))) return null;
+  const tail = body.slice(ref.end, Math.max(ref.end, s.end)).replace(/\s*from\s+#\d+\.?$/, '').replace(GIT_LOG_HEADER, '');
+  if (!/^[`'")\]]*[.!]?\s*(?:\(?from\s+#\d+\)?\.?|(?:\t|\s{2,}|\s+[-–—]\s+)[^\n]{1,100})?$/i.test(tail)) return null;
   const raw = body.slice(Math.max(0, s.start - 300), s.start);
   const before = raw.replace(/\s+$/, '');
   // Across a blank line only a lead-in ending in a colon points at what follows.

@@ -121,6 +121,8 @@ export async function executeRun(
     outcome = summary.interrupted ? 'interrupted' : summary.failed > 0 ? 'items-failed' : 'ok';
     if (summary.interrupted) ctx.setExitCode(EXIT.interrupted);
     else if (summary.failed > 0) ctx.setExitCode(EXIT.itemsFailed);
+    // Said even under --quiet: a non-zero exit must never come without its reason.
+    if (summary.failed > 0) ctx.io.stderr.write(`${failedLine(summary)}\n`);
     return summary;
   } finally {
     runs.finish(runId, outcome, new Date());
@@ -130,6 +132,12 @@ export async function executeRun(
       app.close();
     }
   }
+}
+
+/** One line for a run whose items failed: how many, in which stages, and where to read why. */
+export function failedLine(summary: RunSummary): string {
+  const per = summary.stages.filter((s) => s.failed > 0).map((s) => `${s.name} ${s.failed}`);
+  return `r2v: ${summary.failed} item${summary.failed === 1 ? '' : 's'} failed (${per.join(', ')}); \`r2v status --failed\` says why`;
 }
 
 /** Records what produces the database's rows; `r2v merge` refuses shards that disagree. */

@@ -236,6 +236,17 @@ describe('r2v run, status and retry with failing items', () => {
     expect(rest.exitCode).toBe(0);
     expect(await squares(dir)).toMatchObject({ stage: { done: 11, rejected: 1, failed: 0, pending: 0 }, failures: [] });
   });
+
+  it('under --quiet still says in one line why it exits 3', async () => {
+    const dir = await tempDir();
+    writeFileSync(join(dir, 'r2v.config.yaml'), config);
+    const quiet = await cli(dir, ['--quiet', 'run', '--stage', 'squares'], '5:git');
+    expect(quiet.exitCode).toBe(3);
+    expect(quiet.stderr).toBe('r2v: 1 item failed (squares 1); `r2v status --failed` says why');
+    const clean = await cli(dir, ['--quiet', 'retry', '--stage', 'squares']);
+    expect(clean.exitCode).toBe(0);
+    expect(clean.stderr).toBe('');
+  });
 });
 
 describe('r2v run and status with --repo', () => {

@@ -45,7 +45,10 @@ function r2v(dir: string, args: string[], env: Record<string, string> = {}) {
 
 async function ok(dir: string, args: string[], env: Record<string, string> = {}): Promise<void> {
   const r = await r2v(dir, args, env);
-  if (r.exitCode !== 0) throw new Error(`r2v ${args.join(' ')} exited ${r.exitCode}: ${r.stderr}`);
+  if (r.exitCode === 0) return;
+  // A failed item is recorded with its reason: say it, so that a failure here can be read.
+  const status = r.exitCode === 3 ? (await r2v(dir, ['status', '--failed'], env)).stdout : '';
+  throw new Error(`r2v ${args.join(' ')} exited ${r.exitCode}: ${r.stderr}\n${status}`);
 }
 
 /** How one shard learns its index: each through a different scheduler's way. */

@@ -898,3 +898,38 @@ describe('"commit X is broken"', () => {
     expect(found(titled('Tiles vanish', [`commit ${FULL} is broken, commit 1a2b3c4d5e6f works; I have not looked further.`]))).toEqual([]);
   });
 });
+
+describe('a lead-in sentence and pasted `git log` output under it', () => {
+  it('"This regression was introduced with the commit below:" then a git log header blames the commit', () => {
+    const thread = titled('Search box loses focus', [
+      'Typing in the search box drops focus after the first letter.',
+      `This regression was introduced with the commit below:\n\ncommit ${FULL}\nAuthor: Some One <one@example.org>\nDate:   Mon May 4 10:00:00 2020 +0200\n\n    Debounce the input handler`,
+    ]);
+    expect(found(thread)).toEqual([FULL]);
+  });
+
+  it('"I was looking at this commit:" then a git log header names no culprit', () => {
+    const thread = titled('Search box loses focus', [
+      'Typing in the search box drops focus after the first letter.',
+      `I was reading the history around this commit:\n\ncommit ${FULL}\nAuthor: Some One <one@example.org>\nDate:   Mon May 4 10:00:00 2020 +0200\n\n    Debounce the input handler`,
+    ]);
+    expect(found(thread)).toEqual([]);
+  });
+});
+
+describe('"bad commit" as a label', () => {
+  it('of the one commit a post names blames it', () => {
+    expect(found(titled('Linker error on mingw', ['The mingw build stopped linking three days ago.', `bad commit (by the log): ${FULL.slice(0, 9)}`]))).toEqual([FULL.slice(0, 9)]);
+  });
+
+  it('beside a good commit is an end of the range', () => {
+    expect(found(titled('Linker error on mingw', ['The mingw build stopped linking three days ago.', `good commit: 1a2b3c4d5e6f\nbad commit: ${FULL.slice(0, 9)}`]))).toEqual([]);
+  });
+});
+
+describe('what a commit introduced is a thing', () => {
+  it('"worked around with a newer parser version introduced in X" names no culprit', () => {
+    const thread = titled('Shader validation warning', ['The validation layer warns at every frame on the new drivers.', `Worked around now with a newer parser version introduced in commit ${FULL}, so I am closing this.`]);
+    expect(found(thread)).toEqual([]);
+  });
+});
