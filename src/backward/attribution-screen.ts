@@ -126,11 +126,17 @@ export function screenThread(thread: Thread, attributions: readonly Attribution[
     else groups.push([item]);
   }
   // A hedged mention next to a plain attribution of the other family (a guessed PR beside bisect output) does not hedge the thread.
-  const plain = groups.filter((g) => g.some(({ a }) => !a.hedged));
+  // A quoted repeat ("> I noticed this commit …" in an e-mailed reply) is the quoted writer's words, split by the
+  // quote's own line breaks: the writer's own sentence says whether it was a guess.
+  const ownWords = (g: readonly { a: Attribution }[]) => {
+    const own = g.filter(({ a }) => !isQuoted(thread, { post: a.post, text: a.sentence.text }));
+    return own.length > 0 ? own : g;
+  };
+  const plain = groups.filter((g) => ownWords(g).some(({ a }) => !a.hedged));
   for (const g of groups) {
-    if (!g.every(({ a }) => a.hedged)) continue;
+    if (!ownWords(g).every(({ a }) => a.hedged)) continue;
     if (plain.some((p) => familyOf(p[0]!.a.ref) !== familyOf(g[0]!.a.ref))) continue;
-    if (groups.length === 1 && (bisectReportedLater(posts, g[0]!.a) || admittedLater(thread, posts, g[0]!.a))) continue;
+    if (groups.length === 1 && (bisectReportedLater(posts, g[0]!.a) || admittedLater(thread, posts, g[0]!.a) || revertedLater(posts, g[0]!.a))) continue;
     add('hedged', g[0]!.a.sentence.text, g[0]!.a.post);
   }
   for (const family of ['commit', 'pr'] as const) {
@@ -150,6 +156,13 @@ export function screenThread(thread: Thread, attributions: readonly Attribution[
       if (isQuoted(thread, r)) continue;
       const by = thread.posts.find((p) => p.index === r.post)?.author;
       if (by !== namer && OWNING_UP.test(r.text) && !TESTING_MIXUP.test(r.text) && !RETRACTION.some((re) => re.source !== OWNING_UP.source && re.test(r.text.replace(OWNING_UP, ' ')))) continue;
+      add('retracted', r.text, r.post);
+    }
+    // The one who named the commit finds the cause elsewhere and apologises for the noise.
+    for (const r of matching([NAMER_RETRACTION], { post: first.post, offset: first.sentence.end })) {
+      if (isQuoted(thread, r) || thread.posts.find((p) => p.index === r.post)?.author !== namer) continue;
+      // "I found what the problem was: X drops the flag" elaborates on the commit instead.
+      if (findRefs(posts.find((p) => p.index === r.post)?.body ?? '').some((x) => attributions.some((a) => sameTarget(a.ref, x.ref)))) continue;
       add('retracted', r.text, r.post);
     }
   }
@@ -184,6 +197,10 @@ export function screenThread(thread: Thread, attributions: readonly Attribution[
 
   return decide(findings, domestic.map(({ i }) => i));
 }
+
+/** Said by the one who named a commit, later: the cause was found elsewhere ("I found what the problem was", "sorry for the noise"). */
+const NAMER_RETRACTION =
+  /\bsorry\s+for\s+(?:the\s+|all\s+the\s+)?(?:noise|inconvenience|confusion|false\s+alarm)\b|\b(?:I\s+(?:have\s+)?)?found\s+(?:out\s+)?what\s+the\s+(?:real\s+|actual\s+)?(?:problem|issue|cause)\s+(?:was|is)\b/i;
 
 /** A writer correcting a reference they gave ("Sorry, typo", "I meant", "should read"). */
 const TYPO_FIX = /\btypo\b|\bI\s+meant\b|\bshould\s+(?:have\s+)?(?:read|said)\b|\bwrong\s+(?:hash|sha|commit\s+id)\b|\bmis-?typed\b|\bcopy[- ]?paste[d]?\s+(?:the\s+)?wrong\b/i;
@@ -252,6 +269,27 @@ function admittedLater(thread: Thread, posts: readonly PostText[], a: Attributio
     if (ADMISSION.test(p.body)) return true;
   }
   return false;
+}
+
+/** A later post saying the named change was reverted ("Thanks, I reverted it for now", "Closed by reverting the patch"). */
+const REVERTED_DONE =
+  /\b(?:I|we)(?:'ve|\s+have|\s+just)?\s+reverted\b|\breverted\s+(?:it|this|that|the\s+(?:commit|change|patch|pr|pull\s+request))\b|\b(?:closed|fixed|solved|resolved)\s+by\s+reverting\b|\bhas\s+been\s+reverted\b/i;
+/** …unless the revert did not help, was only an experiment, or made way for the change redone (the change was this issue's fix). */
+const REVERT_NO_HELP =
+  /\b(?:did\s*n[o']?t|does\s*n[o']?t|didn't|doesn't|not)\s+(?:help|fix|solve|change|make\s+(?:a|any)\s+difference)\b|\bstill\s+(?:broken|fails?|failing|crash\w*|happens|there|present|see)\b|\bsame\s+(?:problem|issue|result|error)\b|\bif\s+(?:I|we|you)\s+revert|\bre-?(?:introduc|appl|land|implement)\w*|\bre-?(?:do|did|done|doing)\b/i;
+
+/**
+ * A hedged attribution ("I believe X introduced this") whose commit a later post reverts, naming
+ * no other commit except as a fix and not saying the revert failed, was acted on: not a guess.
+ */
+function revertedLater(posts: readonly PostText[], a: Attribution): boolean {
+  return posts.some(
+    (p) =>
+      p.index > a.post &&
+      REVERTED_DONE.test(p.body) &&
+      !REVERT_NO_HELP.test(p.body) &&
+      !findRefs(p.body).some((r) => r.ref.type !== 'pr' && !sameTarget(r.ref, a.ref) && !FIX_BEFORE.test(p.body.slice(Math.max(0, r.outerStart - 80), r.outerStart))),
+  );
 }
 
 /** A statement (not a request) that a bisect was done. */

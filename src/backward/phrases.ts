@@ -86,7 +86,7 @@ export const DIFFERENT_SYMPTOM = [
 
 /** What was introduced is a thing, not a problem ("the test introduced in X", "the option added with X"). */
 export const NEUTRAL_SUBJECT =
-  /\b(?:test|tests|testcase|feature|features|option|options|flag|flags|file|files|function|functions|method|api|setting|settings|class|module|support|check|checks|command|field|parameter|dependency|version|versions|release|compiler|library|driver)\s+(?:(?:that\s+)?(?:was|were|is|being|been|got)\s+)?$/i;
+  /\b(?:test|tests|testcase|feature|features|option|options|flag|flags|file|files|function|functions|method|api|setting|settings|class|module|support|check|checks|command|field|parameter|dependency|version|versions|release|compiler|library|driver|part|parts|code|lines?|section|block|comment|comments)\s+(?:(?:that\s+)?(?:was|were|is|being|been|got)\s+)?$/i;
 
 /**
  * A blame of a commit the sentence does not name ("your last commit broke", "that change

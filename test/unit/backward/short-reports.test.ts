@@ -933,3 +933,89 @@ describe('what a commit introduced is a thing', () => {
     expect(found(thread)).toEqual([]);
   });
 });
+
+describe('a guess that is acted on', () => {
+  const guess = `I believe the blurry labels were introduced by commit ${FULL}.`;
+
+  it('a later revert of it, with nothing said against the revert, confirms it', () => {
+    const thread = titled('Labels are blurry', ['All labels in the side panel render blurry since yesterday.', guess, 'Thanks, reverted it for now; the labels look sharp again.']);
+    expect(found(thread)).toEqual([FULL]);
+    expect(codesOf(thread)).toEqual([]);
+  });
+
+  it('a revert that did not help leaves it a guess', () => {
+    const thread = titled('Labels are blurry', ['All labels in the side panel render blurry since yesterday.', guess, 'I reverted it locally but it did not help, same result.']);
+    expect(codesOf(thread)).toContain('hedged');
+  });
+
+  it('"the problematic commit is X, probably …" followed by "closed by reverting the patch" is an attribution', () => {
+    const thread = titled('Icons blurry on the nightly', [
+      'The icons of the nightly build look very blurry.',
+      `The problematic commit is ${FULL}, probably the scaling code differs on this platform. Looking into it.`,
+      'Closed by reverting the patch; the icons were blurry on the other platforms too.',
+    ]);
+    expect(found(thread)).toEqual([FULL]);
+    expect(codesOf(thread)).toEqual([]);
+  });
+});
+
+describe('a guess quoted back in an e-mailed reply', () => {
+  it('stays a guess: the quote is the guesser\'s words split by the quote\'s line breaks', () => {
+    const thread = titled('Import fails', [
+      'Importing the old database fails on the new release.',
+      `I spotted this commit that looks related, https://github.com/acme/widget/commit/${FULL} so I tried the previous release and the import works, so it looks like a new regression.`,
+      `Will look at it.\n\nOn Mon, Someone wrote:\n\n> I spotted this commit that looks related,\n> https://github.com/acme/widget/commit/${FULL}\n> so I tried the previous release and the import works,\n> so it is a new regression.`,
+    ]);
+    expect(codesOf(thread)).toContain('hedged');
+  });
+});
+
+describe('a revert that makes way for the change redone', () => {
+  it('does not confirm a guess about the change', () => {
+    const thread = titled('Pasted rows lose their order', [
+      'Pasting rows into the grid puts them in reverse order.',
+      `The rework for this is big, https://github.com/acme/widget/commit/${FULL} so I think it may have regressions.`,
+      'I reverted the big commit and redid only the small part this issue needs.',
+    ]);
+    expect(codesOf(thread)).toContain('hedged');
+  });
+});
+
+describe('more revert and retraction shapes', () => {
+  it('"Revert patch X" with "It broke the build." blames X; a revert because the change went upstream does not', () => {
+    expect(found(titled(`Revert patch ${FULL}`, ['It broke the build on the old compilers.']))).toEqual([FULL]);
+    expect(found(titled('Revert "work around the flaky socket test"', [`The workaround has been upstreamed to the socket library.\n\nThis reverts commit ${FULL}.`]))).toEqual([]);
+  });
+
+  it('the one who bisected finds the cause in their own files and apologises: retracted', () => {
+    const thread = titled('Server answers 500 on login', [
+      'Logging in answers with a 500 error since the update.',
+      `After bisecting, the commit that breaks it is \`${FULL.slice(0, 7)}\`. Still reading it.`,
+      'Found what the problem was: my old launcher script from a blog post. With the bundled one it works. Sorry for the noise.',
+    ], ['reporter', 'helper', 'helper']);
+    expect(codesOf(thread)).toContain('retracted');
+  });
+
+  it('the one who bisected explains the cause in the commit: no retraction', () => {
+    const thread = titled('Server answers 500 on login', [
+      'Logging in answers with a 500 error since the update.',
+      `After bisecting, the commit that breaks it is \`${FULL.slice(0, 7)}\`. Still reading it.`,
+      `I found what the problem was: ${FULL.slice(0, 7)} drops the session key when the cookie is empty.`,
+    ], ['reporter', 'helper', 'helper']);
+    expect(codesOf(thread)).not.toContain('retracted');
+  });
+
+  it('"the part introduced by X … seems fine" beside "caused by Y" names one culprit', () => {
+    const other = '0a1b2c3d4e5f60718293a4b5c6d7e8f901234567';
+    const thread = titled('Fix recent commit that broke solving', [
+      `The wrong answers were caused by commit ${FULL}\nIt dropped some messages.\n\nAlso commented the part introduced by commit ${other}, which tests show to be fine.`,
+    ]);
+    expect(found(thread)).toEqual([FULL]);
+  });
+});
+
+describe('a cause denied or asked about', () => {
+  it('"checks needed whether there is no regression after X" names no culprit', () => {
+    expect(found(titled('Check for regression', [`More checks needed whether there is no regression after ${FULL}`]))).toEqual([]);
+  });
+});
