@@ -3,7 +3,7 @@
  * ("bisected to", "first bad commit is", "regression introduced by", "the culprit is", …) that
  * name a commit, a commit URL or a pull request. A bare SHA with no attribution verb is not one.
  */
-import { candidateAttributions, SCORING, scoreCandidates, type Candidate } from './candidates.js';
+import { candidateAttributions, clauseSpan, SCORING, scoreCandidates, type Candidate } from './candidates.js';
 import { findHedge } from './hedge.js';
 import { NEUTRAL_SUBJECT } from './phrases.js';
 import { firstRefIn, findRefs, sameTarget, type RefMatch } from './refs.js';
@@ -162,6 +162,8 @@ function attributionsInPost(post: ThreadPost): Attribution[] {
   }
   return [...byStart.values()]
     .sort((a, b) => a.ref.start - b.ref.start)
+    // A statement's clause holding the reference carries the answer; the symptom told in the rest of the sentence stays.
+    .map((f) => (f.kind === 'bisect-output' || f.ref.start < f.sentence.start || f.ref.end > f.sentence.end ? f : { ...f, sentence: clauseSpan(post.body, f.sentence, f.ref) }))
     .map((f) => ({
       ref: f.ref.ref,
       kind: f.kind,

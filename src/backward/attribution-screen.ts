@@ -136,7 +136,7 @@ export function screenThread(thread: Thread, attributions: readonly Attribution[
   for (const g of groups) {
     if (!ownWords(g).every(({ a }) => a.hedged)) continue;
     if (plain.some((p) => familyOf(p[0]!.a.ref) !== familyOf(g[0]!.a.ref))) continue;
-    if (groups.length === 1 && (bisectReportedLater(posts, g[0]!.a) || admittedLater(thread, posts, g[0]!.a) || revertedLater(posts, g[0]!.a))) continue;
+    if (groups.length === 1 && (bisectReportedLater(posts, g[0]!.a) || admittedLater(thread, posts, g[0]!.a) || revertedLater(posts, g[0]!.a) || parentWorksSaid(thread, posts, g[0]!.a))) continue;
     add('hedged', g[0]!.a.sentence.text, g[0]!.a.post);
   }
   for (const family of ['commit', 'pr'] as const) {
@@ -289,6 +289,26 @@ function revertedLater(posts: readonly PostText[], a: Attribution): boolean {
       REVERTED_DONE.test(p.body) &&
       !REVERT_NO_HELP.test(p.body) &&
       !findRefs(p.body).some((r) => r.ref.type !== 'pr' && !sameTarget(r.ref, a.ref) && !FIX_BEFORE.test(p.body.slice(Math.max(0, r.outerStart - 80), r.outerStart))),
+  );
+}
+
+/** "In the previous commit the UI still loads": the commit before the named one is good. */
+const PARENT_WORKS =
+  /\b(?:the|its)\s+(?:previous|prior|preceding|parent)\s+(?:commit|revision|one)\b[^.\n]{0,60}?\b(?:works?|worked|still|fine|ok(?:ay)?|good|passe[sd]|builds?|built|loads?|loaded)\b/i;
+
+/**
+ * A hedged attribution ("Looks like this broke in X") whose writer also says the commit before X
+ * is good has the two ends of a bisect: not a guess. Only the writer's own posts count, and none
+ * naming another commit.
+ */
+function parentWorksSaid(thread: Thread, posts: readonly PostText[], a: Attribution): boolean {
+  const author = a.post === -1 ? thread.author : thread.posts.find((p) => p.index === a.post)?.author;
+  return posts.some(
+    (p) =>
+      p.index >= a.post &&
+      (p.index === -1 ? thread.author : thread.posts.find((q) => q.index === p.index)?.author) === author &&
+      PARENT_WORKS.test(p.body) &&
+      !findRefs(p.body).some((r) => r.ref.type !== 'pr' && !sameTarget(r.ref, a.ref)),
   );
 }
 

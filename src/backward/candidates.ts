@@ -111,7 +111,7 @@ export interface Candidate {
 
 /** Causal words that tie a reference to the regression when they share its sentence or list item. */
 const CAUSAL =
-  /\b(?:bisect(?!ab)\w*|first[- ]["'`]?(?:bad|broken|failing)["'`]?|introduc(?:e|ed|es|ing)|caus(?:e|ed|es|ing)|result(?:s|ed)?\s+in|due\s+to|fix(?:es|ed|ing)?\s+up|(?:missing|broken|wrong|forgotten|dropped|removed)\s+(?:in|by|with)\s+(?:this|that|the)\s+commit|broke|breaks|breaking|breakage|broken\s+(?:for\s+(?:me|us|everyone|\w+\s+users)\s+)?(?:by|in|since|after)|(?:has|have|had)\s+broken|offending|culprit|regress(?:ed|ing|ion|ions)|responsible|start(?:s|ed)?\s+(?:with|at|from|after|since|in)|started|appeared|(?:happen|occur)(?:s|ed|red|ring|ing)?\s+(?:only\s+|right\s+)?(?:after|since|with|from)|(?:since|after)\s+(?:(?:the|that|this)\s+)?commit|(?:broken|failing|fails|crash\w*|hangs?)\s+(?:on|in|with)\s+[\w.-]+\s+since|(?:first|only)\s+(?:commit|revision|version|build)\s+(?:where|in\s+which|that|with)|beginning\s+(?:at|with|from)|begins\s+with|(?:that|which)\s+(?:break|cause|introduce)\b|slowed\s+down|began\s+(?:with|at|in|after|since)|narrow(?:ed|ing)?\s+(?:[\w-]+\s+){0,3}?down\s+to|(?:tracked|traced|pinned|pinpointed)\s+(?:[\w-]+\s+){0,3}?(?:down|back)?\s*to|(?:got|became|went)\s+(?:broken|bad|wrong)|introducer|(?:is|was)\s+the\s+(?:issue|problem|cause|culprit|source)\b|source\s+of\s+(?:the\s+)?(?:crash|bug|issue|problem|regression|breakage)\w*|guilty|faulty|the\s+bad\s+commit|(?:the\s+)?problematic\s+(?:commit|change|patch|revision|pr|pull\s+request)|murderer|accidentally|inadvertently|mistakenly|(?:fail(?:s|ed|ing)?|crash(?:es|ed|ing)?|hangs?|hanging|broken|slower)\s+(?:ever\s+)?since)\b/i;
+  /\b(?:bisect(?!ab)\w*|first[- ]["'`]?(?:bad|broken|failing)["'`]?|introduc(?:e|ed|es|ing)|caus(?:e|ed|es|ing)|result(?:s|ed)?\s+in|due\s+to|fix(?:es|ed|ing)?\s+up|(?:missing|broken|wrong|forgotten|dropped|removed)\s+(?:in|by|with)\s+(?:this|that|the)\s+commit|broke|breaks|breaking|breakage|broken\s+(?:for\s+(?:me|us|everyone|\w+\s+users)\s+)?(?:by|in|since|after)|(?:has|have|had)\s+broken|offending|culprit|regress(?:ed|ing|ion|ions)|responsible|start(?:s|ed)?\s+(?:with|at|from|after|since|in)|started|appeared|(?:happen|occur)(?:s|ed|red|ring|ing)?\s+(?:only\s+|right\s+)?(?:after|since|with|from)|(?:since|after)\s+(?:(?:the|that|this)\s+)?commit|(?:broken|failing|fails|crash\w*|hangs?)\s+(?:on|in|with)\s+[\w.-]+\s+since|(?:first|only)\s+(?:commit|revision|version|build)\s+(?:where|in\s+which|that|with)|beginning\s+(?:at|with|from)|begins\s+with|(?:that|which)\s+(?:break|cause|introduce)\b|slowed\s+down|began\s+(?:with|at|in|after|since)|narrow(?:ed|ing)?\s+(?:[\w-]+\s+){0,3}?down\s+to|(?:tracked|traced|pinned|pinpointed)\s+(?:[\w-]+\s+){0,3}?(?:down|back)?\s*to|(?:got|became|went)\s+(?:broken|bad|wrong)|introducer|(?:is|was)\s+the\s+(?:issue|problem|cause|culprit|source)\b|source\s+of\s+(?:the\s+)?(?:crash|bug|issue|problem|regression|breakage)\w*|guilty|faulty|the\s+bad\s+commit|(?:bugs?|errors?|failures?|problems?|issues?|crash(?:es)?)\s+(?:were|was|are|is|got|have\s+been|has\s+been)\s+(?:produced|created|triggered)\s+by|(?:problems?|issues?|bugs?|crash(?:es)?|failures?|breakage)\s+(?:first\s+)?(?:starts?|appears?|begins?|shows?\s+up)\b|(?:the\s+)?problematic\s+(?:commit|change|patch|revision|pr|pull\s+request)|murderer|accidentally|inadvertently|mistakenly|(?:fail(?:s|ed|ing)?|crash(?:es|ed|ing)?|hangs?|hanging|broken|slower)\s+(?:ever\s+)?since)\b/i;
 
 /** "Bad commit: X", "bad commit with comment: X": the label of the one commit a post names (beside a good one it would be a range). */
 const BAD_COMMIT_LABEL = /\bbad\s+(?:commit|revision|changeset)\b[^.\n]{0,24}?[:=]?\s*[`'"(\[]*$/i;
@@ -209,7 +209,7 @@ export const ELSEWHERE = /\b(?:is|was)\s+(?:an?\s+|the\s+)?(?:update|sync|import
 const REVERTED_BEFORE = /\b(?:revert(?:s|ing|ed)?|back(?:s|ing|ed)?\s+out|roll(?:s|ing|ed)?[\s-]?back|undoing|dropping)\s+(?:of\s+)?(?:the\s+)?(?:commit|change|patch|PR|pull\s+request)?\s*[`'"([]*$/i;
 
 /** The post says the revert fixes the problem. */
-const REVERT_FIXES = /\b(?:(?:is|was|are)\s+(?:simply\s+|just\s+|too\s+|so\s+)*broken|malfunction\w*|helped|crash(?:es|ed|ing)?|misbehav\w*|(?:applied|added|changed|merged)\s+(?:by\s+)?(?:mistake|mistakenly|accidentally|wrongly)|fix(?:es|ed)?|solves?|solved|resolves?|resolved|helps|restores?|restored|go(?:es)?\s+away|went\s+away|works\s+again)\b|\b(?:caus|introduc)(?:ed|es|ing)\s+(?:(?:a|the|this)\s+)?(?:regression|crash\w*|failures?|breakage|hang|leak)\b|\b(?:break|broke|breaks|(?:had|has)\s+broken)\s+(?:the\s+)?\w+/i;
+const REVERT_FIXES = /\b(?:(?:is|was|are)\s+(?:simply\s+|just\s+|too\s+|so\s+)*broken|malfunction\w*|helped|unbreak\w*|crash(?:es|ed|ing)?|misbehav\w*|(?:applied|added|changed|merged)\s+(?:by\s+)?(?:mistake|mistakenly|accidentally|wrongly)|fix(?:es|ed)?|solves?|solved|resolves?|resolved|helps|restores?|restored|go(?:es)?\s+away|went\s+away|works\s+again)\b|\b(?:caus|introduc)(?:ed|es|ing)\s+(?:(?:a|the|this)\s+)?(?:regression|crash\w*|failures?|breakage|hang|leak)\b|\b(?:break|broke|breaks|(?:had|has)\s+broken)\s+(?:the\s+)?\w+/i;
 
 /** The thread calls the reverted commit the bad one ("Revert breaking commit", "found the breaking commit"). */
 const BLAME_NOUN = /\b(?:breaking|bad|faulty|offending|culprit|regressing|broken)\s+(?:commit|change|patch|PR)s?\b/i;
@@ -556,13 +556,13 @@ function revertReasonHedged(body: string): boolean {
 }
 
 /** Where a sentence joins two statements of one writer ("…, and I found X caused it"; "…; X broke it"). */
-const CLAUSE_JOIN = /(?:,?\s+and\s+(?=(?:I|we|then|it|this)\b)|;\s+|,\s+(?=(?:I|we)\s))/g;
+const CLAUSE_JOIN = /(?:,?\s+and\s+(?=(?:I|we|then|it|this)\b)|;\s+|,\s+(?=(?:I|we)\s)|,?\s+but\s+(?=(?:found|noticed|saw|I|we|then|it|this)\b))/g;
 
 /** A clause that only points at the reference ("it was this:", "which is"). */
 const POINTER = /^(?:it|this|that|which)\s+(?:was|is|turned\s+out\s+to\s+be)\s+(?:this|that|the\s+commit|commit)?\s*:?\s*[`'"(\[]*$/i;
 
 /** The clause of the sentence holding the reference, so the symptom told in the other clause stays in the report. */
-function clauseSpan(body: string, s: Range, ref: RefMatch): Range {
+export function clauseSpan(body: string, s: Range, ref: RefMatch): Range {
   const text = body.slice(s.start, Math.max(s.end, ref.end));
   const at = ref.outerStart - s.start;
   let start = 0;
@@ -578,7 +578,10 @@ function clauseSpan(body: string, s: Range, ref: RefMatch): Range {
   // "…bisect…, and it was this: X": the pointer clause and the reference go, the story of the search stays.
   if (start > 0 && POINTER.test(text.slice(start, at)) && CAUSAL.test(text.slice(0, start))) return { start: s.start + start, end: s.start + end };
   // A clause without the causal word would leave the cause behind: keep the whole sentence then.
-  if (!CAUSAL.test(text.slice(start, end))) return { start: s.start, end: s.start + text.length };
+  // ("commit X makes the demo stutter": the verb of effect right after the reference is the cause.)
+  // ("Since [commit X](URL) some tests fail": an opening "since" or "after" ties the reference to what follows.)
+  const opens = /^[\s`'"(\[*_]*(?:after|since|starting\s+(?:with|from|at))\s+\[?(?:the\s+)?(?:commit\s+)?[`'"(\[]*$/i.test(text.slice(start, at).replace(/\[[^\]\n]{0,80}\]\($/, ''));
+  if (!CAUSAL.test(text.slice(start, end)) && !EFFECT_AFTER_REF.test(text.slice(ref.end - s.start, end)) && !opens) return { start: s.start, end: s.start + text.length };
   // "X seems to have slowed down <symptom>", "using the X commit causes <symptom>": the lead-in, the
   // reference and the verb go, the symptom after them stays.
   const leadIn = text.slice(start, at);
@@ -587,16 +590,19 @@ function clauseSpan(body: string, s: Range, ref: RefMatch): Range {
     if (verb && !/\bbisect/i.test(text.slice(start, end))) {
       // The verb stays with what it broke ("Commit X breaks saving games"), unless nothing follows it.
       const rest = text.slice(ref.end - s.start + verb.index + verb[0].length, end);
-      const keepsVerb = (rest.match(/[A-Za-z]{2,}/g) ?? []).length >= 2 && (verb.index <= 3 || /^[\s`'")\]]*(?:re-?|by\s+@[\w-]+\s+)$/i.test(text.slice(ref.end - s.start, ref.end - s.start + verb.index))) && !/^(?:bisect|first|the\s+bad)/i.test(verb[0]);
+      const keepsVerb = (rest.match(/[A-Za-z]{2,}/g) ?? []).length >= 2 && (verb.index <= 3 || /^[\s`'")\]]*(?:re-?|by\s+@[\w-]+\s+|(?:also\s+|really\s+|just\s+|now\s+)?(?:\w+ly\s+)?)$/i.test(text.slice(ref.end - s.start, ref.end - s.start + verb.index))) && !/^(?:bisect|first|the\s+bad)/i.test(verb[0]);
       return { start: s.start + start, end: keepsVerb ? ref.end : ref.end + verb.index + verb[0].length };
     }
   }
   // "After commit X, the tests hang": the opening phrase and the reference go, the clause after the comma stays.
-  if (/^[\s`'"(\[*_]*(?:after|since|with|from|in|starting\s+(?:with|from|at)|beginning\s+(?:with|at))\s+(?:the\s+)?(?:commit\s+)?[`'"(\[]*$/i.test(leadIn)) {
+  // A Markdown link around the reference ("Since [commit X](URL) …") is one reference.
+  const linkLead = leadIn.replace(/\[[^\]\n]{0,80}\]\($/, '');
+  if (/^[\s`'"(\[*_]*(?:after|since|with|from|in|starting\s+(?:with|from|at)|beginning\s+(?:with|at))\s+\[?(?:the\s+)?(?:commit\s+)?[`'"(\[]*$/i.test(linkLead)) {
     // Without a comma, a clause that opens like one ("After commit X there are test failures").
-    const comma = /^[`'")\]]*\s*(?:\([^)\n]{0,80}\)\s*)?(?:,\s*|\s+(?=(?:there|it|the|this|we|I|all|some|many|most|tests?|builds?)\s))/.exec(text.slice(ref.end - s.start, end));
-    if (comma && (text.slice(ref.end - s.start + comma[0].length, end).match(/[A-Za-z]{2,}/g) ?? []).length >= 3) {
-      return { start: s.start + start, end: ref.end + comma[0].length };
+    const linkTail = /^[`'"]*\]\([^)\s]{1,300}\)/.exec(text.slice(ref.end - s.start, end))?.[0].length ?? 0;
+    const comma = /^[`'")\]]*\s*(?:\([^)\n]{0,80}\)\s*)?(?:\s*(?:from|by)\s+@[\w-]+\s*)?(?:,\s*|\s+(?=(?:there|it|the|this|these|we|I|all|some|several|many|most|no|none|every|each|my|our|your|tests?|builds?)\s))/.exec(text.slice(ref.end - s.start + linkTail, end));
+    if (comma && (text.slice(ref.end - s.start + linkTail + comma[0].length, end).match(/[A-Za-z]{2,}/g) ?? []).length >= 3) {
+      return { start: s.start + start, end: ref.end + linkTail + comma[0].length };
     }
   }
   // "The leak fix from X resulted in 30% more memory": a lead-in that tells a symptom of its own
@@ -636,6 +642,9 @@ function clauseSpan(body: string, s: Range, ref: RefMatch): Range {
   if (lead && !/\bbisect/i.test(text.slice(start, end))) return { start: s.start + start + lead.index, end: goesOn ? ref.end : s.start + end };
   return { start: s.start + start, end: s.start + end };
 }
+
+/** A verb of effect right after the reference, closing marks aside ("X\" makes …", "X now breaks …"). */
+const EFFECT_AFTER_REF = new RegExp(String.raw`^[\s\`'")\]]*(?:(?:also|now|really|just|\w+ly)\s+)?(?:${EFFECT_VERBS})\b`, 'i');
 
 /** A verb of effect right after the reference ("commit X makes the game stutter"). */
 const EFFECT_VERB_AT = new RegExp(String.raw`\b(?:${EFFECT_VERBS})\b`, 'i');

@@ -1019,3 +1019,49 @@ describe('a cause denied or asked about', () => {
     expect(found(titled('Check for regression', [`More checks needed whether there is no regression after ${FULL}`]))).toEqual([]);
   });
 });
+
+describe('the symptom told beside the reference stays in the report', () => {
+  const kept = (title: string, body: string) => decide(titled(title, [body])).out.report.text;
+
+  it.each([
+    ['an adverb before the verb', 'Shortcuts lost', `Commit ${FULL} completely breaks every shortcut bound to the function keys.`, 'completely breaks every shortcut bound to the function keys'],
+    ['a verb of effect in lines without full stops', 'Regression: demo level', `commit ${FULL.slice(0, 8)} makes the second level flicker with grey blocks\nreverting one line of it fixes this on both renderers\nscreenshots below`, 'makes the second level flicker with grey blocks'],
+    ['"Since X some tests …"', 'Tests fail on ARM', `Since [commit ${FULL.slice(0, 7)}](https://github.com/acme/widget/commit/${FULL}) some tests no longer pass on ARM boards.`, 'some tests no longer pass on ARM boards'],
+    ['"Since X from @user , …"', 'Settings lost on upgrade', `Since commit ${FULL} from @someone , upgrading the settings file seems to drop every custom colour.`, 'upgrading the settings file seems to drop every custom colour'],
+    ['"…, but found commit \\"X\\" broke …"', 'Clang build fails', `Wanted to try whether #12 is gone in the new parser but found commit "${FULL}" broke the build on clang 15.`, 'broke the build on clang 15'],
+  ])('%s', (_name, title, body, symptom) => {
+    const text = kept(title, body);
+    expect(text).toContain(symptom);
+    expect(text).not.toContain(FULL.slice(0, 7));
+  });
+});
+
+describe('more ways of naming the first bad commit', () => {
+  it('"the failures were produced by #12 (specifically commit X)" blames X', () => {
+    expect(found(titled('fix failing package check', ['The package check fails again after the last change.', `the failures were produced by #12 (specifically commit ${FULL.slice(0, 7)}). the faster solver is more brittle than the old one`]))).toContain(FULL.slice(0, 7));
+  });
+
+  it('"This is the commit where the problems first start:" above the SHA blames it', () => {
+    expect(found(titled('Intro plays but menu is black', ['The intro plays, then the menu stays black.', `This is the commit where the problems first start:\n\n${FULL}`]))).toEqual([FULL]);
+  });
+
+  it('a revert "to unbreak the build" blames the reverted commit', () => {
+    expect(found(titled('Revert "Bump the compiler to 2.3"', [`This reverts commit ${FULL} to unbreak the build.`]))).toEqual([FULL]);
+  });
+
+  it('"Looks like this broke in X; in the previous commit it still loads" is not a guess', () => {
+    const thread = titled('Popup is empty', ['Opening the popup shows an empty window.', `Looks like this broke in commit ${FULL} (bundle from the app dir). In the previous commit the popup was still able to load.`]);
+    expect(found(thread)).toEqual([FULL]);
+    expect(codesOf(thread)).toEqual([]);
+  });
+
+  it('"Looks like this broke in X" alone stays a guess', () => {
+    const thread = titled('Popup is empty', ['Opening the popup shows an empty window.', `Looks like this broke in commit ${FULL} (bundle from the app dir).`]);
+    expect(codesOf(thread)).toContain('hedged');
+  });
+
+  it('"reverting this commit will likely resolve the errors" goes with the answer', () => {
+    const out = decide(titled('Check error on Windows', [`The check errors on Windows are caused by the commit ${FULL.slice(0, 7)}, meant to work around an old compiler.\n\nReverting this commit resolves those errors (the remote checks passed).`])).out;
+    expect(out.report.text).not.toContain('Reverting this commit resolves');
+  });
+});
