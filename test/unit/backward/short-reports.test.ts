@@ -1065,3 +1065,11 @@ describe('more ways of naming the first bad commit', () => {
     expect(out.report.text).not.toContain('Reverting this commit resolves');
   });
 });
+
+describe('a test without the commit is answer', () => {
+  it('"after removing only this commit the game works" and "without this commit it works" go', () => {
+    const out = decide(titled('Regression: racing game', [`The racing game now crashes after loading the update. This is caused by commit ${FULL}.\n\nChecked in my build after remove only this commit, the game works normal again.\n\nIn my build of master without this commit, the game works normally.`])).out;
+    expect(out.report.text).toContain('now crashes after loading the update');
+    expect(out.report.text).not.toMatch(/remove only this commit|without this commit/);
+  });
+});
