@@ -3,7 +3,7 @@
  * ("bisected to", "first bad commit is", "regression introduced by", "the culprit is", …) that
  * name a commit, a commit URL or a pull request. A bare SHA with no attribution verb is not one.
  */
-import { candidateAttributions, clauseSpan, SCORING, scoreCandidates, type Candidate } from './candidates.js';
+import { candidateAttributions, caveatAfter, clauseSpan, SCORING, scoreCandidates, type Candidate } from './candidates.js';
 import { findHedge } from './hedge.js';
 import { NEUTRAL_SUBJECT } from './phrases.js';
 import { firstRefIn, findRefs, sameTarget, type RefMatch } from './refs.js';
@@ -173,7 +173,7 @@ function attributionsInPost(post: ThreadPost): Attribution[] {
       sentence: { start: f.sentence.start, end: f.sentence.end, text: post.body.slice(f.sentence.start, f.sentence.end) },
       author: post.author,
       createdAt: post.createdAt,
-      hedged: findHedge(f.hedgeText) !== null,
+      hedged: findHedge(f.hedgeText) !== null || caveatAfter(post.body, f.sentence.end),
     }));
 }
 

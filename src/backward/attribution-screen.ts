@@ -424,6 +424,8 @@ function symptomMismatches(
       if (!outsideBlocks(p.index, s)) continue;
       const text = p.body.slice(s.start, s.end);
       if (!DIFFERENT_SYMPTOM.some((re) => re.test(text))) continue;
+      // "Something similar was reported in another issue": the same problem seen elsewhere, not a different one.
+      if (SAME_SEEN_ELSEWHERE.test(text)) continue;
       const later = p.index > firstPost;
       const aboutCulprit = /\b(?:bisect\w*|commit|culprit)\b/i.test(text) || culprits.some((c) => text.includes(c.ref.text));
       out.push({ post: p.index, text, sure: later && aboutCulprit });
@@ -431,6 +433,9 @@ function symptomMismatches(
   }
   return out;
 }
+
+/** The same problem reported elsewhere too ("something similar was reported in another issue", "also seen in another bug"). */
+const SAME_SEEN_ELSEWHERE = /\b(?:similar|the\s+same|also|too|as\s+well|likewise)\b[^.\n]{0,40}\b(?:reported|seen|noticed|observed|mentioned|filed)\s+(?:in|on|as)\s+(?:an?other|a\s+separate|the\s+other)\s+(?:bug|issue|ticket|report)\b/i;
 
 /** Between a commit reference and a `#N` that names the pull request it came from ("X from #N", "X (#N)", "X in PR #N"). */
 const OWN_PULL_GAP = /^[`'"\])]*\s*(?:,\s*)?(?:\(|(?:from|in|of|via|by)\s+(?:(?:the\s+)?(?:PR|pull\s+request|merge\s+of)\s+)?)#\d+\b\)?$/i;

@@ -111,10 +111,10 @@ export interface Candidate {
 
 /** Causal words that tie a reference to the regression when they share its sentence or list item. */
 const CAUSAL =
-  /\b(?:bisect(?!ab)\w*|first[- ]["'`]?(?:bad|broken|failing)["'`]?|introduc(?:e|ed|es|ing)|caus(?:e|ed|es|ing)|result(?:s|ed)?\s+in|due\s+to|fix(?:es|ed|ing)?\s+up|(?:missing|broken|wrong|forgotten|dropped|removed)\s+(?:in|by|with)\s+(?:this|that|the)\s+commit|broke|breaks|breaking|breakage|broken\s+(?:for\s+(?:me|us|everyone|\w+\s+users)\s+)?(?:by|in|since|after)|(?:has|have|had)\s+broken|offending|culprit|regress(?:ed|ing|ion|ions)|responsible|start(?:s|ed)?\s+(?:with|at|from|after|since|in)|started|appeared|(?:happen|occur)(?:s|ed|red|ring|ing)?\s+(?:only\s+|right\s+)?(?:after|since|with|from)|(?:since|after)\s+(?:(?:the|that|this)\s+)?commit|(?:broken|failing|fails|crash\w*|hangs?)\s+(?:on|in|with)\s+[\w.-]+\s+since|(?:first|only)\s+(?:commit|revision|version|build)\s+(?:where|in\s+which|that|with)|beginning\s+(?:at|with|from)|begins\s+with|(?:that|which)\s+(?:break|cause|introduce)\b|slowed\s+down|began\s+(?:with|at|in|after|since)|narrow(?:ed|ing)?\s+(?:[\w-]+\s+){0,3}?down\s+to|(?:tracked|traced|pinned|pinpointed)\s+(?:[\w-]+\s+){0,3}?(?:down|back)?\s*to|(?:got|became|went)\s+(?:broken|bad|wrong)|introducer|(?:is|was)\s+the\s+(?:issue|problem|cause|culprit|source)\b|source\s+of\s+(?:the\s+)?(?:crash|bug|issue|problem|regression|breakage)\w*|guilty|faulty|the\s+bad\s+commit|(?:bugs?|errors?|failures?|problems?|issues?|crash(?:es)?)\s+(?:were|was|are|is|got|have\s+been|has\s+been)\s+(?:produced|created|triggered)\s+by|(?:problems?|issues?|bugs?|crash(?:es)?|failures?|breakage)\s+(?:first\s+)?(?:starts?|appears?|begins?|shows?\s+up)\b|(?:the\s+)?problematic\s+(?:commit|change|patch|revision|pr|pull\s+request)|murderer|accidentally|inadvertently|mistakenly|(?:fail(?:s|ed|ing)?|crash(?:es|ed|ing)?|hangs?|hanging|broken|slower)\s+(?:ever\s+)?since)\b/i;
+  /\b(?:bisect(?!ab)\w*|first[- ]["'`]?(?:bad|broken|failing)["'`]?|introduc(?:e|ed|es|ing)|caus(?:e|ed|es|ing)|result(?:s|ed)?\s+in|due\s+to|fix(?:es|ed|ing)?\s+up|(?:missing|broken|wrong|forgotten|dropped|removed)\s+(?:in|by|with)\s+(?:this|that|the)\s+commit|broke|breaks|breaking|breakage|broken\s+(?:for\s+(?:me|us|everyone|\w+\s+users)\s+)?(?:by|in|since|after)|(?:has|have|had)\s+broken|offending|culprit|regress(?:ed|ing|ion|ions)|responsible|start(?:s|ed)?\s+(?:with|at|from|after|since|in)|started|appeared|(?:happen|occur)(?:s|ed|red|ring|ing)?\s+(?:only\s+|right\s+)?(?:after|since|with|from)|(?:since|after)\s+(?:(?:the|that|this)\s+)?commit|(?:broken|failing|fails|crash\w*|hangs?)\s+(?:on|in|with)\s+[\w.-]+\s+since|(?:first|only)\s+(?:commit|revision|version|build)\s+(?:where|in\s+which|that|with)|beginning\s+(?:at|with|from)|begins\s+with|(?:that|which)\s+(?:break|cause|introduce)\b|slowed\s+down|began\s+(?:with|at|in|after|since)|narrow(?:ed|ing)?\s+(?:[\w-]+\s+){0,3}?down\s+to|(?:tracked|traced|pinned|pinpointed)\s+(?:[\w-]+\s+){0,3}?(?:down|back)?\s*to|(?:got|became|went)\s+(?:broken|bad|wrong)|introducer|(?:is|was)\s+the\s+(?:issue|problem|cause|culprit|source)\b|source\s+of\s+(?:the\s+)?(?:crash|bug|issue|problem|regression|breakage)\w*|guilty|faulty|the\s+bad\s+commit|(?:bugs?|errors?|failures?|problems?|issues?|crash(?:es)?)\s+(?:were|was|are|is|got|have\s+been|has\s+been)\s+(?:produced|created|triggered)\s+by|(?:problems?|issues?|bugs?|crash(?:es)?|failures?|breakage)\s+(?:first\s+)?(?:starts?|appears?|begins?|shows?\s+up)\b|murderer|accidentally|inadvertently|mistakenly|(?:fail(?:s|ed|ing)?|crash(?:es|ed|ing)?|hangs?|hanging|broken|slower)\s+(?:ever\s+)?since)\b/i;
 
-/** "Bad commit: X", "bad commit with comment: X": the label of the one commit a post names (beside a good one it would be a range). */
-const BAD_COMMIT_LABEL = /\bbad\s+(?:commit|revision|changeset)\b[^.\n]{0,24}?[:=]?\s*[`'"(\[]*$/i;
+/** "Bad commit: X", "the problematic commit is this one X": the label of the one commit a post names (beside a good one it would be a range). */
+const BAD_COMMIT_LABEL = /\b(?:bad|problematic)\s+(?:commit|revision|changeset)\b[^.\n]{0,24}?[:=]?\s*[`'"(\[]*$/i;
 
 /** Just before a noun of cause: it is denied ("no regression", "not a regression", "without any breakage"). */
 const DENIED_CAUSE = /\b(?:no|not\s+an?|without(?:\s+any)?|never\s+an?|isn't\s+an?|is\s+not\s+an?|any)\s+(?:\w+\s+)?$/i;
@@ -177,7 +177,7 @@ const POINTER_BEFORE = /\b(?:(?:as\s+)?(?:explained|described|discussed|reported
 
 /** A negated verb that is itself the symptom, leading to the commit it started with ("no longer works after", "doesn't build since"). */
 const BREAKAGE_NEGATION =
-  /(?:\bno\s+longer|\bnot|n't|\bcannot|\bcan't)\s+(?:\w+\s+)?(?:work|build|compil|run|start|load|boot|render|show|open|launch|function|link|install|display|respond|connect)\w*\s+(?:anymore\s+|any\s+more\s+)?(?:after|since|with|from|at|in)\s+(?:the\s+)?(?:commit\s+)?[`'"(\[]*$/i;
+  /(?:(?:\bno\s+longer|\bnot|n't|\bcannot|\bcan't)\s+(?:\w+\s+)?(?:work|build|compil|run|start|load|boot|render|show|open|launch|function|link|install|display|respond|connect)\w*\s+(?:anymore\s+|any\s+more\s+)?(?:after|since|with|from|at|in)|\bno\s+longer\s+(?:[\w-]+able|working|functional|available|present|visible|valid|correct|possible|supported)\s+(?:since|after))\s+(?:the\s+)?(?:commit\s+)?[`'"(\[]*$/i;
 
 /** A denial said right after the reference ("X did not cause this", "X isn't what broke it"). */
 const NEGATION_AFTER =
@@ -195,6 +195,9 @@ const RANGE_BEFORE = /[\w`]\.\.\.?[`]?$/;
 /** The sentence names several possible commits, or a commit that bundles several (a rollup; git's revert of a merge says "reversing changes made to"). */
 const SEVERAL = /\b(?:(?:any|one)\s+of(?=\s*(?::|$)|\s+[`'"(\[]*(?:[0-9a-fA-F]{7,40}|#\d|https?:))|(?:any|one)\s+of\s+(?:these|those|them|the\s+(?:following|two|three)|(?:the|my|your|our)\s+(?:(?:recent|last|latest|new|newer|previous|\d+)\s+)*(?:commits|changes|PRs|revisions|candidates|patches))|either|between|among|several\s+(?:(?:possible|candidate|suspect|suspicious)\s+)?(?:commits?|changes?|PRs?|revisions?|candidates?|patches)|candidates?|roll-?up|reversing\s+changes\s+made\s+to|merge\s+commit)\b|(?:^|\s)(?:-m\s*[12]|--mainline(?:=|\s+)[12])\b/i;
 
+/** "between <versions>, and the first (bad) commit … was": a bisect's searched range, then its outcome. */
+const BETWEEN_SEARCHED = /^between\s+[^,;\n]{1,60}?\s+and\s+[^,;\n]{1,40}?[,;]?\s+(?:and\s+)?(?:the\s+)?(?:first|only)\s+(?:bad\s+|broken\s+|failing\s+)?(?:commit|revision)\b/i;
+
 /** A step line of a bisect run. */
 const TRANSCRIPT_LINE = /^\s*(?:[$>#]\s*)*(?:git\s+bisect\s+(?:good|bad|skip|start|new|old)\b|Bisecting:|(?:good|bad|skip):\s*\[)/i;
 
@@ -209,7 +212,7 @@ export const ELSEWHERE = /\b(?:is|was)\s+(?:an?\s+|the\s+)?(?:update|sync|import
 const REVERTED_BEFORE = /\b(?:revert(?:s|ing|ed)?|back(?:s|ing|ed)?\s+out|roll(?:s|ing|ed)?[\s-]?back|undoing|dropping)\s+(?:of\s+)?(?:the\s+)?(?:commit|change|patch|PR|pull\s+request)?\s*[`'"([]*$/i;
 
 /** The post says the revert fixes the problem. */
-const REVERT_FIXES = /\b(?:(?:is|was|are)\s+(?:simply\s+|just\s+|too\s+|so\s+)*broken|malfunction\w*|helped|unbreak\w*|crash(?:es|ed|ing)?|misbehav\w*|(?:applied|added|changed|merged)\s+(?:by\s+)?(?:mistake|mistakenly|accidentally|wrongly)|fix(?:es|ed)?|solves?|solved|resolves?|resolved|helps|restores?|restored|go(?:es)?\s+away|went\s+away|works\s+again)\b|\b(?:caus|introduc)(?:ed|es|ing)\s+(?:(?:a|the|this)\s+)?(?:regression|crash\w*|failures?|breakage|hang|leak)\b|\b(?:break|broke|breaks|(?:had|has)\s+broken)\s+(?:the\s+)?\w+/i;
+const REVERT_FIXES = /\b(?:(?:is|was|are)\s+(?:simply\s+|just\s+|too\s+|so\s+)*broken|(?:is|are|was|were)\s+getting\s+broken|gets\s+broken|got\s+broken|malfunction\w*|helped|unbreak\w*|crash(?:es|ed|ing)?|misbehav\w*|(?:applied|added|changed|merged)\s+(?:by\s+)?(?:mistake|mistakenly|accidentally|wrongly)|fix(?:es|ed)?|solves?|solved|resolves?|resolved|helps|restores?|restored|go(?:es)?\s+away|went\s+away|works\s+again)\b|\b(?:caus|introduc)(?:ed|es|ing)\s+(?:(?:a|the|this)\s+)?(?:regression|crash\w*|failures?|breakage|hang|leak)\b|\b(?:break|broke|breaks|(?:had|has)\s+broken)\s+(?:the\s+)?\w+/i;
 
 /** The thread calls the reverted commit the bad one ("Revert breaking commit", "found the breaking commit"). */
 const BLAME_NOUN = /\b(?:breaking|bad|faulty|offending|culprit|regressing|broken)\s+(?:commit|change|patch|PR)s?\b/i;
@@ -298,7 +301,7 @@ const TITLE_LAST_COMMIT = /\b(?:with|in|since|after|by|from)\s+(?:the\s+)?(?:las
 const TITLE_TROUBLE = /\b(?:issue|problem|bug|error|failure)s?\b/i;
 
 /** Projects often named as the home of a commit that is not the repository's own. */
-const UPSTREAMS = new Set(['upstream', 'kernel', 'linux', 'llvm', 'clang', 'gcc', 'rustc', 'golang', 'chromium', 'webkit', 'mesa', 'glibc', 'cpython', 'nodejs', 'v8', 'qemu', 'wine', 'ffmpeg', 'openssl', 'nixpkgs', 'homebrew']);
+const UPSTREAMS = new Set(['upstream', 'kernel', 'linux', 'llvm', 'clang', 'gcc', 'rustc', 'golang', 'chromium', 'webkit', 'mesa', 'glibc', 'cpython', 'nodejs', 'v8', 'qemu', 'wine', 'ffmpeg', 'openssl', 'nixpkgs', 'homebrew', 'julia', 'python', 'ruby', 'rust', 'swift', 'php', 'perl', 'emacs', 'vim', 'neovim', 'firefox', 'gecko', 'electron', 'qt', 'gtk', 'boost', 'numpy', 'cmake', 'binutils', 'musl', 'dotnet', 'mono', 'openjdk', 'jdk', 'ghc', 'ocaml', 'erlang', 'elixir', 'zig', 'deno', 'typescript', 'babel', 'webpack', 'react', 'django', 'rails']);
 
 /** The project named right before "commit <ref>" when it is not this repository ("The libfoo.js commit X"), or null. */
 function otherProjectBefore(body: string, ref: RefMatch, repo: string, aliases: readonly string[]): string | null {
@@ -400,7 +403,9 @@ function evidenceOf(
   if (!causal && !inCode && !bareNumber && facts.parentGood && facts.commitRefs === 1) add('parentGood', facts.parentGood);
   const reverted = causal ? null : REVERTED_BEFORE.exec(body.slice(Math.max(s.start, ref.outerStart - 40), ref.outerStart));
   if (reverted && !inCode && facts.revertBlames) add('reverted', reverted[0].trim());
-  const several = patterned ? null : SEVERAL.exec(sentence);
+  const severalAt = patterned ? null : SEVERAL.exec(sentence);
+  // "I bisected between v4.2 and v4.4, and the first bad commit was X": the range searched is not a list of suspects.
+  const several = severalAt && /^between$/i.test(severalAt[0]) && BETWEEN_SEARCHED.test(sentence.slice(severalAt.index, ref.outerStart - s.start)) ? null : severalAt;
   if (several) add('several', several[0]);
   const before = body.slice(Math.max(s.start, ref.outerStart - 80), ref.outerStart);
   const after = body.slice(ref.end, ref.end + 140);
@@ -414,6 +419,12 @@ function evidenceOf(
   if (conditional) add('conditional', conditional[0].trim());
   const pointer = ref.ref.type === 'pr' ? POINTER_BEFORE.exec(body.slice(Math.max(0, ref.outerStart - 60), ref.outerStart)) : null;
   if (pointer) add('pointer', pointer[0].trim());
+  // A link to a comment or review in a pull request ("…/pull/94617#issuecomment-2247868580") cites a discussion, it does not blame the pull request.
+  const discussion = ref.ref.type === 'pr' ? /^#(?:issuecomment|discussion_r|pullrequestreview)-?\w*/.exec(body.slice(ref.end, ref.end + 40)) : null;
+  if (discussion) add('pointer', discussion[0]);
+  // 'Revert "Revert commit X"': a reference inside the quoted subject of the reverted commit belongs to that subject.
+  const quoted = post === -1 ? /^\s*(?:\[[^\]]*\]\s*)?revert\s+"/i.exec(body) : null;
+  if (quoted && ref.outerStart >= quoted[0].length && body.indexOf('"', quoted[0].length) >= ref.end) add('pointer', 'inside the reverted subject');
   const nearBefore = body.slice(Math.max(s.start, ref.outerStart - 40), ref.outerStart);
   const negBefore = NEGATION_BEFORE.exec(nearBefore) ?? NEGATION_OTHER_BEFORE.exec(nearBefore);
   // "no longer works after X", "doesn't build since X": the negation is the breakage, said of the symptom.
@@ -511,7 +522,7 @@ export function candidateAttributions(thread: Thread, candidates: readonly Candi
       sentence: { ...sentence, text: body.slice(sentence.start, sentence.end) },
       author: post ? post.author : thread.author,
       createdAt: post ? post.createdAt : thread.createdAt,
-      hedged: findHedge(text) !== null || blameHedged(body, c) || (c.evidence.some((e) => e.code === 'reverted') && revertReasonHedged(body)),
+      hedged: findHedge(text) !== null || blameHedged(body, c) || (c.evidence.some((e) => e.code === 'reverted') && revertReasonHedged(body)) || caveatAfter(body, c.sentence.end),
     });
   }
   return out;
@@ -532,7 +543,7 @@ function withAnaphora(body: string, clause: Range, sentence: Range): Range {
 
 /**
  * "This commit seemingly broke the site:\n\n<URL>": when the causal word came from the sentence
- * before the reference, a hedge there hedges the blame too.
+ * before (or after) the reference, a hedge there hedges the blame too.
  */
 function blameHedged(body: string, c: Candidate): boolean {
   const causal = c.evidence.find((e) => e.code === 'causal');
@@ -540,7 +551,22 @@ function blameHedged(body: string, c: Candidate): boolean {
   const before = body.slice(Math.max(0, c.sentence.start - 300), c.sentence.start);
   const cut = Math.max(before.lastIndexOf('. '), before.lastIndexOf('.\n'), before.lastIndexOf('\n\n', before.trimEnd().length - 1));
   const previous = before.slice(cut + 1);
-  return previous.includes(causal.text) && findHedge(previous) !== null;
+  if (previous.includes(causal.text) && findHedge(previous) !== null) return true;
+  // "… cherry-picking X breaks it again. So I guess that commit is the one causing it.": the blaming sentence after.
+  const after = body.slice(c.sentence.end, c.sentence.end + 250).replace(/^[\s>]+/, '');
+  const next = after.slice(0, after.search(/[.!?](?:\s|$)|\n[ \t>]*\n/) + 1 || after.length);
+  return next.includes(causal.text) && findHedge(next) !== null;
+}
+
+/** A caveat that more than one commit may be to blame ("it's possible that there's really more than one commit causing this"). */
+const MANY_CULPRITS_CAVEAT =
+  /\b(?:more\s+than\s+one|several|multiple|other|another)\s+(?:commits?|changes?|culprits?|causes?)\s+(?:(?:causing|behind|involved|responsible|to\s+blame)\b|(?:(?:are|is|were|was|may\s+be|might\s+be|could\s+be)\s+(?:also\s+)?(?:involved|responsible|to\s+blame|at\s+fault|causing)))/i;
+
+/** The rest of the paragraph after an attribution says other commits may share the blame: the attribution is a guess. */
+export function caveatAfter(body: string, end: number): boolean {
+  const rest = body.slice(end, end + 400);
+  const para = rest.split(/\n[ \t>]*\n/)[0]!;
+  return MANY_CULPRITS_CAVEAT.test(para);
 }
 
 /** A revert whose stated reason is a guess ("Revert the commit that I believe is causing the failures"). */

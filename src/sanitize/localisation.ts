@@ -22,6 +22,12 @@ const POINTING_CAUSE =
 /** A pull request blamed by number ("broken by Pull 803", "regressed in PR #41"): the preposition and the number go, the verb stays. */
 const BLAMED_PR = /\b(?:broken|broke|caused|introduced|regressed)(\s+(?:by|in|with|since|from)\s+(?:the\s+)?(?:(?:PR|pull\s+request|pull|merge\s+request|MR)\s*#?\s*\d+|(?:[\w.-]+\/[\w.-]+)?#\d+))(?!\w)/gi;
 
+/** The attributed commit pointed at by position ("getting broken with the above commit", "since the mentioned change"): the pointing words go. */
+const POINTED_COMMIT = /\b(?:with|by|in|since|after|from)\s+(?:the\s+)?(?:above|aforementioned|mentioned|reverted|said)\s+(?:commit|change|patch)\b/gi;
+
+/** A pull request number as the subject of a blaming verb ("#190 Breaks loading into the game"): the number goes, the verb stays. */
+const BLAMING_PR_SUBJECT = /(?<![\w/#])(?:(?:PR|pull\s+request)\s*)?#\d+(?=\s+(?:broke|breaks|has\s+broken|caused|causes|introduced|regressed)\b)/gi;
+
 /** A commit named by its quoted subject ('Commit "Set the default port (#875)" breaks tests'): the quoted subject goes. */
 const QUOTED_SUBJECT = /\bcommit\s+(?:[#"“'`]\s*)([^"”`\n]{8,120}?)["”`](?=\s|$|[.,:;)])/gi;
 
@@ -36,6 +42,8 @@ export function detectLocalisation(text: string, attributed: boolean): Span[] {
   for (const m of text.matchAll(POINTING_BLAME)) out.push({ start: m.index, end: m.index + m[0].length, detector: LOCALISATION_DETECTOR });
   for (const m of text.matchAll(POINTING_CAUSE)) out.push({ start: m.index, end: m.index + m[0].length, detector: LOCALISATION_DETECTOR });
   for (const m of text.matchAll(QUOTED_SUBJECT)) out.push({ start: m.index + m[0].indexOf(m[1]!), end: m.index + m[0].length, detector: LOCALISATION_DETECTOR });
+  for (const m of text.matchAll(POINTED_COMMIT)) out.push({ start: m.index, end: m.index + m[0].length, detector: LOCALISATION_DETECTOR });
+  for (const m of text.matchAll(BLAMING_PR_SUBJECT)) out.push({ start: m.index, end: m.index + m[0].length, detector: LOCALISATION_DETECTOR });
   for (const m of text.matchAll(BLAMED_PR)) out.push({ start: m.index + m[0].length - m[1]!.length, end: m.index + m[0].length, detector: LOCALISATION_DETECTOR });
   return out;
 }

@@ -1073,3 +1073,91 @@ describe('a test without the commit is answer', () => {
     expect(out.report.text).not.toMatch(/remove only this commit|without this commit/);
   });
 });
+
+describe('a caveat that other commits may share the blame', () => {
+  it('hedges a bisect result', () => {
+    const thread = titled('Crash while linking', [
+      `The linker crashes on some projects.\n\nAfter running git bisect, the offending commit is ${FULL}. One caveat: the flags that trigger it differ between commits, so there may be more than one commit causing this. I will dig further.`,
+    ]);
+    expect(codesOf(thread)).toContain('hedged');
+  });
+
+  it('said of another paragraph, does not', () => {
+    const thread = titled('Crash while linking', [
+      `The linker crashes on some projects.\n\nAfter running git bisect, the offending commit is ${FULL}.\n\nUnrelated: the docs build has several changes involved in its slowness.`,
+    ]);
+    expect(codesOf(thread)).not.toContain('hedged');
+  });
+});
+
+describe('a bisect range searched, then its outcome', () => {
+  it('"I ran a bisect between v4.2 and v4.4, and the first commit where it fails was X" blames X', () => {
+    const thread = titled('Board does not reboot', [`The board no longer reboots after a reset.\n\nI ran a bisect between v4.2.0 and v4.4.0, and the first commit where I saw the reboot problem was [this commit](https://github.com/acme/widget/commit/${FULL}).`]);
+    expect(found(thread)).toEqual([FULL]);
+  });
+
+  it('"the regression is between X and Y" stays a range', () => {
+    const thread = titled('Board does not reboot', [`The board no longer reboots after a reset. The regression is between ${FULL} and 1a2b3c4d5e6f.`]);
+    expect(found(thread)).toEqual([]);
+  });
+});
+
+describe('the same problem reported elsewhere', () => {
+  it('"something similar was reported in another issue" is no different symptom', () => {
+    const thread = titled('Colour blotches in the menu', ['Blotches of colour appear all over the menu.', `Update: it's caused by commit ${FULL}`, 'Which GPU do you use?', 'An older one. Something similar was reported in another issue.']);
+    expect(codesOf(thread)).not.toContain('symptom-mismatch');
+  });
+});
+
+describe('revert pull requests, their links and titles', () => {
+  it('"Some icons are getting broken with the above commit" gives the revert its reason', () => {
+    expect(found(titled('Revert "Site tweaks (#28)"', [`This reverts commit ${FULL}.\n\nSome icons are getting broken with the above commit. I'll revert for now and look later.`]))).toEqual([FULL]);
+  });
+
+  it('a link to a comment in a pull request cites a discussion, it names no second culprit', () => {
+    const thread = titled('Revert "Parser: fix external errors"', [`This reverts commit ${FULL}.\n\nThis caused a crash for several users: https://github.com/acme/widget/pull/940#issuecomment-123456\n\n- Reverts #938`]);
+    expect(codesOf(thread)).not.toContain('competing');
+    expect(found(thread)).toContain(FULL);
+  });
+
+  it('a reference inside the quoted subject of the reverted commit is no culprit', () => {
+    const thread = titled('Revert "This reverts commit 1a2b3c4."', [`${FULL} broke our image builds. Let's revert until we understand why.\n\nThis reverts commit ${FULL}.`]);
+    expect(codesOf(thread)).not.toContain('competing');
+    expect(new Set(found(thread))).toEqual(new Set([FULL]));
+  });
+
+  it('"#190 Breaks loading the game" loses the number, keeps the symptom', () => {
+    const out = decide(titled('Revert "Update the parser" due to broken saves', [`#190 Breaks loading saved games, reverting for now.\n\nThis reverts commit ${FULL}.`])).out;
+    expect(out.report.text).not.toContain('#190');
+    expect(out.report.text).toContain('Breaks loading saved games');
+  });
+});
+
+describe('negations and hedges around a blame', () => {
+  it('"no longer executable since X" is the breakage', () => {
+    expect(found(titled('Make the test script executable', [`The regression tests fail because the script is no longer executable since ${FULL}.`]))).toEqual([FULL]);
+  });
+
+  it('a guess in the sentence after the commit that blames it ("X. That introduced the stall, I guess.") hedges it', () => {
+    const thread = titled('Completion stalls', ['Completion stalls for a second after every key.', `Picked ${FULL.slice(0, 7)} onto the old build. That introduced the stall, I guess.`]);
+    expect(found(thread)).toEqual([FULL.slice(0, 7)]);
+    expect(codesOf(thread)).toContain('hedged');
+  });
+
+  it('"working commit: X, problematic commit: Y" blames neither as a list of suspects would', () => {
+    const thread = titled('Completion stopped', ['After the update completion stopped.', `- server: working commit: 1a2b3c4, problematic commit: ${FULL.slice(0, 7)}`]);
+    expect(found(thread)).not.toContain('1a2b3c4');
+  });
+});
+
+describe('pointing at the attributed commit by position', () => {
+  it('"… getting broken with the above commit" loses the pointer, keeps the symptom', () => {
+    const out = decide(titled('Revert "Site tweaks"', [`This reverts commit ${FULL}.\n\nSome code blocks are getting broken with the above commit, the colours are gone.`])).out;
+    expect(out.report.text).not.toContain('above commit');
+    expect(out.report.text).toContain('Some code blocks are getting broken');
+  });
+
+  it('"Julia commit X broke …" names a commit of another project', () => {
+    expect(found(titled('Fix an error after a deprecation', ['Julia commit 9c7a8b083e1720ec4a2d6eb537fd96c1d16bc392 broke the table printing. This should fix it.']))).toEqual([]);
+  });
+});
