@@ -419,6 +419,15 @@ function evidenceOf(
   if (conditional) add('conditional', conditional[0].trim());
   const pointer = ref.ref.type === 'pr' ? POINTER_BEFORE.exec(body.slice(Math.max(0, ref.outerStart - 60), ref.outerStart)) : null;
   if (pointer) add('pointer', pointer[0].trim());
+  // "~~[this commit](URL)~~ EDIT: [this commit](URL2)": a reference struck through is withdrawn.
+  const lineText = body.slice(line.start, line.end);
+  const struck = /(?:^|[\s(>*_])(~~?)(?!\s)[^~\n]+?(?<!\s)\1(?=$|[\s.,;:!?)*_])/g;
+  for (let m = struck.exec(lineText); m; m = struck.exec(lineText)) {
+    if (line.start + m.index <= ref.outerStart && ref.end <= line.start + m.index + m[0].length) {
+      add('negated', 'struck through');
+      break;
+    }
+  }
   // A link to a comment or review in a pull request ("…/pull/94617#issuecomment-2247868580") cites a discussion, it does not blame the pull request.
   const discussion = ref.ref.type === 'pr' ? /^#(?:issuecomment|discussion_r|pullrequestreview)-?\w*/.exec(body.slice(ref.end, ref.end + 40)) : null;
   if (discussion) add('pointer', discussion[0]);

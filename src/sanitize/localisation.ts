@@ -25,6 +25,9 @@ const BLAMED_PR = /\b(?:broken|broke|caused|introduced|regressed)(\s+(?:by|in|wi
 /** The attributed commit pointed at by position ("getting broken with the above commit", "since the mentioned change"): the pointing words go. */
 const POINTED_COMMIT = /\b(?:with|by|in|since|after|from)\s+(?:the\s+)?(?:above|aforementioned|mentioned|reverted|said)\s+(?:commit|change|patch)\b/gi;
 
+/** "Broken graphics after #1828", "Crashes since PR #77.": the pull request after which it broke; the number goes. */
+const SINCE_PR = /\b(?:after|since)\s+((?:(?:PR|pull\s+request)\s*)?#\d+)(?=\s*(?:$|[.,;:!)]))/gim;
+
 /** A pull request number as the subject of a blaming verb ("#190 Breaks loading into the game"): the number goes, the verb stays. */
 const BLAMING_PR_SUBJECT = /(?<![\w/#])(?:(?:PR|pull\s+request)\s*)?#\d+(?=\s+(?:broke|breaks|has\s+broken|caused|causes|introduced|regressed)\b)/gi;
 
@@ -42,6 +45,7 @@ export function detectLocalisation(text: string, attributed: boolean): Span[] {
   for (const m of text.matchAll(POINTING_BLAME)) out.push({ start: m.index, end: m.index + m[0].length, detector: LOCALISATION_DETECTOR });
   for (const m of text.matchAll(POINTING_CAUSE)) out.push({ start: m.index, end: m.index + m[0].length, detector: LOCALISATION_DETECTOR });
   for (const m of text.matchAll(QUOTED_SUBJECT)) out.push({ start: m.index + m[0].indexOf(m[1]!), end: m.index + m[0].length, detector: LOCALISATION_DETECTOR });
+  for (const m of text.matchAll(SINCE_PR)) out.push({ start: m.index + m[0].length - m[1]!.length, end: m.index + m[0].length, detector: LOCALISATION_DETECTOR });
   for (const m of text.matchAll(POINTED_COMMIT)) out.push({ start: m.index, end: m.index + m[0].length, detector: LOCALISATION_DETECTOR });
   for (const m of text.matchAll(BLAMING_PR_SUBJECT)) out.push({ start: m.index, end: m.index + m[0].length, detector: LOCALISATION_DETECTOR });
   for (const m of text.matchAll(BLAMED_PR)) out.push({ start: m.index + m[0].length - m[1]!.length, end: m.index + m[0].length, detector: LOCALISATION_DETECTOR });

@@ -1161,3 +1161,18 @@ describe('pointing at the attributed commit by position', () => {
     expect(found(titled('Fix an error after a deprecation', ['Julia commit 9c7a8b083e1720ec4a2d6eb537fd96c1d16bc392 broke the table printing. This should fix it.']))).toEqual([]);
   });
 });
+
+describe('a corrected reference', () => {
+  it('one struck through and replaced after "EDIT:" leaves only the replacement', () => {
+    const other = '0a1b2c3d4e5f60718293a4b5c6d7e8f901234567';
+    const thread = titled('Board hangs on reset', [`The board hangs after a reset.\n\nI bisected from v1.0 to v1.2, and the first commit where it hangs was ~[this commit](https://github.com/acme/widget/commit/${other})~ EDIT: [this commit](https://github.com/acme/widget/commit/${FULL}).`]);
+    expect(codesOf(thread)).not.toContain('competing');
+    expect(found(thread)).toEqual([FULL]);
+  });
+
+  it('the pull request in "Broken menus after #1828" goes with the answer', () => {
+    const out = decide(titled('Broken menus after #1828', ['The menus render with garbage colours.', `Update: it's caused by commit ${FULL}`])).out;
+    expect(out.report.text).not.toContain('#1828');
+    expect(out.report.text).toContain('Broken menus after');
+  });
+});
