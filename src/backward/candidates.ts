@@ -111,7 +111,7 @@ export interface Candidate {
 
 /** Causal words that tie a reference to the regression when they share its sentence or list item. */
 const CAUSAL =
-  /\b(?:bisect(?!ab)\w*|first[- ]["'`]?(?:bad|broken|failing)["'`]?|introduc(?:e|ed|es|ing)|caus(?:e|ed|es|ing)|result(?:s|ed)?\s+in|due\s+to|fix(?:es|ed|ing)?\s+up|(?:missing|broken|wrong|forgotten|dropped|removed)\s+(?:in|by|with)\s+(?:this|that|the)\s+commit|broke|breaks|breaking|breakage|broken\s+(?:for\s+(?:me|us|everyone|\w+\s+users)\s+)?(?:by|in|since|after)|(?:has|have|had)\s+broken|offending|culprit|regress(?:ed|ing|ion|ions)|responsible|start(?:s|ed)?\s+(?:with|at|from|after|since|in)|started|appeared|(?:happen|occur)(?:s|ed|red|ring|ing)?\s+(?:only\s+|right\s+)?(?:after|since|with|from)|(?:since|after)\s+(?:(?:the|that|this)\s+)?commit|(?:broken|failing|fails|crash\w*|hangs?)\s+(?:on|in|with)\s+[\w.-]+\s+since|(?:first|only)\s+(?:commit|revision|version|build)\s+(?:where|in\s+which|that|with)|beginning\s+(?:at|with|from)|begins\s+with|(?:that|which)\s+(?:break|cause|introduce)\b|slowed\s+down|began\s+(?:with|at|in|after|since)|narrow(?:ed|ing)?\s+(?:[\w-]+\s+){0,3}?down\s+to|(?:tracked|traced|pinned|pinpointed)\s+(?:[\w-]+\s+){0,3}?(?:down|back)?\s*to|(?:got|became|went)\s+(?:broken|bad|wrong)|introducer|(?:is|was)\s+the\s+(?:issue|problem|cause|culprit|source)\b|source\s+of\s+(?:the\s+)?(?:crash|bug|issue|problem|regression|breakage)\w*|guilty|faulty|the\s+bad\s+commit|(?:bugs?|errors?|failures?|problems?|issues?|crash(?:es)?)\s+(?:were|was|are|is|got|have\s+been|has\s+been)\s+(?:produced|created|triggered)\s+by|(?:problems?|issues?|bugs?|crash(?:es)?|failures?|breakage)\s+(?:first\s+)?(?:starts?|appears?|begins?|shows?\s+up)\b|murderer|accidentally|inadvertently|mistakenly|(?:fail(?:s|ed|ing)?|crash(?:es|ed|ing)?|hangs?|hanging|broken|slower)\s+(?:ever\s+)?since)\b/i;
+  /\b(?:bisect(?!ab)\w*|first[- ]["'`]?(?:bad|broken|failing)["'`]?|introduc(?:e|ed|es|ing)|caus(?:e|ed|es|ing)|result(?:s|ed)?\s+in|due\s+to|fix(?:es|ed|ing)?\s+up|(?:missing|broken|wrong|forgotten|dropped|removed)\s+(?:in|by|with)\s+(?:this|that|the)\s+commit|broke|breaks|breaking|breakage|broken\s+(?:for\s+(?:me|us|everyone|\w+\s+users)\s+)?(?:by|in|since|after)|(?:has|have|had)\s+broken|offending|culprit|regress(?:ed|ing|ion|ions)|responsible|start(?:s|ed)?\s+(?:with|at|from|after|since|in)|started|appeared|(?:happen|occur)(?:s|ed|red|ring|ing)?\s+(?:only\s+|right\s+)?(?:after|since|with|from)|(?:since|after)\s+(?:(?:the|that|this)\s+)?commit|(?:broken|failing|fails|crash\w*|hangs?)\s+(?:on|in|with)\s+[\w.-]+\s+since|(?:first|only)\s+(?:commit|revision|version|build)\s+(?:where|in\s+which|that|with)|beginning\s+(?:at|with|from)|begins\s+with|(?:that|which)\s+(?:break|cause|introduce|trigger)(?:s|d|ed)?\b|(?:sorry\s+for\s+)?(?:missing|forgetting|breaking)\s+(?:this|that|it)\s+(?:in|with)\b|(?:works?|worked|working)\b[^.\n]{0,30}\buntil\s+(?:this|that|the)\s+commit\b|slowed\s+down|began\s+(?:with|at|in|after|since)|narrow(?:ed|ing)?\s+(?:[\w-]+\s+){0,3}?down\s+to|(?:tracked|traced|pinned|pinpointed)\s+(?:[\w-]+\s+){0,3}?(?:down|back)?\s*to|(?:got|became|went)\s+(?:broken|bad|wrong)|introducer|(?:is|was)\s+the\s+(?:issue|problem|cause|culprit|source)\b|source\s+of\s+(?:the\s+)?(?:crash|bug|issue|problem|regression|breakage)\w*|guilty|faulty|the\s+bad\s+commit|(?:bugs?|errors?|failures?|problems?|issues?|crash(?:es)?)\s+(?:were|was|are|is|got|have\s+been|has\s+been)\s+(?:produced|created|triggered)\s+by|(?:problems?|issues?|bugs?|crash(?:es)?|failures?|breakage)\s+(?:first\s+)?(?:starts?|appears?|begins?|shows?\s+up)\b|murderer|accidentally|inadvertently|mistakenly|(?:fail(?:s|ed|ing)?|crash(?:es|ed|ing)?|hangs?|hanging|broken|slower)\s+(?:ever\s+)?since)\b/i;
 
 /** "Bad commit: X", "the problematic commit is this one X": the label of the one commit a post names (beside a good one it would be a range). */
 const BAD_COMMIT_LABEL = /\b(?:bad|problematic)\s+(?:commit|revision|changeset)\b[^.\n]{0,24}?[:=]?\s*[`'"(\[]*$/i;
@@ -119,8 +119,14 @@ const BAD_COMMIT_LABEL = /\b(?:bad|problematic)\s+(?:commit|revision|changeset)\
 /** Just before a noun of cause: it is denied ("no regression", "not a regression", "without any breakage"). */
 const DENIED_CAUSE = /\b(?:no|not\s+an?|without(?:\s+any)?|never\s+an?|isn't\s+an?|is\s+not\s+an?|any)\s+(?:\w+\s+)?$/i;
 
+/** "… which fixed a related use-after-free introduced in Y": what Y introduced is another bug. */
+const OTHER_BUG_BEFORE = /\b(?:a|an|the)\s+(?:related|similar|different|separate|earlier|older|previous|other)\s+[\w-]+(?:\s+[\w-]+)?\s+(?:(?:that\s+)?(?:was|were)\s+)?introduced\s+(?:in|by|with|at)\s+(?:commit\s+)?[`'"(\[]*$/i;
+
+/** A revert's title quoting a merge's subject. */
+const REVERTED_MERGE = /^\s*(?:\[[^\]]*\]\s*|[\w-]+:\s*)?revert\s+"merge\s+(?:pull\s+request|branch|remote-tracking|tag)\b/i;
+
 /** A title speaks of a bisect in progress as often as of its outcome ("bisect round 3 (commit X)"): there the word alone is no cause. */
-const TITLE_CAUSAL = new RegExp(CAUSAL.source.replace('bisect(?!ab)\\w*|', 'anymore|any\\s+more|no\\s+longer|'), 'i');
+const TITLE_CAUSAL = new RegExp(CAUSAL.source.replace('bisect(?!ab)\\w*|', 'anymore|any\\s+more|no\\s+longer|break|cause|'), 'i');
 
 /** "bisect" said of a search still to be run ("whenever someone gets around to bisecting it", "please bisect"): no outcome. */
 const BISECT_TO_COME =
@@ -212,7 +218,7 @@ export const ELSEWHERE = /\b(?:is|was)\s+(?:an?\s+|the\s+)?(?:update|sync|import
 const REVERTED_BEFORE = /\b(?:revert(?:s|ing|ed)?|back(?:s|ing|ed)?\s+out|roll(?:s|ing|ed)?[\s-]?back|undoing|dropping)\s+(?:of\s+)?(?:the\s+)?(?:commit|change|patch|PR|pull\s+request)?\s*[`'"([]*$/i;
 
 /** The post says the revert fixes the problem. */
-const REVERT_FIXES = /\b(?:(?:is|was|are)\s+(?:simply\s+|just\s+|too\s+|so\s+)*broken|(?:is|are|was|were)\s+getting\s+broken|gets\s+broken|got\s+broken|malfunction\w*|helped|unbreak\w*|crash(?:es|ed|ing)?|misbehav\w*|(?:applied|added|changed|merged)\s+(?:by\s+)?(?:mistake|mistakenly|accidentally|wrongly)|fix(?:es|ed)?|solves?|solved|resolves?|resolved|helps|restores?|restored|go(?:es)?\s+away|went\s+away|works\s+again)\b|\b(?:caus|introduc)(?:ed|es|ing)\s+(?:(?:a|the|this)\s+)?(?:regression|crash\w*|failures?|breakage|hang|leak)\b|\b(?:break|broke|breaks|(?:had|has)\s+broken)\s+(?:the\s+)?\w+/i;
+const REVERT_FIXES = /\b(?:(?:is|was|are)\s+(?:simply\s+|just\s+|too\s+|so\s+)*broken|breakage|(?:is|are|was|were)\s+getting\s+broken|gets\s+broken|got\s+broken|malfunction\w*|helped|unbreak\w*|crash(?:es|ed|ing)?|misbehav\w*|(?:applied|added|changed|merged)\s+(?:by\s+)?(?:mistake|mistakenly|accidentally|wrongly)|fix(?:es|ed)?|solves?|solved|resolves?|resolved|helps|restores?|restored|go(?:es)?\s+away|went\s+away|works\s+again)\b|\b(?:caus|introduc)(?:ed|es|ing)\s+(?:(?:a|the|this)\s+)?(?:regression|crash\w*|failures?|breakage|hang|leak)\b|\b(?:break|broke|breaks|(?:had|has)\s+broken)\s+(?:the\s+)?\w+/i;
 
 /** The thread calls the reverted commit the bad one ("Revert breaking commit", "found the breaking commit"). */
 const BLAME_NOUN = /\b(?:breaking|bad|faulty|offending|culprit|regressing|broken)\s+(?:commit|change|patch|PR)s?\b/i;
@@ -289,7 +295,7 @@ export function scoreCandidates(
 const CAUSE_NOUN_BEFORE = /\b(?:reason|cause|root\s+cause)\s*(?:is|was|[:=-])?\s*[`'"(\[]*$/i;
 
 /** A sentence that opens with the commit the trouble dates from ("Since X, …", "After X the build fails"). */
-const SINCE_OPENER = /^[\s>*_-]*(?:ever\s+)?(?:since|after|with(?=\s+(?:the\s+)?commit\b)|starting\s+(?:with|from|at))\s+(?:[^,.;:\n]{0,80}?\b(?:in|with|by)\s+(?:the\s+)?(?:commit|revision|change)\s+|(?:(?:pulling|updating\s+to|upgrading\s+to|merging|applying|installing|building)\s+)?(?:(?:the|this|that|your|his|her|their)\s+)?(?:commit|revision)\s+)?[`'"(\[]*$/i;
+const SINCE_OPENER = /^[\s>*_-]*(?:ever\s+)?(?:since|after|with(?=\s+(?:the\s+)?commit\b)|starting\s+(?:with|from|at))\s+(?:[^,.;:\n]{0,80}?\b(?:in|with|by)\s+(?:the\s+)?(?:commit|revision|change)\s+|(?:(?:pulling|updating\s+to|upgrading\s+to|merging|applying|installing|building)\s+)?(?:(?:the|this|that|your|his|her|their)\s+)?(?:commit|revision)\s+|(?:I|we)\s+(?:pulled|updated\s+to|upgraded\s+to|merged|applied|installed|built)\s+(?:(?:the|this|that)\s+)?(?:change|commit|revision)?\s*)?[`'"(\[]*$/i;
 
 /** A report that says something broke. */
 const BREAKAGE_REPORT =
@@ -398,11 +404,16 @@ function evidenceOf(
   const ownCausal = own && /^bisect/i.test(own[0]) && BISECT_TO_COME.test(sentence) ? null : own;
   const causal = inCode || bareNumber ? null : (ownCausal ?? (ANAPHORA.test(next) ? ANAPHORA.exec(next) : null) ?? NEXT_PARTICIPLE.exec(next) ?? subjectVerb(body, s, ref, context) ?? blameBefore(layout, s, ref) ?? fragmentBlame(body, s, ref, next) ?? (brokenCommit ? endpointAfter : null) ?? (facts.commitRefs === 1 ? BAD_COMMIT_LABEL.exec(body.slice(Math.max(s.start, ref.outerStart - 40), ref.outerStart)) : null));
   const opener = causal || inCode || bareNumber ? null : (SINCE_OPENER.exec(body.slice(s.start, ref.outerStart)) ?? CAUSE_NOUN_BEFORE.exec(body.slice(Math.max(s.start, ref.outerStart - 40), ref.outerStart)));
+  // A title "Errors in the unit tests since 04c2d34": a symptom, then "since" right before the reference.
+  const titleSince = !causal && !bareNumber && !inCode && post === -1 ? /\b(?:since|after)\s+(?:commit\s+)?[`'"(\[]*$/i.exec(body.slice(Math.max(0, ref.outerStart - 20), ref.outerStart)) : null;
+  if (titleSince && (EFFECT_WORD.test(body.slice(0, ref.outerStart)) || /\b(?:errors?|broken|breaks|regress\w*)\b/i.test(body.slice(0, ref.outerStart)))) add('causal', titleSince[0].trim());
   if (causal) add('causal', causal[0]);
   else if (opener && BREAKAGE_REPORT.test(`${context}\n${sentence}\n${body.slice(0, 2000)}`)) add('causal', opener[0]);
   if (!causal && !inCode && !bareNumber && facts.parentGood && facts.commitRefs === 1) add('parentGood', facts.parentGood);
   const reverted = causal ? null : REVERTED_BEFORE.exec(body.slice(Math.max(s.start, ref.outerStart - 40), ref.outerStart));
   if (reverted && !inCode && facts.revertBlames) add('reverted', reverted[0].trim());
+  // 'Revert "Merge pull request #8897 from …"': the commit reverted is a merge, which no single-commit culprit can be.
+  if (REVERTED_MERGE.test(post === -1 ? body : context) && REVERTED_BEFORE.test(body.slice(Math.max(s.start, ref.outerStart - 40), ref.outerStart))) add('several', 'reverted commit is a merge');
   const severalAt = patterned ? null : SEVERAL.exec(sentence);
   // "I bisected between v4.2 and v4.4, and the first bad commit was X": the range searched is not a list of suspects.
   const several = severalAt && /^between$/i.test(severalAt[0]) && BETWEEN_SEARCHED.test(sentence.slice(severalAt.index, ref.outerStart - s.start)) ? null : severalAt;
@@ -419,6 +430,8 @@ function evidenceOf(
   if (conditional) add('conditional', conditional[0].trim());
   const pointer = ref.ref.type === 'pr' ? POINTER_BEFORE.exec(body.slice(Math.max(0, ref.outerStart - 60), ref.outerStart)) : null;
   if (pointer) add('pointer', pointer[0].trim());
+  const otherBug = OTHER_BUG_BEFORE.exec(body.slice(Math.max(0, ref.outerStart - 80), ref.outerStart));
+  if (otherBug) add('negated', otherBug[0].trim());
   // "~~[this commit](URL)~~ EDIT: [this commit](URL2)": a reference struck through is withdrawn.
   const lineText = body.slice(line.start, line.end);
   const struck = /(?:^|[\s(>*_])(~~?)(?!\s)[^~\n]+?(?<!\s)\1(?=$|[\s.,;:!?)*_])/g;
@@ -586,7 +599,9 @@ function revertReasonHedged(body: string): boolean {
     .some(
       (sentence) =>
         (/\b(?:caus\w*|broke\w*|break\w*|fail\w*|regress\w*|introduc\w*|suspect\w*)\b/i.test(sentence) && (findHedge(sentence) !== null || /\bseems?\s+to\b/i.test(sentence))) ||
-        /\bno\s+evidence\s+that\b/i.test(sentence),
+        /\bno\s+evidence\s+that\b/i.test(sentence) ||
+        // "It is hard to see how this is related": the relation itself is in doubt.
+        /\b(?:hard|difficult)\s+to\s+see\s+how\b|\bhow\s+(?:this|it|that)\s+(?:is|could\s+be|would\s+be)\s+related\b/i.test(sentence),
     );
 }
 

@@ -1176,3 +1176,59 @@ describe('a corrected reference', () => {
     expect(out.report.text).toContain('Broken menus after');
   });
 });
+
+describe('held-out shapes, round three', () => {
+  it('a title "Errors in the plugin tests since X" blames X', () => {
+    expect(found(titled(`Errors in the plugin tests since ${FULL.slice(0, 7)}`, ['Every test of the plugin runner fails on Windows with a missing file error.']))).toEqual([FULL.slice(0, 7)]);
+  });
+
+  it('"the commit that triggers the error is X" blames X', () => {
+    expect(found(titled('Plugin tests fail', ['Every plugin test fails with a missing file error.', `I tried older builds: the commit that triggers the error is ${FULL.slice(0, 7)}.`]))).toEqual([FULL.slice(0, 7)]);
+  });
+
+  it('"Sorry for missing this in X" in a fix blames X', () => {
+    expect(found(titled('dashboard: fix the top margin', [`The top margin of the dashboard collapsed, a recent regression. Sorry for missing this in ${FULL} to begin with.`]))).toEqual([FULL]);
+  });
+
+  it('"everything works fine until this commit X" blames X', () => {
+    expect(found(titled('Crash when the second screen wakes', [`The compositor crashes when the second screen wakes up. Everything works fine until this commit https://github.com/acme/widget/commit/${FULL}`]))).toEqual([FULL]);
+  });
+
+  it('"fixes a crash introduced in X, which fixed a related crash introduced in Y" blames X only', () => {
+    const other = '0a1b2c3d4e5f60718293a4b5c6d7e8f901234567';
+    const thread = titled('Drop expired bans from the list', [`Fixes a use-after-free introduced in ${FULL.slice(0, 9)}, which fixed a related use-after-free introduced in ${other.slice(0, 9)}.`]);
+    expect(found(thread)).toEqual([FULL.slice(0, 9)]);
+    expect(codesOf(thread)).not.toContain('competing');
+  });
+});
+
+describe('held-out shapes, round four', () => {
+  it('"After I pulled change X, saving does not work anymore" blames X', () => {
+    expect(found(titled('Saving from the panel', [`After I pulled change \`${FULL.slice(0, 7)}\`, saving from the status panel is not working anymore. It reports success but writes nothing.`]))).toEqual([FULL.slice(0, 7)]);
+  });
+
+  it('a title "Change `X Remove junk` break saving" blames X', () => {
+    expect(found(titled(`Change \`${FULL.slice(0, 7)} Remove junk\` break saving`, ['Saving from the status panel writes nothing any more.']))).toEqual([FULL.slice(0, 7)]);
+  });
+
+  it('a partial revert titled "Revert plugins API breakage" blames the reverted commit', () => {
+    expect(found(titled('Revert plugins API breakage', [`To keep the plugins API stable, we have to partially revert ${FULL}.`]))).toEqual([FULL]);
+  });
+
+  it('a revert whose title quotes a merge reverts no single culprit', () => {
+    expect(found(titled('Revert "Merge pull request #812 from someone/no-rebuild"', [`This reverts commit ${FULL}, it was causing errors in the downstream tests.`]))).toEqual([]);
+  });
+
+  it('a revert that doubts the relation ("hard to see how this is related") is a guess', () => {
+    const thread = titled('Revert "backend: fix the resize crash"', [`This reverts commit ${FULL}.\n\nWe started seeing crashes after this commit in CI. It is hard to see how this is related, but memory corruption is like that.`]);
+    expect(codesOf(thread)).toContain('hedged');
+  });
+});
+
+describe('owning up and reverting by hand go with the answer', () => {
+  it('"git revert X makes the tests pass" and "I must have pushed that commit by accident" go', () => {
+    const out = decide(titled('Plugin tests fail', ['Every plugin test fails with a missing file error.', `I bisected: the commit that triggers the error is ${FULL.slice(0, 7)}.\n\nFor completeness \`git revert ${FULL.slice(0, 7)}\` makes the tests pass.`, 'Thanks for bisecting that, I must have pushed that commit by accident before finishing testing.'])).out;
+    expect(out.report.text).toContain('Every plugin test fails with a missing file error');
+    expect(out.report.text).not.toMatch(/makes the tests pass|pushed that commit/);
+  });
+});
