@@ -27,6 +27,7 @@ export const SCORING = {
   /**
    * The post is nothing but the reference, and an earlier post by someone else blamed a commit
    * without naming it ("my bisect ended on the change I take back here"): the reference names it.
+   * Likewise the only commit a thread names, when someone else later owns up to "the change".
    */
   answers: 3,
   /** The same post says the commit's parent is good ("reverting back to the parent commit compiles fine"): the commit is the first bad one. */
@@ -250,6 +251,9 @@ export function scoreCandidates(
   ];
   const titleRefs = findRefs(thread.title.slice(0, SCORING.maxScan));
   const titleCausal = TITLE_CAUSAL.test(thread.title);
+  // The one commit (not pull request) the whole thread names, if it names exactly one.
+  const commitsNamed = new Set(sources.flatMap((src) => findRefs(src.body.slice(0, SCORING.maxScan)).filter((r) => r.ref.type !== 'pr').map((r) => r.ref.value.slice(0, 7).toLowerCase())));
+  const onlyCommit = commitsNamed.size === 1 ? [...commitsNamed][0]! : null;
   for (const src of sources) {
     const body = src.body.length > SCORING.maxScan ? src.body.slice(0, SCORING.maxScan) : src.body;
     const layout = layoutOf(body);
@@ -273,6 +277,11 @@ export function scoreCandidates(
       const later = thread.posts.filter((p) => p.index > src.index && p.author !== src.author);
       const confirm = later.map((p) => ({ p, m: CONFIRM.exec(p.body) })).find(({ p, m }) => m && mentions(p.body, ref));
       if (confirm) evidence.push({ code: 'confirmed', weight: SCORING.confirmed, text: confirm.m![0] });
+      // The one commit the thread names, and someone else later owns up to the change ("Apologies, I introduced the changes you're referring to").
+      else if (ref.ref.type !== 'pr' && onlyCommit !== null && sameCommit(onlyCommit, ref.ref.value) && evidence.every((e) => e.weight >= 0)) {
+        const owned = later.map((p) => OWNED_UP.exec(p.body)).find((m) => m !== null);
+        if (owned) evidence.push({ code: 'answers', weight: SCORING.answers, text: owned[0] });
+      }
       const score = evidence.reduce((s, e) => s + e.weight, 0);
       const s = sentenceNear(layout, ref);
       out.push({
@@ -290,6 +299,10 @@ export function scoreCandidates(
   }
   return out;
 }
+
+/** Someone owning up to the change named ("I introduced the changes you're referring to", "sorry, I broke this with my commit"). */
+const OWNED_UP =
+  /\b(?:I|we)\s+(?:(?:must\s+have|accidentally|probably|apparently|indeed)\s+)?(?:introduced|broke|caused|pushed)\s+(?:the|this|that|these|those|my)\s+(?:changes?|commit|bug|regression|breakage|issue|problem)\b/i;
 
 /** The cause named right before the reference ("Reason: X", "the root cause is X"). */
 const CAUSE_NOUN_BEFORE = /\b(?:reason|cause|root\s+cause)\s*(?:is|was|[:=-])?\s*[`'"(\[]*$/i;

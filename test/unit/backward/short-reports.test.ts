@@ -1232,3 +1232,21 @@ describe('owning up and reverting by hand go with the answer', () => {
     expect(out.report.text).not.toMatch(/makes the tests pass|pushed that commit/);
   });
 });
+
+describe('the author owning up', () => {
+  it('to "the changes you are referring to" makes the one commit named the culprit', () => {
+    const thread = titled('Slashes in branch names turn into backslashes', [
+      `In [this commit](https://github.com/acme/widget/commit/${FULL}) the path mapping was changed to use the platform separator. The same method reads the branch name, so feature/abc becomes feature\\abc on Windows.`,
+      "Apologies, I introduced the changes you're referring to but did not test branch names with slashes.",
+    ]);
+    expect(found(thread)).toEqual([FULL]);
+  });
+
+  it('does nothing when the thread names two commits', () => {
+    const thread = titled('Slashes in branch names turn into backslashes', [
+      `In [this commit](https://github.com/acme/widget/commit/${FULL}) the path mapping changed, and 1a2b3c4d5e6f touched the branch reader.`,
+      "Apologies, I introduced the changes you're referring to.",
+    ]);
+    expect(found(thread)).toEqual([]);
+  });
+});
