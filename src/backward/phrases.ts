@@ -45,6 +45,7 @@ export const RETRACTION = [
   /\bisn'?t\s+(?:actually\s+)?the\s+(?:culprit|cause|first bad commit|bad commit)\b/i,
   /\bwasn'?t\s+(?:actually\s+)?the\s+(?:culprit|cause|first bad commit|bad commit)\b/i,
   /\bwrong\s+commit\b/i,
+  /\b(?:wasn't|was\s+not|isn't|is\s+not)\s+(?:actually\s+|really\s+)?(?:that|this|the)\s+(?:commit|change)\s+(?:that|which)\s+(?:broke|caused|introduced|is\s+responsible)\b/i,
   /\b(?:cannot|can't|can\s+not|couldn't|could\s+not)\s+(?:possibly\s+)?be\s+(?:it|that|the\s+(?:culprit|cause|one))\b/i,
   /\bdid(?:\s+not|n't)\s+cause\s+(?:the|this|it)\b/i,
   /\bred\s+herring\b/i,

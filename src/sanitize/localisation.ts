@@ -10,7 +10,7 @@ export const LOCALISATION_DETECTOR = 'localisation';
  * tell the solver "the commit right after this one".
  */
 const GOOD_NEIGHBOUR =
-  /\b(?:(?:its|the)\s+parent(?:\s+commit)?|(?:the\s+)?(?:commit|one)\s+(?:right\s+|just\s+)?before\s+(?:it|that|this))\b[^.\n]{0,50}?\b(?:works|worked|compiles|compiled|builds|built|passes|passed|is\s+fine|was\s+fine|is\s+ok(?:ay)?|(?:with\s+)?no\s+(?:issues?|problems?|errors?))\b|\b(?:downgrad\w*|going\s+back|reverting\s+back|rolling\s+back|checking\s+out)\s+to\s+[^.\n]{0,50}?\b(?:fix\w*|works?|solves?|solved|helps?|builds?|compiles?)\b|\b(?:revert(?:ing|ed)?|remov(?:e|ed|ing)|dropp?(?:ed|ing)?|without)\s+(?:just\s+|only\s+)?(?:this|that|the(?:\s+(?:bad|offending|culprit))?)\s+(?:commit|change)\b[^.\n]{0,60}?\b(?:fix\w*|disappear\w*|go(?:es)?\s+away|went\s+away|solves?|solved|resolv\w*|works?|restores?|restored)\b|\b(?:dropping|removing|reverting|backing\s+out|without|git\s+revert)\s+(?:commit\s+)?[`'"]*[0-9a-fA-F]{7,40}[`'"]*\s+(?:enables|makes|lets|fixes|solves|restores|helps)\b|\b(?:I|we)\s+(?:must\s+have\s+|accidentally\s+|probably\s+|apparently\s+)?(?:pushed|committed|merged|landed)\s+(?:that|this|the)\s+(?:commit|change)\s+(?:by\s+(?:accident|mistake)|accidentally|too\s+(?:early|soon)|before)\b/gi;
+  /\b(?:(?:its|the)\s+parent(?:\s+commit)?|(?:the\s+)?(?:commit|one)\s+(?:right\s+|just\s+)?before\s+(?:it|that|this))\b[^.\n]{0,50}?\b(?:works|worked|compiles|compiled|builds|built|passes|passed|fixes|fixed|solves|solved|helps|is\s+fine|was\s+fine|is\s+ok(?:ay)?|(?:with\s+)?no\s+(?:issues?|problems?|errors?))\b|\b(?:downgrad\w*|going\s+back|reverting\s+back|rolling\s+back|checking\s+out)\s+to\s+[^.\n]{0,50}?\b(?:fix\w*|works?|solves?|solved|helps?|builds?|compiles?)\b|\b(?:revert(?:ing|ed)?|remov(?:e|ed|ing)|dropp?(?:ed|ing)?|without)\s+(?:just\s+|only\s+)?(?:this|that|the(?:\s+(?:bad|offending|culprit))?)\s+(?:commit|change)\b[^.\n]{0,60}?\b(?:fix\w*|disappear\w*|go(?:es)?\s+away|went\s+away|solves?|solved|resolv\w*|works?|restores?|restored)\b|\b(?:dropping|removing|reverting|backing\s+out|without|git\s+revert)\s+(?:commit\s+)?[`'"]*[0-9a-fA-F]{7,40}[`'"]*\s+(?:enables|makes|lets|fixes|solves|restores|helps)\b|\b(?:I|we)\s+(?:must\s+have\s+|accidentally\s+|probably\s+|apparently\s+)?(?:pushed|committed|merged|landed)\s+(?:that|this|the)\s+(?:commit|change)\s+(?:by\s+(?:accident|mistake)|accidentally|too\s+(?:early|soon)|before)\b/gi;
 
 /** A blame that points at the attributed commit without naming it ("your last commit broke"): the words naming the commit go, the verb stays with what it broke. */
 const POINTING_BLAME = new RegExp(`${UNNAMED_COMMIT}(?=${BLAMING_VERB})`, 'gi');
@@ -27,6 +27,16 @@ const POINTED_COMMIT = /\b(?:with|by|in|since|after|from)\s+(?:the\s+)?(?:above|
 
 /** "Broken graphics after #1828", "Crashes since PR #77.": the pull request after which it broke; the number goes. */
 const SINCE_PR = /\b(?:after|since)\s+((?:(?:PR|pull\s+request)\s*)?#\d+)(?=\s*(?:$|[.,;:!)]))/gim;
+
+/**
+ * A sentence that points at the attributed commit as the search's result, tests or undoes it, or
+ * tells its author or age ("I narrowed it down to this one with a bisect", "I tested the revert and
+ * it fixes the problem", "As this was your commit …", "The commit has been on master for 2 months").
+ */
+const POINTED_RESULT = /\b(?:tested|tried|applied)\s+(?:the|this|that|a)\s+revert\b[^.\n]{0,40}?\b(?:fix\w*|works?|solves?|solved|helps?|helped)\b|\b(?:this|that|it)\s+(?:was|is)\s+(?:your|his|her|their|my)\s+(?:commit|change)\b|\b(?:the|that|this)\s+commit\s+(?:itself\s+)?has\s+been\s+(?:on|in)\s+(?:master|main|trunk|the\s+default\s+branch)\b|\b(?:narrowed|tracked|traced|bisected|pinned)\s+(?:it|this|the\s+\w+)\s+(?:down\s+)?to\s+(?:this|that)\s+(?:one|commit|change)\b|\brevert\w*\s+(?:the\s+|these\s+|those\s+|all\s+)?(?:[\w-]+\s+){0,3}?changes?\s+(?:in|of|from|made\s+in)\s+(?:this|that)\s+commit\b/gi;
+
+/** "I need to revert this commit due to …", "Revert this change because …": the words pointing at the reverted commit go, the reason stays. */
+const REVERT_POINTER = /\b(?:(?:I|we)\s+(?:need|have|had|want|wanted)\s+to\s+|please\s+)?revert(?:ing)?\s+(?:this|that|the\s+(?:above|mentioned))\s+(?:commit|change|patch|PR)\b/gi;
 
 /** A pull request number as the subject of a blaming verb ("#190 Breaks loading into the game"): the number goes, the verb stays. */
 const BLAMING_PR_SUBJECT = /(?<![\w/#])(?:(?:PR|pull\s+request)\s*)?#\d+(?=\s+(?:broke|breaks|has\s+broken|caused|causes|introduced|regressed)\b)/gi;
@@ -45,6 +55,11 @@ export function detectLocalisation(text: string, attributed: boolean): Span[] {
   for (const m of text.matchAll(POINTING_BLAME)) out.push({ start: m.index, end: m.index + m[0].length, detector: LOCALISATION_DETECTOR });
   for (const m of text.matchAll(POINTING_CAUSE)) out.push({ start: m.index, end: m.index + m[0].length, detector: LOCALISATION_DETECTOR });
   for (const m of text.matchAll(QUOTED_SUBJECT)) out.push({ start: m.index + m[0].indexOf(m[1]!), end: m.index + m[0].length, detector: LOCALISATION_DETECTOR });
+  for (const m of text.matchAll(POINTED_RESULT)) {
+    const s = sentenceAround(text, m.index, m.index + m[0].length);
+    out.push({ start: s.start, end: s.end, detector: LOCALISATION_DETECTOR });
+  }
+  for (const m of text.matchAll(REVERT_POINTER)) out.push({ start: m.index, end: m.index + m[0].length, detector: LOCALISATION_DETECTOR });
   for (const m of text.matchAll(SINCE_PR)) out.push({ start: m.index + m[0].length - m[1]!.length, end: m.index + m[0].length, detector: LOCALISATION_DETECTOR });
   for (const m of text.matchAll(POINTED_COMMIT)) out.push({ start: m.index, end: m.index + m[0].length, detector: LOCALISATION_DETECTOR });
   for (const m of text.matchAll(BLAMING_PR_SUBJECT)) out.push({ start: m.index, end: m.index + m[0].length, detector: LOCALISATION_DETECTOR });

@@ -8,10 +8,15 @@ export const SHA_DETECTOR = 'sha';
  * the caller from the repository's objects), and every full 40-hex object name.
  */
 export function detectShas(text: string, isCommitPrefix: (hex: string) => boolean): Span[] {
-  return matchesOf(text, HEX_RUN)
-    .filter((m) => m.text.length === 40 || isCommitPrefix(m.text.toLowerCase()))
-    .map((m) => ({ start: m.start, end: m.end, detector: SHA_DETECTOR }));
+  return [
+    ...matchesOf(text, HEX_RUN).filter((m) => m.text.length === 40 || isCommitPrefix(m.text.toLowerCase())),
+    // A full object name inside a file name ("1_working_<40 hex>.zip") names a commit as surely as one standing alone.
+    ...matchesOf(text, FULL_SHA_IN_NAME),
+  ].map((m) => ({ start: m.start, end: m.end, detector: SHA_DETECTOR }));
 }
+
+/** 40 hex between `_` or other word characters that are not letters or digits. */
+const FULL_SHA_IN_NAME = /(?<![0-9A-Za-z])[0-9a-fA-F]{40}(?![0-9A-Za-z])/g;
 
 export const CHANGE_ID_DETECTOR = 'change-id';
 

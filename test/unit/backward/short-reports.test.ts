@@ -1250,3 +1250,54 @@ describe('the author owning up', () => {
     expect(found(thread)).toEqual([]);
   });
 });
+
+describe('held-out shapes, round five', () => {
+  it('"Since the last commit <URL> the plugin is ruined" blames the commit linked', () => {
+    expect(found(titled('Fix the loader', [`Since the last commit\nhttps://github.com/acme/widget/commit/${FULL}\nthe loader is ruined and the game crashes on startup.`]))).toEqual([FULL]);
+  });
+
+  it('a revert "due to a bug with the card view" blames the reverted commit', () => {
+    expect(found(titled('Revert commit "Update the libraries"', [`This commit reverts commit ${FULL}\n\nI need to revert this commit due to a bug with the card view on older phones.`]))).toEqual([FULL]);
+  });
+
+  it('"That commit includes a wrong quote, which causes the script to break" blames the commit above it', () => {
+    expect(found(titled('Duplicate quotes in the entry script', [`https://github.com/acme/widget/commit/${FULL}\n\nThat commit includes a stray quotation mark, which causes the script to break.`]))).toEqual([FULL]);
+  });
+
+  it('"it wasn\'t actually that commit that broke things" retracts', () => {
+    const thread = titled('Fix the base image build', [`Fixes regression introduced in ${FULL.slice(0, 7)}`, "Turns out it wasn't actually that commit that broke things; the registry pointed at the wrong folder."], ['dev', 'dev']);
+    expect(codesOf(thread)).toContain('retracted');
+  });
+});
+
+describe('more answer-bearing sentences', () => {
+  it('a full SHA inside a file name goes; "narrowed it down to this one", "the commit before this one fixes it" and "revert the changes in this commit" go', () => {
+    const parent = '0a1b2c3d4e5f60718293a4b5c6d7e8f901234567';
+    const out = decide(titled(`Commit ${FULL.slice(0, 10)} makes the editor hang on startup`, [
+      `The editor hangs on startup and the welcome screen never shows. I narrowed it down to this one with a bisect. Resetting to the commit before this one fixes the issue.\n\nLogs: [1_working_${parent}.zip](https://example.org/files/1_working_${parent}.zip)`,
+      'Temporarily revert the renderer changes in this commit.',
+    ])).out;
+    expect(out.report.text).toContain('The editor hangs on startup');
+    expect(out.report.text).not.toMatch(/narrowed it down|commit before this one|changes in this commit/);
+    expect(out.report.text).not.toContain(parent);
+    expect(out.audit.ok).toBe(true);
+  });
+});
+
+describe('sentences that test, own or date the attributed commit', () => {
+  it('go with the answer', () => {
+    const out = decide(titled('Revert "Use a view model for the setup wizard"', [
+      `This reverts commit ${FULL}.\n\nThis commit is causing the setup wizard to hang on old tablets. I tested the revert and it fixes the problem. As this was your commit, maybe you have an idea. The commit itself has been on master for two months.`,
+    ])).out;
+    expect(out.report.text).toContain('setup wizard to hang on old tablets');
+    expect(out.report.text).not.toMatch(/tested the revert|your commit|on master for/);
+  });
+});
+
+describe('the words pointing at a reverted commit', () => {
+  it('go, the reason stays', () => {
+    const out = decide(titled('Revert commit "Update the libraries"', [`This commit reverts commit ${FULL}\n\nI need to revert this commit due to a bug with the card view on older phones.`])).out;
+    expect(out.report.text).not.toMatch(/revert this commit/i);
+    expect(out.report.text).toContain('due to a bug with the card view on older phones');
+  });
+});
