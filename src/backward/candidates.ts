@@ -126,6 +126,20 @@ const OTHER_BUG_BEFORE = /\b(?:a|an|the)\s+(?:related|similar|different|separate
 /** A revert's title quoting a merge's subject. */
 const REVERTED_MERGE = /^\s*(?:\[[^\]]*\]\s*|[\w-]+:\s*)?revert\s+"merge\s+(?:pull\s+request|branch|remote-tracking|tag)\b/i;
 
+/** A sentence cut by a blank line after the reference goes on with its verb ("I found that this [commit](URL)\n\nhas caused this issue"). */
+const CONTINUED_VERB = /^(?:(?:has|had|have)\s+(?:caused|broken|introduced)|caused|broke|breaks|causes|introduced|is\s+causing|is\s+the\s+cause)\b/;
+
+/** The text after a reference that ends its sentence, when it opens in lower case in the next paragraph (the sentence goes on). */
+function continuation(body: string, s: Range, ref: RefMatch): string {
+  if (!/^[`'")\]]*\s*$/.test(body.slice(ref.end, Math.max(ref.end, s.end)))) return '';
+  const rest = body.slice(Math.max(ref.end, s.end), Math.max(ref.end, s.end) + 120);
+  const m = /^[ \t]*\n[ \t]*\n?[ \t]*(?=[a-z])/.exec(rest);
+  return m ? rest.slice(m[0].length) : '';
+}
+
+/** Words saying the commit shown next is the one found ("Found the commit.", "Here is the culprit:"). */
+const FOUND_COMMIT = /\b(?:found|here(?:'s|\s+is)|this\s+is)\s+(?:the|it|a)?\s*(?:bad|culprit|offending|guilty|breaking|first\s+bad)?\s*(?:commit|culprit)\b[^.\n]{0,20}[.:!]?\s*$/i;
+
 /** A title speaks of a bisect in progress as often as of its outcome ("bisect round 3 (commit X)"): there the word alone is no cause. */
 const TITLE_CAUSAL = new RegExp(CAUSAL.source.replace('bisect(?!ab)\\w*|', 'anymore|any\\s+more|no\\s+longer|break|cause|'), 'i');
 
@@ -219,7 +233,7 @@ export const ELSEWHERE = /\b(?:is|was)\s+(?:an?\s+|the\s+)?(?:update|sync|import
 const REVERTED_BEFORE = /\b(?:revert(?:s|ing|ed)?|back(?:s|ing|ed)?\s+out|roll(?:s|ing|ed)?[\s-]?back|undoing|dropping)\s+(?:of\s+)?(?:the\s+)?(?:commit|change|patch|PR|pull\s+request)?\s*[`'"([]*$/i;
 
 /** The post says the revert fixes the problem. */
-const REVERT_FIXES = /\b(?:(?:is|was|are)\s+(?:simply\s+|just\s+|too\s+|so\s+)*broken|breakage|due\s+to\s+(?:a\s+|the\s+|some\s+)?(?:bugs?|problems?|issues?|crash\w*|regressions?)\b|(?:is|are|was|were)\s+getting\s+broken|gets\s+broken|got\s+broken|malfunction\w*|helped|unbreak\w*|crash(?:es|ed|ing)?|misbehav\w*|(?:applied|added|changed|merged)\s+(?:by\s+)?(?:mistake|mistakenly|accidentally|wrongly)|fix(?:es|ed)?|solves?|solved|resolves?|resolved|helps|restores?|restored|go(?:es)?\s+away|went\s+away|works\s+again)\b|\b(?:caus|introduc)(?:ed|es|ing)\s+(?:(?:a|the|this)\s+)?(?:regression|crash\w*|failures?|breakage|hang|leak)\b|\b(?:break|broke|breaks|(?:had|has)\s+broken)\s+(?:the\s+)?\w+/i;
+const REVERT_FIXES = /\b(?:(?:is|was|are)\s+(?:simply\s+|just\s+|too\s+|so\s+)*broken|breakage|(?:made|makes|making)\s+(?:[\w-]+\s+){0,4}?(?:fail|crash|hang|break)\w*|due\s+to\s+(?:a\s+|the\s+|some\s+)?(?:bugs?|problems?|issues?|crash\w*|regressions?)\b|(?:is|are|was|were)\s+getting\s+broken|gets\s+broken|got\s+broken|malfunction\w*|helped|unbreak\w*|crash(?:es|ed|ing)?|misbehav\w*|(?:applied|added|changed|merged)\s+(?:by\s+)?(?:mistake|mistakenly|accidentally|wrongly)|fix(?:es|ed)?|solves?|solved|resolves?|resolved|helps|restores?|restored|go(?:es)?\s+away|went\s+away|works\s+again)\b|\b(?:caus|introduc)(?:ed|es|ing)\s+(?:(?:a|the|this)\s+)?(?:regression|crash\w*|failures?|breakage|hang|leak)\b|\b(?:break|broke|breaks|(?:had|has)\s+broken)\s+(?:the\s+)?\w+/i;
 
 /** The thread calls the reverted commit the bad one ("Revert breaking commit", "found the breaking commit"). */
 const BLAME_NOUN = /\b(?:breaking|bad|faulty|offending|culprit|regressing|broken)\s+(?:commit|change|patch|PR)s?\b/i;
@@ -386,9 +400,12 @@ function evidenceOf(
   const add = (code: EvidenceCode, text: string): void => void ev.push({ code, weight: SCORING[code], text });
   if (patternHits.some((h) => h.post === post && h.start === ref.start)) add('pattern', 'attribution pattern');
   const line = layout.lines[lineIndexAt(layout, ref.start)]!;
-  const inCode = line.kind !== 'text';
   const patterned = ev.some((e) => e.code === 'pattern');
+  // "Found the commit.\n```\ncommit X\nAuthor: …": `git log` output pasted under words that say it is the one found.
+  const foundLog = line.kind !== 'text' && !patterned && /^\s*commit\s+[0-9a-fA-F]{7,40}\s*$/.test(line.content) ? FOUND_COMMIT.exec(body.slice(Math.max(0, line.start - 160), line.start).replace(/\s*(?:```|~~~)[\w-]*\s*$/, '')) : null;
+  const inCode = line.kind !== 'text' && !foundLog;
   if (inCode && !patterned) add('inCode', 'code block');
+  if (foundLog) add('causal', foundLog[0].trim());
   if (!patterned && TRANSCRIPT_LINE.test(line.content)) add('transcript', line.content.trim().slice(0, 60));
   const facts = postFacts(body, context);
   const endpointAfter = patterned ? null : ENDPOINT_AFTER.exec(body.slice(ref.end, ref.end + 40));
@@ -415,7 +432,7 @@ function evidenceOf(
   const own = own0 && /^(?:regress|breakage|culprit)/i.test(own0[0]) && DENIED_CAUSE.test(spoken.slice(Math.max(0, own0.index - 30), own0.index)) ? null : own0;
   // "whenever someone gets around to bisecting it": the search is still to come.
   const ownCausal = own && /^bisect/i.test(own[0]) && BISECT_TO_COME.test(sentence) ? null : own;
-  const causal = inCode || bareNumber ? null : (ownCausal ?? (ANAPHORA.test(next) ? ANAPHORA.exec(next) : null) ?? NEXT_PARTICIPLE.exec(next) ?? subjectVerb(body, s, ref, context) ?? blameBefore(layout, s, ref) ?? fragmentBlame(body, s, ref, next) ?? (brokenCommit ? endpointAfter : null) ?? (facts.commitRefs === 1 ? BAD_COMMIT_LABEL.exec(body.slice(Math.max(s.start, ref.outerStart - 40), ref.outerStart)) : null));
+  const causal = inCode || bareNumber ? null : (ownCausal ?? (ANAPHORA.test(next) ? ANAPHORA.exec(next) : null) ?? NEXT_PARTICIPLE.exec(next) ?? CONTINUED_VERB.exec(continuation(body, s, ref)) ?? subjectVerb(body, s, ref, context) ?? blameBefore(layout, s, ref) ?? fragmentBlame(body, s, ref, next) ?? (brokenCommit ? endpointAfter : null) ?? (facts.commitRefs === 1 ? BAD_COMMIT_LABEL.exec(body.slice(Math.max(s.start, ref.outerStart - 40), ref.outerStart)) : null));
   const opener = causal || inCode || bareNumber ? null : (SINCE_OPENER.exec(body.slice(s.start, ref.outerStart)) ?? CAUSE_NOUN_BEFORE.exec(body.slice(Math.max(s.start, ref.outerStart - 40), ref.outerStart)));
   // A title "Errors in the unit tests since 04c2d34": a symptom, then "since" right before the reference.
   const titleSince = !causal && !bareNumber && !inCode && post === -1 ? /\b(?:since|after)\s+(?:commit\s+)?[`'"(\[]*$/i.exec(body.slice(Math.max(0, ref.outerStart - 20), ref.outerStart)) : null;
@@ -547,7 +564,12 @@ export function candidateAttributions(thread: Thread, candidates: readonly Candi
     // In the title the symptom shares the line with the reference: only the reference and its lead-in words carry the answer.
     const clause = c.post === -1 ? titleSpan(body, c.ref) : clauseSpan(body, c.sentence, c.ref);
     // "X.\n\nThis commit broke the build as …": the next sentence's blaming words go with the reference.
-    const sentence = c.post === -1 ? clause : withAnaphora(body, clause, c.sentence);
+    const sentence0 = c.post === -1 ? clause : withAnaphora(body, clause, c.sentence);
+    // Pasted `git log` output ("commit X\nAuthor: …\nDate: …\n\n    subject"): the whole block is the answer.
+    const logBlock = c.evidence.some((e) => e.code === 'causal') && /^\s*commit\s+[0-9a-fA-F]{7,40}\s*$/.test(body.slice(body.lastIndexOf('\n', c.ref.start - 1) + 1, body.indexOf('\n', c.ref.end) < 0 ? body.length : body.indexOf('\n', c.ref.end)))
+      ? /^[^\n]*(?:\n(?!\s*(?:```|~~~))[^\n]*){0,40}/.exec(body.slice(c.ref.start))
+      : null;
+    const sentence = logBlock ? { start: sentence0.start, end: Math.max(sentence0.end, c.ref.start + logBlock[0].length) } : sentence0;
     out.push({
       ref: c.ref.ref,
       kind: kindOf(c.ref),

@@ -1301,3 +1301,22 @@ describe('the words pointing at a reverted commit', () => {
     expect(out.report.text).toContain('due to a bug with the card view on older phones');
   });
 });
+
+describe('held-out shapes, round six', () => {
+  it('"Found the commit." over pasted git log output blames it, and the whole block goes', () => {
+    const out = decide(titled('Current master hangs at startup', ['The app hangs at startup on current master.', `Found the commit.\n\`\`\`\ncommit ${FULL}\nAuthor: Some One <one@example.org>\nDate:   Tue Mar 1 10:00:00 2022 +0100\n\n    Rework the chart loader\n\`\`\``]));
+    expect(out.attributions.map((a) => a.ref.value)).toEqual([FULL]);
+    expect(out.out.report.text).not.toMatch(/Rework the chart loader|Some One/);
+    expect(out.out.report.text).toContain('hangs at startup');
+  });
+
+  it('"I found that this [commit](URL)\\n\\nhas caused this issue" blames it', () => {
+    expect(found(titled('Cannot open the panel', [`I found that this [commit](https://github.com/acme/widget/commit/${FULL})\n\nhas caused this issue\n\nIt prevents me from opening the panel at all.`]))).toEqual([FULL]);
+  });
+
+  it('"This reverts commit X which made the end-to-end tests fail" blames X', () => {
+    const thread = titled('Revert #2792', [`This reverts commit ${FULL} which made the end-to-end tests fail, despite them passing in the PR.`]);
+    expect(found(thread)).toContain(FULL);
+    expect(codesOf(thread)).toEqual([]);
+  });
+});
