@@ -294,7 +294,7 @@ function revertedLater(posts: readonly PostText[], a: Attribution): boolean {
 
 /** "In the previous commit the UI still loads": the commit before the named one is good. */
 const PARENT_WORKS =
-  /\b(?:the|its)\s+(?:previous|prior|preceding|parent)\s+(?:commit|revision|one)\b[^.\n]{0,60}?\b(?:works?|worked|still|fine|ok(?:ay)?|good|passe[sd]|builds?|built|loads?|loaded)\b/i;
+  /\b(?:(?:the|its)\s+(?:previous|prior|preceding|parent)\s+(?:commit|revision|one)|(?:prior\s+to|before)\s+(?:this|that|the)\s+commit)\b[^.\n]{0,60}?\b(?:works?|worked|still|fine|ok(?:ay)?|good|passe[sd]|builds?|built|compiles?|loads?|loaded)\b/i;
 
 /**
  * A hedged attribution ("Looks like this broke in X") whose writer also says the commit before X

@@ -10,7 +10,7 @@ export const LOCALISATION_DETECTOR = 'localisation';
  * tell the solver "the commit right after this one".
  */
 const GOOD_NEIGHBOUR =
-  /\b(?:(?:its|the)\s+parent(?:\s+commit)?|(?:the\s+)?(?:commit|one)\s+(?:right\s+|just\s+)?before\s+(?:it|that|this))\b[^.\n]{0,50}?\b(?:works|worked|compiles|compiled|builds|built|passes|passed|fixes|fixed|solves|solved|helps|is\s+fine|was\s+fine|is\s+ok(?:ay)?|(?:with\s+)?no\s+(?:issues?|problems?|errors?))\b|\b(?:downgrad\w*|going\s+back|reverting\s+back|rolling\s+back|checking\s+out)\s+to\s+[^.\n]{0,50}?\b(?:fix\w*|works?|solves?|solved|helps?|builds?|compiles?)\b|\b(?:revert(?:ing|ed)?|remov(?:e|ed|ing)|dropp?(?:ed|ing)?|without)\s+(?:just\s+|only\s+)?(?:this|that|the(?:\s+(?:bad|offending|culprit))?)\s+(?:commit|change)\b[^.\n]{0,60}?\b(?:fix\w*|disappear\w*|go(?:es)?\s+away|went\s+away|solves?|solved|resolv\w*|works?|restores?|restored)\b|\b(?:dropping|removing|reverting|backing\s+out|without|git\s+revert)\s+(?:commit\s+)?[`'"]*[0-9a-fA-F]{7,40}[`'"]*\s+(?:enables|makes|lets|fixes|solves|restores|helps)\b|\b(?:I|we)\s+(?:must\s+have\s+|accidentally\s+|probably\s+|apparently\s+)?(?:pushed|committed|merged|landed)\s+(?:that|this|the)\s+(?:commit|change)\s+(?:by\s+(?:accident|mistake)|accidentally|too\s+(?:early|soon)|before)\b/gi;
+  /\b(?:(?:its|the)\s+parent(?:\s+commit)?|(?:the\s+)?(?:commit|one)\s+(?:right\s+|just\s+)?before\s+(?:it|that|this)|(?:prior\s+to|before)\s+(?:this|that|the)\s+commit)\b[^.\n]{0,50}?\b(?:works|worked|compiles|compiled|builds|built|passes|passed|fixes|fixed|solves|solved|helps|is\s+fine|was\s+fine|is\s+ok(?:ay)?|(?:with\s+)?no\s+(?:issues?|problems?|errors?))\b|\b(?:downgrad\w*|going\s+back|reverting\s+back|rolling\s+back|checking\s+out)\s+to\s+[^.\n]{0,50}?\b(?:fix\w*|works?|solves?|solved|helps?|builds?|compiles?)\b|\b(?:revert(?:ing|ed)?|remov(?:e|ed|ing)|dropp?(?:ed|ing)?|without)\s+(?:just\s+|only\s+)?(?:this|that|the(?:\s+(?:bad|offending|culprit))?)\s+(?:commit|change)\b[^.\n]{0,60}?\b(?:fix\w*|disappear\w*|go(?:es)?\s+away|went\s+away|solves?|solved|resolv\w*|works?|restores?|restored)\b|\b(?:dropping|removing|reverting|backing\s+out|without|git\s+revert)\s+(?:commit\s+)?[`'"]*[0-9a-fA-F]{7,40}[`'"]*\s+(?:enables|makes|lets|fixes|solves|restores|helps)\b|\b(?:I|we)\s+(?:must\s+have\s+|accidentally\s+|probably\s+|apparently\s+)?(?:pushed|committed|merged|landed)\s+(?:that|this|the)\s+(?:commit|change)\s+(?:by\s+(?:accident|mistake)|accidentally|too\s+(?:early|soon)|before)\b/gi;
 
 /** A blame that points at the attributed commit without naming it ("your last commit broke"): the words naming the commit go, the verb stays with what it broke. */
 const POINTING_BLAME = new RegExp(`${UNNAMED_COMMIT}(?=${BLAMING_VERB})`, 'gi');
@@ -38,6 +38,15 @@ const POINTED_RESULT = /\b(?:tested|tried|applied)\s+(?:the|this|that|a)\s+rever
 /** "I need to revert this commit due to …", "Revert this change because …": the words pointing at the reverted commit go, the reason stays. */
 const REVERT_POINTER = /\b(?:(?:I|we)\s+(?:need|have|had|want|wanted)\s+to\s+|please\s+)?revert(?:ing)?\s+(?:this|that|the\s+(?:above|mentioned))\s+(?:commit|change|patch|PR)\b/gi;
 
+/**
+ * A lead-in that announces pasted bisect or `git log` output ("I ran a git bisect and came up with
+ * this:", "This is a regression caused by:"): with the output gone it still says what followed.
+ */
+const LEAD_TO_OUTPUT = /^[^\n]*\b(?:bisect\w*|caused\s+by|culprit|first\s+bad|introduced\s+(?:by|in|with)|came\s+up\s+with|found\s+the\s+commit|offending)\b[^\n]*:[ \t]*\n(?:[ \t]*\n)*[ \t]*(?:(?:```|~~~)[^\n]*\n[ \t]*)?(?:commit\s+)?[0-9a-fA-F]{7,40}\b/gim;
+
+/** "any build from this commit on fails": the words pointing at the attributed commit go. */
+const FROM_THIS_COMMIT_ON = /\bfrom\s+(?:this|that|the\s+above)\s+commit\s+on(?:wards?)?\b/gi;
+
 /** A pull request number as the subject of a blaming verb ("#190 Breaks loading into the game"): the number goes, the verb stays. */
 const BLAMING_PR_SUBJECT = /(?<![\w/#])(?:(?:PR|pull\s+request)\s*)?#\d+(?=\s+(?:broke|breaks|has\s+broken|caused|causes|introduced|regressed)\b)/gi;
 
@@ -59,6 +68,13 @@ export function detectLocalisation(text: string, attributed: boolean): Span[] {
     const s = sentenceAround(text, m.index, m.index + m[0].length);
     out.push({ start: s.start, end: s.end, detector: LOCALISATION_DETECTOR });
   }
+  for (const m of text.matchAll(LEAD_TO_OUTPUT)) {
+    // Only the sentence that announces the output: the line may tell the symptom before it.
+    const lead = m[0].slice(0, m[0].search(/:[ \t]*\n/) + 1);
+    const cut = Math.max(lead.lastIndexOf('. '), lead.lastIndexOf('! '), lead.lastIndexOf('? '));
+    out.push({ start: m.index + (cut >= 0 ? cut + 2 : 0), end: m.index + lead.length, detector: LOCALISATION_DETECTOR });
+  }
+  for (const m of text.matchAll(FROM_THIS_COMMIT_ON)) out.push({ start: m.index, end: m.index + m[0].length, detector: LOCALISATION_DETECTOR });
   for (const m of text.matchAll(REVERT_POINTER)) out.push({ start: m.index, end: m.index + m[0].length, detector: LOCALISATION_DETECTOR });
   for (const m of text.matchAll(SINCE_PR)) out.push({ start: m.index + m[0].length - m[1]!.length, end: m.index + m[0].length, detector: LOCALISATION_DETECTOR });
   for (const m of text.matchAll(POINTED_COMMIT)) out.push({ start: m.index, end: m.index + m[0].length, detector: LOCALISATION_DETECTOR });

@@ -1320,3 +1320,23 @@ describe('held-out shapes, round six', () => {
     expect(codesOf(thread)).toEqual([]);
   });
 });
+
+describe('held-out shapes, round seven', () => {
+  it('"Looks like this was caused by X. Prior to this commit it builds" is not a guess, and the neighbour sentence goes', () => {
+    const thread = titled('Fails to build on BSD', ['The build stops with an undeclared identifier.', `Looks like this was caused by ${FULL}. Prior to this commit it compiles and runs fine.`]);
+    expect(codesOf(thread)).toEqual([]);
+    expect(decide(thread).out.report.text).not.toContain('Prior to this commit');
+  });
+
+  it('the lead-in of pasted bisect output and "from this commit on" go with the answer', () => {
+    const out = decide(titled('Settings tab crashes', [`The settings tab crashes the app.\n\nMy git bisect ended like this:\n\n~~~\n${FULL} is the first bad commit\n~~~\n\nEvery build from this commit on fails the same way.`])).out;
+    expect(out.report.text).toContain('The settings tab crashes the app.');
+    expect(out.report.text).not.toMatch(/ended like this|from this commit on/);
+  });
+
+  it('a lead-in "caused by:" over an unfenced git log header goes', () => {
+    const out = decide(titled('Regression: no shadows', [`Shadows are gone in every level.\n\nThis regression is caused by:\n\ncommit ${FULL}\nAuthor: Some One <one@example.org>\nDate:   Thu Aug 21 10:00:00 2014 +0200\n\n    Split the light buffers`])).out;
+    expect(out.report.text).toContain('Shadows are gone in every level.');
+    expect(out.report.text).not.toMatch(/caused by|Split the light buffers/);
+  });
+});
