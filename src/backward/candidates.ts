@@ -140,6 +140,9 @@ function continuation(body: string, s: Range, ref: RefMatch): string {
 /** Words saying the commit shown next is the one found ("Found the commit.", "Here is the culprit:"). */
 const FOUND_COMMIT = /\b(?:found|here(?:'s|\s+is)|this\s+is)\s+(?:the|it|a)?\s*(?:bad|culprit|offending|guilty|breaking|first\s+bad)?\s*(?:commit|culprit)\b[^.\n]{0,20}[.:!]?\s*$/i;
 
+/** What follows "As of commit X" when the trouble dates from it ("the CI is no longer passing", "it stopped working"). */
+const AS_OF_BREAKAGE = /^[^.\n]{0,60}?\b(?:no\s+longer|stopped|started\s+(?:to\s+)?(?:fail|crash|hang)\w*|(?:is|are)\s+(?:now\s+)?broken|breaks?|fails?\s+to)\b/i;
+
 /** A title speaks of a bisect in progress as often as of its outcome ("bisect round 3 (commit X)"): there the word alone is no cause. */
 const TITLE_CAUSAL = new RegExp(CAUSAL.source.replace('bisect(?!ab)\\w*|', 'anymore|any\\s+more|no\\s+longer|break|cause|'), 'i');
 
@@ -454,8 +457,11 @@ function evidenceOf(
   if (good) add('goodSide', good[0].trim());
   const fullBefore = body.slice(Math.max(0, ref.outerStart - 80), ref.outerStart);
   if (FIX_BEFORE.test(fullBefore) || (FIX_AFTER.test(after) && !REVERT_BEFORE.test(fullBefore))) add('fix', 'named as the fix');
-  const tested = TESTED_BEFORE.exec(before);
+  // "As of commit X the CI no longer passes": the revision the trouble dates from, not one merely being run.
+  const asOfBreakage = /\bas\s+of\s+(?:the\s+)?(?:commit\s+)?[`'"(\[]*$/i.test(before) && AS_OF_BREAKAGE.test(body.slice(ref.end, Math.max(ref.end, s.end)));
+  const tested = asOfBreakage ? null : TESTED_BEFORE.exec(before);
   if (tested) add('tested', tested[0].trim());
+  if (asOfBreakage && !ev.some((e) => e.code === 'causal')) add('causal', 'as of');
   const conditional = CONDITIONAL_BEFORE.exec(before) ?? CONDITIONAL_SENTENCE.exec(body.slice(s.start, ref.outerStart));
   if (conditional) add('conditional', conditional[0].trim());
   const pointer = ref.ref.type === 'pr' ? POINTER_BEFORE.exec(body.slice(Math.max(0, ref.outerStart - 60), ref.outerStart)) : null;
@@ -541,7 +547,7 @@ function postFacts(body: string, context: string): PostFacts {
     parentGood: PARENT_GOOD.exec(body)?.[0] ?? null,
     commitRefs: new Set(findRefs(body).filter((r) => r.ref.type !== 'pr').map((r) => r.ref.value.slice(0, 7))).size,
     // A revert's own title may say why ("Revert \"X\" — breaks the icons"); another title's words are not about the revert.
-    revertBlames: (REVERT_FIXES.test(REVERT_TITLE.test(context) || REVERT_TITLE.test(body) ? both : body) || BLAME_NOUN.test(both)) && !REVERT_CLEANUP.test(both),
+    revertBlames: (REVERT_FIXES.test(REVERT_TITLE.test(context) || REVERT_TITLE.test(body) ? both : body) || BLAME_NOUN.test(both)) && !REVERT_CLEANUP.test(body) && !REVERT_CLEANUP.test(context),
   };
   lastFacts = { body, context, facts };
   return facts;
@@ -665,7 +671,7 @@ export function clauseSpan(body: string, s: Range, ref: RefMatch): Range {
   // A clause without the causal word would leave the cause behind: keep the whole sentence then.
   // ("commit X makes the demo stutter": the verb of effect right after the reference is the cause.)
   // ("Since [commit X](URL) some tests fail": an opening "since" or "after" ties the reference to what follows.)
-  const opens = /^[\s`'"(\[*_]*(?:after|since|starting\s+(?:with|from|at))\s+\[?(?:the\s+)?(?:commit\s+)?[`'"(\[]*$/i.test(text.slice(start, at).replace(/\[[^\]\n]{0,80}\]\($/, ''));
+  const opens = /^[\s`'"(\[*_]*(?:after|since|as\s+of|starting\s+(?:with|from|at))\s+\[?(?:the\s+)?(?:commit\s+)?[`'"(\[]*$/i.test(text.slice(start, at).replace(/\[[^\]\n]{0,80}\]\($/, ''));
   if (!CAUSAL.test(text.slice(start, end)) && !EFFECT_AFTER_REF.test(text.slice(ref.end - s.start, end)) && !opens) return { start: s.start, end: s.start + text.length };
   // "X seems to have slowed down <symptom>", "using the X commit causes <symptom>": the lead-in, the
   // reference and the verb go, the symptom after them stays.
@@ -682,7 +688,7 @@ export function clauseSpan(body: string, s: Range, ref: RefMatch): Range {
   // "After commit X, the tests hang": the opening phrase and the reference go, the clause after the comma stays.
   // A Markdown link around the reference ("Since [commit X](URL) …") is one reference.
   const linkLead = leadIn.replace(/\[[^\]\n]{0,80}\]\($/, '');
-  if (/^[\s`'"(\[*_]*(?:after|since|with|from|in|starting\s+(?:with|from|at)|beginning\s+(?:with|at))\s+\[?(?:the\s+)?(?:commit\s+)?[`'"(\[]*$/i.test(linkLead)) {
+  if (/^[\s`'"(\[*_]*(?:after|since|with|from|in|as\s+of|starting\s+(?:with|from|at)|beginning\s+(?:with|at))\s+\[?(?:the\s+)?(?:commit\s+)?[`'"(\[]*$/i.test(linkLead)) {
     // Without a comma, a clause that opens like one ("After commit X there are test failures").
     const linkTail = /^[`'"]*\]\([^)\s]{1,300}\)/.exec(text.slice(ref.end - s.start, end))?.[0].length ?? 0;
     const comma = /^[`'")\]]*\s*(?:\([^)\n]{0,80}\)\s*)?(?:\s*(?:from|by)\s+@[\w-]+\s*)?(?:,\s*|\s+(?=(?:there|it|the|this|these|we|I|all|some|several|many|most|no|none|every|each|my|our|your|tests?|builds?)\s))/.exec(text.slice(ref.end - s.start + linkTail, end));

@@ -1340,3 +1340,16 @@ describe('held-out shapes, round seven', () => {
     expect(out.report.text).not.toMatch(/caused by|Split the light buffers/);
   });
 });
+
+describe('held-out shapes, round eight', () => {
+  it('"As of commit X the CI no longer passes" blames X; "as of X" alone is the revision run', () => {
+    const red = titled('CI is red on main', [`As of commit https://github.com/acme/widget/commit/${FULL} the CI is no longer passing the test suite.`]);
+    expect(found(red)).toEqual([FULL]);
+    expect(decide(red).out.report.text).toContain('the CI is no longer passing the test suite');
+    expect(found(titled('CI is red on main', [`As of commit ${FULL} I still see the red CI from last week.`]))).toEqual([]);
+  });
+
+  it('a revert titled as undoing a workaround is no blame, the title read on its own', () => {
+    expect(found(titled('Revert "Pin the checkout action to work around a bug upstream"', [`This reverts commit ${FULL}.\n\nThe bug it was working around has been fixed.`]))).toEqual([]);
+  });
+});
