@@ -668,14 +668,15 @@ export function clauseSpan(body: string, s: Range, ref: RefMatch): Range {
   }
   // "…bisect…, and it was this: X": the pointer clause and the reference go, the story of the search stays.
   if (start > 0 && POINTER.test(text.slice(start, at)) && CAUSAL.test(text.slice(0, start))) return { start: s.start + start, end: s.start + end };
+  const leadIn = text.slice(start, at);
+  // A Markdown link around the reference ("Since [commit X](URL) …") is one reference.
+  const linkLead = leadIn.replace(/\[[^\]\n]{0,80}\]\($/, '');
   // A clause without the causal word would leave the cause behind: keep the whole sentence then.
   // ("commit X makes the demo stutter": the verb of effect right after the reference is the cause.)
   // ("Since [commit X](URL) some tests fail": an opening "since" or "after" ties the reference to what follows.)
-  const opens = /^[\s`'"(\[*_]*(?:after|since|as\s+of|starting\s+(?:with|from|at))\s+\[?(?:the\s+)?(?:commit\s+)?[`'"(\[]*$/i.test(text.slice(start, at).replace(/\[[^\]\n]{0,80}\]\($/, ''));
-  if (!CAUSAL.test(text.slice(start, end)) && !EFFECT_AFTER_REF.test(text.slice(ref.end - s.start, end)) && !opens) return { start: s.start, end: s.start + text.length };
+  if (!CAUSAL.test(text.slice(start, end)) && !EFFECT_AFTER_REF.test(text.slice(ref.end - s.start, end)) && !DATING_OPENER.test(linkLead)) return { start: s.start, end: s.start + text.length };
   // "X seems to have slowed down <symptom>", "using the X commit causes <symptom>": the lead-in, the
   // reference and the verb go, the symptom after them stays.
-  const leadIn = text.slice(start, at);
   if (/^[\s`'"(\[*_]*(?:(?:the|this|that)?\s*commit\s*:?\s+)?$/i.test(leadIn) || (leadIn.length <= 60 && !CAUSAL.test(leadIn) && !EFFECT_WORD.test(leadIn) && /\b(?:commit|using|with|for|by|in)(?:\s+(?:the|this|that))?\s*[`'"(\[]*$/i.test(leadIn))) {
     const verb = CAUSAL.exec(text.slice(ref.end - s.start, Math.min(end, ref.end - s.start + 60))) ?? EFFECT_VERB_AT.exec(text.slice(ref.end - s.start, Math.min(end, ref.end - s.start + 12)));
     if (verb && !/\bbisect/i.test(text.slice(start, end))) {
@@ -686,9 +687,7 @@ export function clauseSpan(body: string, s: Range, ref: RefMatch): Range {
     }
   }
   // "After commit X, the tests hang": the opening phrase and the reference go, the clause after the comma stays.
-  // A Markdown link around the reference ("Since [commit X](URL) …") is one reference.
-  const linkLead = leadIn.replace(/\[[^\]\n]{0,80}\]\($/, '');
-  if (/^[\s`'"(\[*_]*(?:after|since|with|from|in|as\s+of|starting\s+(?:with|from|at)|beginning\s+(?:with|at))\s+\[?(?:the\s+)?(?:commit\s+)?[`'"(\[]*$/i.test(linkLead)) {
+  if (OPENER.test(linkLead)) {
     // Without a comma, a clause that opens like one ("After commit X there are test failures").
     const linkTail = /^[`'"]*\]\([^)\s]{1,300}\)/.exec(text.slice(ref.end - s.start, end))?.[0].length ?? 0;
     const comma = /^[`'")\]]*\s*(?:\([^)\n]{0,80}\)\s*)?(?:\s*(?:from|by)\s+@[\w-]+\s*)?(?:,\s*|\s+(?=(?:there|it|the|this|these|we|I|all|some|several|many|most|no|none|every|each|my|our|your|tests?|builds?)\s))/.exec(text.slice(ref.end - s.start + linkTail, end));
@@ -733,6 +732,11 @@ export function clauseSpan(body: string, s: Range, ref: RefMatch): Range {
   if (lead && !/\bbisect/i.test(text.slice(start, end))) return { start: s.start + start + lead.index, end: goesOn ? ref.end : s.start + end };
   return { start: s.start + start, end: s.start + end };
 }
+
+/** A lead-in that opens the sentence with the reference ("After commit", "Since [", "With the commit", "Starting from"). */
+const OPENER = /^[\s`'"(\[*_]*(?:after|since|with|from|in|as\s+of|starting\s+(?:with|from|at)|beginning\s+(?:with|at))\s+\[?(?:the\s+)?(?:commit\s+)?[`'"(\[]*$/i;
+/** …of those, the ones that date the trouble from the reference even without a causal word ("Since [commit X](URL) some tests fail"). */
+const DATING_OPENER = /^[\s`'"(\[*_]*(?:after|since|as\s+of|starting\s+(?:with|from|at))\s+\[?(?:the\s+)?(?:commit\s+)?[`'"(\[]*$/i;
 
 /** A verb of effect right after the reference, closing marks aside ("X\" makes …", "X now breaks …"). */
 const EFFECT_AFTER_REF = new RegExp(String.raw`^[\s\`'")\]]*(?:(?:also|now|really|just|\w+ly)\s+)?(?:${EFFECT_VERBS})\b`, 'i');

@@ -53,32 +53,32 @@ const BLAMING_PR_SUBJECT = /(?<![\w/#])(?:(?:PR|pull\s+request)\s*)?#\d+(?=\s+(?
 /** A commit named by its quoted subject ('Commit "Set the default port (#875)" breaks tests'): the quoted subject goes. */
 const QUOTED_SUBJECT = /\bcommit\s+(?:[#"“'`]\s*)([^"”`\n]{8,120}?)["”`](?=\s|$|[.,:;)])/gi;
 
-/** The sentences of `text` that localise the culprit by a good neighbour; none when nothing is attributed. */
+/** Patterns whose whole sentence localises the culprit. */
+const SENTENCE_PATTERNS: readonly RegExp[] = [GOOD_NEIGHBOUR, POINTED_RESULT];
+/** Patterns whose whole match points at the culprit; the rest of the sentence stays. */
+const PHRASE_PATTERNS: readonly RegExp[] = [POINTING_BLAME, POINTING_CAUSE, FROM_THIS_COMMIT_ON, REVERT_POINTER, POINTED_COMMIT, BLAMING_PR_SUBJECT];
+/** Patterns whose first group, ending the match, names the culprit's pull request. */
+const TRAILING_GROUP_PATTERNS: readonly RegExp[] = [SINCE_PR, BLAMED_PR];
+
+/** The spans of `text` that localise or point at the attributed culprit; none when nothing is attributed. */
 export function detectLocalisation(text: string, attributed: boolean): Span[] {
   if (!attributed) return [];
   const out: Span[] = [];
-  for (const m of text.matchAll(GOOD_NEIGHBOUR)) {
-    const s = sentenceAround(text, m.index, m.index + m[0].length);
-    out.push({ start: s.start, end: s.end, detector: LOCALISATION_DETECTOR });
+  const add = (start: number, end: number): void => void out.push({ start, end, detector: LOCALISATION_DETECTOR });
+  for (const re of SENTENCE_PATTERNS) {
+    for (const m of text.matchAll(re)) {
+      const s = sentenceAround(text, m.index, m.index + m[0].length);
+      add(s.start, s.end);
+    }
   }
-  for (const m of text.matchAll(POINTING_BLAME)) out.push({ start: m.index, end: m.index + m[0].length, detector: LOCALISATION_DETECTOR });
-  for (const m of text.matchAll(POINTING_CAUSE)) out.push({ start: m.index, end: m.index + m[0].length, detector: LOCALISATION_DETECTOR });
-  for (const m of text.matchAll(QUOTED_SUBJECT)) out.push({ start: m.index + m[0].indexOf(m[1]!), end: m.index + m[0].length, detector: LOCALISATION_DETECTOR });
-  for (const m of text.matchAll(POINTED_RESULT)) {
-    const s = sentenceAround(text, m.index, m.index + m[0].length);
-    out.push({ start: s.start, end: s.end, detector: LOCALISATION_DETECTOR });
-  }
+  for (const re of PHRASE_PATTERNS) for (const m of text.matchAll(re)) add(m.index, m.index + m[0].length);
+  for (const re of TRAILING_GROUP_PATTERNS) for (const m of text.matchAll(re)) add(m.index + m[0].length - m[1]!.length, m.index + m[0].length);
+  for (const m of text.matchAll(QUOTED_SUBJECT)) add(m.index + m[0].indexOf(m[1]!), m.index + m[0].length);
   for (const m of text.matchAll(LEAD_TO_OUTPUT)) {
     // Only the sentence that announces the output: the line may tell the symptom before it.
     const lead = m[0].slice(0, m[0].search(/:[ \t]*\n/) + 1);
     const cut = Math.max(lead.lastIndexOf('. '), lead.lastIndexOf('! '), lead.lastIndexOf('? '));
-    out.push({ start: m.index + (cut >= 0 ? cut + 2 : 0), end: m.index + lead.length, detector: LOCALISATION_DETECTOR });
+    add(m.index + (cut >= 0 ? cut + 2 : 0), m.index + lead.length);
   }
-  for (const m of text.matchAll(FROM_THIS_COMMIT_ON)) out.push({ start: m.index, end: m.index + m[0].length, detector: LOCALISATION_DETECTOR });
-  for (const m of text.matchAll(REVERT_POINTER)) out.push({ start: m.index, end: m.index + m[0].length, detector: LOCALISATION_DETECTOR });
-  for (const m of text.matchAll(SINCE_PR)) out.push({ start: m.index + m[0].length - m[1]!.length, end: m.index + m[0].length, detector: LOCALISATION_DETECTOR });
-  for (const m of text.matchAll(POINTED_COMMIT)) out.push({ start: m.index, end: m.index + m[0].length, detector: LOCALISATION_DETECTOR });
-  for (const m of text.matchAll(BLAMING_PR_SUBJECT)) out.push({ start: m.index, end: m.index + m[0].length, detector: LOCALISATION_DETECTOR });
-  for (const m of text.matchAll(BLAMED_PR)) out.push({ start: m.index + m[0].length - m[1]!.length, end: m.index + m[0].length, detector: LOCALISATION_DETECTOR });
   return out;
 }
