@@ -171,6 +171,9 @@ interface Outcome {
   gold: string | null;
   /** The text a solver would read (title, body, comments before the attribution), after deletion. */
   report: string;
+  /** The report before deletion and what was deleted from it, when known. */
+  original?: string;
+  deletions?: readonly { start: number; end: number; detector: string }[];
 }
 
 async function naive(c: CorpusThread, git: GitTarget | null): Promise<Outcome> {
@@ -245,9 +248,18 @@ function score(s: Score, c: CorpusThread, o: Outcome, hasMirror: boolean, review
     for (const keep of c.expected.must_keep ?? []) {
       s.mustKeep += 1;
       if (o.report.includes(keep)) s.mustKept += 1;
-      else s.mustLost.push(`${c.id} (${o.decision}): ${JSON.stringify(keep.slice(0, 40))}…`);
+      else s.mustLost.push(`${c.id} (${o.decision}): ${JSON.stringify(keep.slice(0, 40))}… ${lostWhy(o, keep)}`);
     }
   }
+}
+
+/** Why a must-keep text is missing: which detectors deleted it, or that its post is not in the report. */
+function lostWhy(o: Outcome, keep: string): string {
+  if (o.original === undefined || o.deletions === undefined) return '';
+  const at = o.original.indexOf(keep);
+  if (at < 0) return '[outside the report]';
+  const by = new Set(o.deletions.filter((d) => d.start < at + keep.length && d.end > at).map((d) => d.detector));
+  return `[deleted by ${[...by].join(', ')}] ` + (process.env.SHOWDEL ? JSON.stringify(o.deletions.filter((d) => d.start < at + keep.length && d.end > at).map((d) => o.original!.slice(d.start, d.end))) : '');
 }
 
 const r2v = fresh();
@@ -272,7 +284,7 @@ for (const c of corpus) {
     continue;
   }
   const decision = got.decision === 'candidate' ? 'accept' : 'reject';
-  score(r2v, c, { decision, gold: got.gold.sha, report: got.report.text }, git !== null, got.decision === 'review');
+  score(r2v, c, { decision, gold: got.gold.sha, report: got.report.text, original: got.report.original, deletions: got.report.deletions }, git !== null, got.decision === 'review');
   score(base, c, await naive(c, git), git !== null, false);
   const cell = `${c.expected.decision} → ${got.decision}${got.decision === 'candidate' ? '' : `:${got.reasons.join('+') || '-'}`}`;
   confusion.set(cell, (confusion.get(cell) ?? 0) + 1);

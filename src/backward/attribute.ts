@@ -48,7 +48,8 @@ const PREFIX_TRIGGERS: readonly PrefixTrigger[] = [
   {
     name: 'bisect-verb',
     phrase:
-      /\bbisect(?:ion|ing)?(?:\s+(?:run|log|session|results?|again))?\s+(?:points?|pointed|pointing|found|finds|says?|said|lands?|landed|landing|identifie[sd]|identify|blames?|blamed|shows?|showed|gives?|gave|reports?|reported|returns?|returned|ends?|ended|led|leads?|narrowed|narrows?|concluded|concludes|picked|picks|converged|converges|settled|settles|singled)\b/gi,
+      // (A heading "Bisection Report:" is no verb.)
+      /\bbisect(?:ion|ing)?(?:\s+(?:run|log|session|results?|again))?\s+(?!reports?\W*:)(?:points?|pointed|pointing|found|finds|says?|said|lands?|landed|landing|identifie[sd]|identify|blames?|blamed|shows?|showed|gives?|gave|reports?|reported|returns?|returned|ends?|ended|led|leads?|narrowed|narrows?|concluded|concludes|picked|picks|converged|converges|settled|settles|singled)\b/gi,
     middle: 45,
     connective: null,
     crossFence: true,

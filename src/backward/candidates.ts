@@ -141,7 +141,8 @@ function continuation(body: string, s: Range, ref: RefMatch): string {
 const FOUND_COMMIT = /\b(?:found|here(?:'s|\s+is)|this\s+is)\s+(?:the|it|a)?\s*(?:bad|culprit|offending|guilty|breaking|first\s+bad)?\s*(?:commit|culprit)\b[^.\n]{0,20}[.:!]?\s*$/i;
 
 /** What follows "As of commit X" when the trouble dates from it ("the CI is no longer passing", "it stopped working"). */
-const AS_OF_BREAKAGE = /^[^.\n]{0,60}?\b(?:no\s+longer|stopped|started\s+(?:to\s+)?(?:fail|crash|hang)\w*|(?:is|are)\s+(?:now\s+)?broken|breaks?|fails?\s+to)\b/i;
+const AS_OF_BREAKAGE =
+  /^[^.\n]{0,60}?\b(?:no\s+longer|stopped|started\s+(?:to\s+)?(?:fail|crash|hang)\w*|(?:is|are)\s+(?:now\s+)?(?:(?:pretty\s+much|completely|totally|badly)\s+)?(?:broken|borked|busted|unusable)|breaks?|fails?\s+to|(?:I|we)\s+(?:now\s+)?(?:get|see)\s+(?:the\s+following|an?\s+(?:\w+\s+)?(?:error|crash|exception|failure)|(?:\w+\s+)?errors))\b/i;
 
 /** A title speaks of a bisect in progress as often as of its outcome ("bisect round 3 (commit X)"): there the word alone is no cause. */
 const TITLE_CAUSAL = new RegExp(CAUSAL.source.replace('bisect(?!ab)\\w*|', 'anymore|any\\s+more|no\\s+longer|break|cause|'), 'i');
@@ -180,11 +181,11 @@ function fragmentBlame(body: string, s: Range, ref: RefMatch, next: string): Reg
 
 /** The good side of a range, said before the reference. */
 const GOOD_BEFORE =
-  /(?:\b(?:the\s+)?last\s+(?:commit|version|build|revision)\b[^.\n]{0,50}\b(?:fine|good|ok|okay|worked|working)\b[^.\n]{0,15}|\b(?:some\s*time|somewhere)\s+(?:after|before)\s+(?:commit\s+)?|\b(?:last|earliest|latest|previous)\s+(?:known[- ])?(?:good|working|ok)\b[^.\n]{0,30}|\bgood\s*(?:commit|revision|build)?\s*(?:was|is|[:=])\s*|\b(?:works?|worked|working|fine)\s+(?:fine\s+)?(?:on|at|with|in|before|until)\s+(?:commit\s+)?|\bprevious\s+(?:commit|version|revision|build)\b[^.\n]{0,20}|\b(?:just\s+)?before\s+(?:commit\s+)?|\b(?:can|could)\s+\w+[^.\n]{0,40}\bwhen\s+(?:I\s+|we\s+)?(?:use|using|run|build|check\s*out)\s+(?:this|that|the)?\s*(?:commit|revision|version|build)?\s*:?\s*|\broll(?:s|ing|ed)?[\s-]?back\s+(?:[\w-]+\s+){0,3}?to\s+(?:commit\s+)?|\b(?:go|goes|went|going|revert(?:s|ed|ing)?)\s+back\s+(?:(?:one|a|1|two|\d+)\s+commits?\s+)?to\s+(?:commit\s+)?|\bparent\s+(?:commit\s+)?|\bcompared\s+(?:to|with)\s+[^.\n]{0,30})[\s`'"([*_]*$/i;
+  /(?:\b(?:the\s+)?last\s+(?:commit|version|build|revision)\b[^.\n]{0,50}\b(?:fine|good|ok|okay|worked|working)\b[^.\n]{0,15}|\b(?:some\s*time|somewhere)\s+(?:after|before)\s+(?:commit\s+)?|\b(?:last|earliest|latest|previous)\s+(?:known[- ])?(?:good|working|ok)\b[^.\n]{0,30}|\bgood\s*(?:commit|revision|build)?\s*(?:was|is|[:=])\s*|\b(?:works?|worked|working|fine)\s+(?:fine\s+)?(?:on|at|with|in|before|until)\s+(?:commit\s+)?|\bprevious\s+(?:commit|version|revision|build)\b[^.\n]{0,20}|\b(?:just\s+)?before\s+(?:commit\s+)?|\bthe\s+one\s+(?:right\s+|just\s+|immediately\s+)?before\s+(?:that|it|this)(?:\s+one)?\s*,\s*|\b(?:can|could)\s+\w+[^.\n]{0,40}\bwhen\s+(?:I\s+|we\s+)?(?:use|using|run|build|check\s*out)\s+(?:this|that|the)?\s*(?:commit|revision|version|build)?\s*:?\s*|\broll(?:s|ing|ed)?[\s-]?back\s+(?:[\w-]+\s+){0,3}?to\s+(?:commit\s+)?|\b(?:go|goes|went|going|revert(?:s|ed|ing)?)\s+back\s+(?:(?:one|a|1|two|\d+)\s+commits?\s+)?to\s+(?:commit\s+)?|\bparent\s+(?:commit\s+)?|\bcompared\s+(?:to|with)\s+[^.\n]{0,30})[\s`'"([*_]*$/i;
 
 /** The good side, said right after the reference ("X, which doesn't crash", "X where it still works"). */
 const GOOD_AFTER =
-  /^[`'")\]]*\s*,?\s*(?:the|a)\s+commit\s+(?:right\s+|just\s+|immediately\s+)?before\b|^[`'")\]]*\s*(?:commit\s+)?(?:is|was|works|worked|builds|built|runs|ran)\s+(?:perfectly\s+|totally\s+|completely\s+|just\s+)?(?:fine|ok(?:ay)?|good|working)\b|^[`'")\]]*\s*,?\s*(?:that|which)\s+(?:came|comes|is|was)\s+(?:right\s+|just\s+|immediately\s+)?before\b|^[`'")\]]*\s*(?:\([^)\n]{0,80}\)\s*)?,?\s*(?:also\s+|still\s+|too\s+)?(?:does\s*(?:not|n't)|doesn't|didn't|did\s+not)\s+(?:\w+\s+)?(?:crash|fail|hang|crackle|stutter|leak|reproduce|show|happen|occur|freeze|have\s+(?:the|this|that)\s+(?:bug|issue|problem))\w*|^[`'")\]]*,?\s*(?:now,?\s*)?(?:which|that|where(?:\s+it)?|on\s+which)\s+(?:(?:still\s+)?(?:does|did|do)\s*(?:not|n't)|doesn't|didn't|won't|can't|cannot)\s+(?:\w+\s+)?(?:crash|fail|hang|break|leak|reproduce|show|happen|occur)\w*|^[`'")\]]*,?\s*(?:which|that|where(?:\s+it)?)\s+(?:still\s+)?(?:works|worked|is\s+fine|was\s+fine|passes|passed)\b/i;
+  /^[`'")\]]*\s*,?\s*(?:the|a)\s+commit\s+(?:right\s+|just\s+|immediately\s+)?before\b|^[`'")\]]*\s*(?:commit\s+)?(?:is|was|works|worked|builds|built|runs|ran)\s+(?:perfectly\s+|totally\s+|completely\s+|just\s+)?(?:fine|ok(?:ay)?|good|working)\b|^[`'")\]]*\s*,?\s*(?:that|which)\s+(?:came|comes|is|was)\s+(?:right\s+|just\s+|immediately\s+)?before\b|^[`'")\]]*\s*(?:\([^)\n]{0,80}\)\s*)?,?\s*(?:also\s+|still\s+|too\s+)?(?:does\s*(?:not|n't)|doesn't|didn't|did\s+not)\s+(?:\w+\s+)?(?:crash|fail|hang|crackle|stutter|leak|reproduce|show|happen|occur|freeze|have\s+(?:the|this|that)\s+(?:bug|issue|problem))\w*|^[`'")\]]*,?\s*(?:now,?\s*)?(?:which|that|where(?:\s+it)?|on\s+which)\s+(?:(?:still\s+)?(?:does|did|do)\s*(?:not|n't)|doesn't|didn't|won't|can't|cannot)\s+(?:\w+\s+)?(?:crash|fail|hang|break|leak|reproduce|show|happen|occur)\w*|^[`'")\]]*,?\s*(?:which|that|where(?:\s+it)?)\s+(?:still\s+)?(?:works|worked|is\s+fine|was\s+fine|passes|passed)\b|^[`'")\]]*\s+(?:still\s+)?(?:passes|passed)\s+(?:it|the\s+tests?|all\s+tests|fine)\b/i;
 
 /** The revision being run or tested, said before the reference. */
 const TESTED_BEFORE =
@@ -324,8 +325,13 @@ const OWNED_UP =
 /** The cause named right before the reference ("Reason: X", "the root cause is X"). */
 const CAUSE_NOUN_BEFORE = /\b(?:reason|cause|root\s+cause)\s*(?:is|was|[:=-])?\s*[`'"(\[]*$/i;
 
+/**
+ * The words between an opening "since"/"after" and the reference: "… in commit", "pulling the last
+ * commit", "I pulled change" (empty for "Since X").
+ */
+const COMMIT_LEAD = String.raw`(?:[^,.;:\n]{0,80}?\b(?:in|with|by)\s+(?:the\s+)?(?:commit|revision|change)\s+|(?:(?:pulling|updating\s+to|upgrading\s+to|merging|applying|installing|building)\s+)?(?:(?:the|this|that|your|his|her|their)\s+)?(?:(?:last|latest|recent|newest)\s+)?(?:commit|revision)\s+|(?:I|we)\s+(?:pulled|updated\s+to|upgraded\s+to|merged|applied|installed|built)\s+(?:(?:the|this|that)\s+)?(?:change|commit|revision)?\s*)?`;
 /** A sentence that opens with the commit the trouble dates from ("Since X, …", "After X the build fails"). */
-const SINCE_OPENER = /^[\s>*_-]*(?:ever\s+)?(?:since|after|with(?=\s+(?:the\s+)?commit\b)|starting\s+(?:with|from|at))\s+(?:[^,.;:\n]{0,80}?\b(?:in|with|by)\s+(?:the\s+)?(?:commit|revision|change)\s+|(?:(?:pulling|updating\s+to|upgrading\s+to|merging|applying|installing|building)\s+)?(?:(?:the|this|that|your|his|her|their)\s+)?(?:(?:last|latest|recent|newest)\s+)?(?:commit|revision)\s+|(?:I|we)\s+(?:pulled|updated\s+to|upgraded\s+to|merged|applied|installed|built)\s+(?:(?:the|this|that)\s+)?(?:change|commit|revision)?\s*)?[`'"(\[]*$/i;
+const SINCE_OPENER = new RegExp(String.raw`^[\s>*_-]*(?:ever\s+)?(?:since|after|with(?=\s+(?:the\s+)?commit\b)|starting\s+(?:with|from|at))\s+${COMMIT_LEAD}[\`'"(\[]*$`, 'i');
 
 /** A report that says something broke. */
 const BREAKAGE_REPORT =
@@ -440,6 +446,10 @@ function evidenceOf(
   // A title "Errors in the unit tests since 04c2d34": a symptom, then "since" right before the reference.
   const titleSince = !causal && !bareNumber && !inCode && post === -1 ? /\b(?:since|after)\s+(?:commit\s+)?[`'"(\[]*$/i.exec(body.slice(Math.max(0, ref.outerStart - 20), ref.outerStart)) : null;
   if (titleSince && (EFFECT_WORD.test(body.slice(0, ref.outerStart)) || /\b(?:errors?|broken|breaks|regress\w*)\b/i.test(body.slice(0, ref.outerStart)))) add('causal', titleSince[0].trim());
+  // A fix's title naming what it repairs ("Build fixes after X", "Fix the second mistake in commit X"), when it names one commit only.
+  const titleFix =
+    !causal && !bareNumber && !inCode && post === -1 && !ev.some((e) => e.code === 'causal') && findRefs(body).length === 1 ? FIX_TITLE_BEFORE.exec(body.slice(0, ref.outerStart)) : null;
+  if (titleFix) add('causal', titleFix[0].trim());
   if (causal) add('causal', causal[0]);
   else if (opener && BREAKAGE_REPORT.test(`${context}\n${sentence}\n${body.slice(0, 2000)}`)) add('causal', opener[0]);
   if (!causal && !inCode && !bareNumber && facts.parentGood && facts.commitRefs === 1) add('parentGood', facts.parentGood);
@@ -668,9 +678,17 @@ export function clauseSpan(body: string, s: Range, ref: RefMatch): Range {
   }
   // "…bisect…, and it was this: X": the pointer clause and the reference go, the story of the search stays.
   if (start > 0 && POINTER.test(text.slice(start, at)) && CAUSAL.test(text.slice(0, start))) return { start: s.start + start, end: s.start + end };
+  // "**Describe the bug**\nSince commit X …": a heading or label line above the sentence is not part of its lead-in.
+  const heading = HEADING_LINES.exec(text.slice(start, at));
+  if (heading && !CAUSAL.test(heading[0])) start += heading[0].length;
   const leadIn = text.slice(start, at);
   // A Markdown link around the reference ("Since [commit X](URL) …") is one reference.
   const linkLead = leadIn.replace(/\[[^\]\n]{0,80}\]\($/, '');
+  // "commit X is broken, as the config template is gone …": the verdict goes, the reason told after it stays.
+  const verdict = /^[`'")\]]*\s+(?:is|was|has\s+been)\s+(?:broken|buggy|faulty|bad|wrong)\s*,?\s*(?:as|because|since|so\s+that|:)\s+/i.exec(text.slice(ref.end - s.start, end));
+  if (verdict && (text.slice(ref.end - s.start + verdict[0].length, end).match(/[A-Za-z]{2,}/g) ?? []).length >= 3 && !/\bbisect/i.test(text.slice(start, end))) {
+    return { start: s.start + start, end: ref.end + verdict[0].length };
+  }
   // A clause without the causal word would leave the cause behind: keep the whole sentence then.
   // ("commit X makes the demo stutter": the verb of effect right after the reference is the cause.)
   // ("Since [commit X](URL) some tests fail": an opening "since" or "after" ties the reference to what follows.)
@@ -690,7 +708,7 @@ export function clauseSpan(body: string, s: Range, ref: RefMatch): Range {
   if (OPENER.test(linkLead)) {
     // Without a comma, a clause that opens like one ("After commit X there are test failures").
     const linkTail = /^[`'"]*\]\([^)\s]{1,300}\)/.exec(text.slice(ref.end - s.start, end))?.[0].length ?? 0;
-    const comma = /^[`'")\]]*\s*(?:\([^)\n]{0,80}\)\s*)?(?:\s*(?:from|by)\s+@[\w-]+\s*)?(?:,\s*|\s+(?=(?:there|it|the|this|these|we|I|all|some|several|many|most|no|none|every|each|my|our|your|tests?|builds?)\s))/.exec(text.slice(ref.end - s.start + linkTail, end));
+    const comma = OPENER_CLAUSE_BREAK.exec(text.slice(ref.end - s.start + linkTail, end));
     if (comma && (text.slice(ref.end - s.start + linkTail + comma[0].length, end).match(/[A-Za-z]{2,}/g) ?? []).length >= 3) {
       return { start: s.start + start, end: ref.end + linkTail + comma[0].length };
     }
@@ -717,8 +735,15 @@ export function clauseSpan(body: string, s: Range, ref: RefMatch): Range {
   const relative = /^[`'")\]]*\s*,?\s*(?:that|which)\s+(?:has\s+|had\s+)?(?:caused|causes|broke|breaks|made|makes|introduced|introduces|led\s+to|leads\s+to|results?\s+in|resulted\s+in)\b/i.exec(text.slice(ref.end - s.start, end));
   if (relative && (text.slice(ref.end - s.start + relative[0].length, end).match(/[A-Za-z]{2,}/g) ?? []).length >= 3) return { start: s.start + start, end: ref.end };
   // "The build is broken for me by undefined erf in X.": a symptom that ends on the reference keeps all but the words tying it in.
-  const tail = /\s+(?:in|by|with|since|after|from)\s+(?:(?:the|this|that)\s+)?(?:commit\s+)?[`'"(\[]*$/i.exec(text.slice(start, at));
-  if (tail && /^[`'")\]]*[.!]?\s*$/.test(text.slice(ref.end - s.start, end)) && EFFECT_WORD.test(text.slice(start, tail.index)) && !/\bbisect/i.test(text.slice(start, end))) {
+  // ("Travis has been failing for months since commit `X (alpha)`.", "… was broken due to commit X .")
+  // ("Nightly runs fail since March (commit X).": a parenthesis holding only the reference.)
+  const tail = /(?:\s+(?:in|by|with|since|after|from|following|due\s+to|because\s+of|as\s+of)\s+(?:(?:the|this|that)\s+)?(?:commit\s+)?|\s*\((?:commit|revision|rev\.?)\s+)[`'"(\[]*$/i.exec(text.slice(start, at));
+  if (
+    tail &&
+    /^(?:#[\w-]*)?[`'")\]]*(?:\s*\([^)\n]{0,40}\))?[`'")\]]*\s*[.!]?\s*$/.test(text.slice(ref.end - s.start, end)) &&
+    (EFFECT_WORD.test(text.slice(start, tail.index)) || STOPPED_WORKING.test(text.slice(start, tail.index))) &&
+    !/\bbisect/i.test(text.slice(start, end))
+  ) {
     return { start: s.start + start + tail.index, end: s.start + end };
   }
   const colon = /\s*:\s*[`'"(\[]*$/.exec(text.slice(start, at));
@@ -733,16 +758,33 @@ export function clauseSpan(body: string, s: Range, ref: RefMatch): Range {
   return { start: s.start + start, end: s.start + end };
 }
 
+/**
+ * After "After commit X" with no comma, where the clause of the symptom starts: a pronoun or
+ * article ("… X there are test failures"), or any one-word subject followed by a verb of state or
+ * a modal ("… X xenia will always crash", "… X qiv does not start").
+ */
+const OPENER_CLAUSE_BREAK =
+  /^[`'")\]]*\s*(?:\([^)\n]{0,80}\)\s*)?(?:\s*(?:from|by)\s+@[\w-]+\s*)?(?:,\s*|\s+(?=(?:there|it|the|this|these|we|I|all|some|several|many|most|no|none|every|each|my|our|your|tests?|builds?)\s)|\s+(?=[\w.-]+\s+(?:(?:will|would|can|cannot|can't|could|does|doesn't|did|didn't|do|don't|is|isn't|are|aren't|was|wasn't|were|has|hasn't|have|had|no\s+longer|now|always|never|still|fails?|failed|crash(?:es|ed)?|hangs?|stopped|refuses?|throws?|shows?)\b)))/;
+
 /** A lead-in that opens the sentence with the reference ("After commit", "Since [", "With the commit", "Starting from"). */
-const OPENER = /^[\s`'"(\[*_]*(?:after|since|with|from|in|as\s+of|starting\s+(?:with|from|at)|beginning\s+(?:with|at))\s+\[?(?:the\s+)?(?:commit\s+)?[`'"(\[]*$/i;
+const OPENER = new RegExp(String.raw`^[\s\`'"(\[*_]*(?:after|since|with|from|in|as\s+of|starting\s+(?:with|from|at)|beginning\s+(?:with|at))\s+\[?(?:${COMMIT_LEAD}|(?:the\s+)?(?:commit\s+)?)[\`'"(\[]*$`, 'i');
 /** …of those, the ones that date the trouble from the reference even without a causal word ("Since [commit X](URL) some tests fail"). */
-const DATING_OPENER = /^[\s`'"(\[*_]*(?:after|since|as\s+of|starting\s+(?:with|from|at))\s+\[?(?:the\s+)?(?:commit\s+)?[`'"(\[]*$/i;
+const DATING_OPENER = new RegExp(String.raw`^[\s\`'"(\[*_]*(?:after|since|as\s+of|starting\s+(?:with|from|at))\s+\[?(?:${COMMIT_LEAD}|(?:the\s+)?(?:commit\s+)?)[\`'"(\[]*$`, 'i');
+
+/** A title of a fix that names the commit it repairs: "Build fixes after X", "Fix the error in commit X" (never "fixed in X"). */
+const FIX_TITLE_BEFORE = /\bfix(?:es)?\b(?:\s+(?!in\b|after\b|since\b)[\w`'".:-]+){0,5}\s+(?:after|since|in\s+commit|from\s+commit|introduced\s+(?:in|by))\s+[`'"(\[]*$/i;
 
 /** A verb of effect right after the reference, closing marks aside ("X\" makes …", "X now breaks …"). */
 const EFFECT_AFTER_REF = new RegExp(String.raw`^[\s\`'")\]]*(?:(?:also|now|really|just|\w+ly)\s+)?(?:${EFFECT_VERBS})\b`, 'i');
 
 /** A verb of effect right after the reference ("commit X makes the game stutter"). */
 const EFFECT_VERB_AT = new RegExp(String.raw`\b(?:${EFFECT_VERBS})\b`, 'i');
+
+/** Lines of a heading or a label ("## Bug", "**Describe the bug**", "Steps:") opening a sentence span. */
+const HEADING_LINES = /^(?:[ \t]*(?:#{1,6}\s[^\n]*|\*\*[^\n*]{1,60}\*\*:?|__[^\n_]{1,60}__:?|[^\n]{1,60}:)[ \t]*\n+)+/;
+
+/** A feature that stopped working ("qiv does not start anymore", "no longer builds"). */
+const STOPPED_WORKING = /\b(?:anymore|any\s+more|no\s+longer|(?:does|do|did|will|would|can|could)(?:\s+not|n't)\s+\w+)\b/i;
 
 /** Words of a symptom: a lead-in holding one is kept, not deleted with the reference. */
 const EFFECT_WORD = /\b(?:crash\w*|fail\w*|hang\w*|freez\w*|leak\w*|slow\w*|error\w*|panic\w*|broken|wrong|missing|stutter\w*|flicker\w*)\b/i;

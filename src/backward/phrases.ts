@@ -49,6 +49,10 @@ export const RETRACTION = [
   /\b(?:cannot|can't|can\s+not|couldn't|could\s+not)\s+(?:possibly\s+)?be\s+(?:it|that|the\s+(?:culprit|cause|one))\b/i,
   /\bdid(?:\s+not|n't)\s+cause\s+(?:the|this|it)\b/i,
   /\bred\s+herring\b/i,
+  // Someone else doubting the commit itself ("I don't believe the change itself is the cause").
+  /\bI\s+(?:do\s*(?:not|n't)|don't)\s+(?:know|think|believe)\s+(?:that\s+)?(?:this|that|the)\s+(?:commit|change)\s+(?:itself\s+|alone\s+|really\s+)?(?:broke|caused|is\s+(?:the\s+)?(?:cause|culprit|responsible))\b/i,
+  // Undoing it did not help ("reverted that change here, the bug still happens").
+  /\b(?:undid|undone|reverted|backed\s+out|took\s+out)\s+(?:the|this|that)\s+(?:commit|change)\b[^.\n]{0,40}\bstill\s+(?:did\s*n[o']?t|does\s*n[o']?t|didn't|doesn't|fails?|failed|broken|crash\w*|happens|happened)\b/i,
   /\bretract(?:ed|ing)?\b/i,
   /\bcorrection\s*:/i,
   // An automated alarm dismissed by a person: "an outlier", "a false positive", "just noise".

@@ -29,7 +29,8 @@ export interface InspectedThread {
   attributions: { text: string; kind: string; where: string; quote: string; hedged: boolean }[];
   gold: { sha: string | null; status: GoldStatus };
   cutoff: string | null;
-  report: { text: string; deletions: Span[] };
+  /** The sanitized report; `deletions` are spans of `original`, the report before deletion. */
+  report: { text: string; original: string; deletions: Span[] };
   leak_check: { ok: boolean; findings: LeakFinding[] };
 }
 
@@ -89,7 +90,7 @@ export async function inspectThread(input: Thread, git: GitTarget | null): Promi
     attributions: attributions.map((a) => ({ text: a.ref.text, kind: a.kind, where: where(a), quote: a.sentence.text, hedged: a.hedged })),
     gold: goldOf(resolution, git !== null && text.reasons.some((r) => r.code === 'cross-repository')),
     cutoff: resolution?.record.cutoff ?? null,
-    report: { text: sanitized.report.text, deletions: sanitized.report.deletions },
+    report: { text: sanitized.report.text, original: sanitized.report.original, deletions: sanitized.report.deletions },
     leak_check: { ok: sanitized.audit.ok, findings: sanitized.audit.findings },
   };
 }

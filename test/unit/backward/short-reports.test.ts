@@ -1353,3 +1353,87 @@ describe('held-out shapes, round eight', () => {
     expect(found(titled('Revert "Pin the checkout action to work around a bug upstream"', [`This reverts commit ${FULL}.\n\nThe bug it was working around has been fixed.`]))).toEqual([]);
   });
 });
+
+describe('the symptom told beside the blamed commit stays', () => {
+  /** The sanitized report of a one-post thread. */
+  const report = (title: string, body: string) => decide(titled(title, [body])).out.report.text;
+
+  it('"After commit X <name> will always crash": the clause after the reference stays even under a template heading', () => {
+    const text = report('Crash on start', `[//]: # (What goes wrong:)\n\nAfter commit ${FULL} gridview will always crash on my old laptop whatever file I open.`);
+    expect(text).toContain('gridview will always crash on my old laptop whatever file I open.');
+    expect(text).not.toContain(FULL.slice(0, 7));
+  });
+
+  it('"After pulling commit X," and "After I pulled change X," keep what happens next', () => {
+    expect(report('Hangs', `Hello Ann,\n\nafter pulling your commit ${FULL}, I get an error that the module *GeoUtils_Pkg* is undefined.`)).toContain('I get an error that the module *GeoUtils_Pkg* is undefined.');
+    expect(report('Hangs', `After pulling commit ${FULL}, I find the exporter hangs forever once it is done. Reverting only that commit brings back the right behaviour.`)).toContain('I find the exporter hangs forever once it is done.');
+    expect(report('Hangs', `After I pulled change \`${FULL.slice(0, 7)}\`, saving from the preview pane is not working anymore. It printed "notes.txt" 3L written, but no new file shows up.`)).toContain('saving from the preview pane is not working anymore.');
+  });
+
+  it('"Since your change to the parser in commit X, …" and a bold heading line above "Since commit X from @user , …"', () => {
+    expect(report('Wrong colours', `Since your change to the token rules in commit ${FULL}, the highlighting in every theme is off.`)).toContain('the highlighting in every theme is off.');
+    const text = report('Import broken', `**What happens**\nSince commit ${FULL} from @someone , importing an old archive seems to do nothing.`);
+    expect(text).toContain('importing an old archive seems to do nothing.');
+    expect(text).toContain('**What happens**');
+  });
+
+  it('a symptom ending on the reference keeps all but the words tying it in', () => {
+    const cases = [
+      [`The nightly job has been failing for two months since commit \`${FULL.slice(0, 7)} (beta)\`.`, 'The nightly job has been failing for two months'],
+      [`Python 2 support was broken since May due to\n${FULL}`, 'Python 2 support was broken since May'],
+      [`The ARM build of the bindings was broken due to commit ${FULL}.`, 'The ARM build of the bindings was broken'],
+      [`My plugin fails to load following commit ${FULL.slice(0, 8)}.`, 'My plugin fails to load'],
+      [`Nightly tests have been failing since March (commit ${FULL}).`, 'Nightly tests have been failing since March'],
+      [`The viewer won't open any more after commit ${FULL}.`, "The viewer won't open any more"],
+      [`Linking fails here because of a missing header in https://github.com/acme/widget/commit/${FULL}#diff-0a1b2c`, 'Linking fails here because of a missing header'],
+    ] as const;
+    for (const [body, kept] of cases) {
+      const text = report('Regression', body);
+      expect(text, body).toContain(kept);
+      expect(text, body).not.toContain(FULL.slice(0, 7));
+    }
+  });
+
+  it('"commit X is broken, as <reason>": the verdict goes, the reason stays', () => {
+    const text = report('Configure fails', `commit ${FULL} is broken, as the config template is missing which makes configure stop with an error.`);
+    expect(text).toContain('the config template is missing which makes configure stop with an error.');
+    expect(text).not.toMatch(/is broken, as/);
+  });
+});
+
+describe('held-out shapes, round nine', () => {
+  it('"As of commit X when I try … I get the following" and "As of <URL> the main view is pretty much borked" blame X', () => {
+    expect(found(titled('Completion broken in 1.4', [`As of commit ${FULL} when I try to complete a path I get the following.\n\n\`\`\`\n_complete:12: command not found: widget-x\n\`\`\``]))).toEqual([FULL]);
+    expect(found(titled('Main view broken', [`As of https://github.com/acme/widget/commit/${FULL} the canvas is pretty much borked. It only paints what was behind it.`]))).toEqual([FULL]);
+  });
+
+  it('"I can confirm X is what broke the test; the one just before that, Y passes the test" names one culprit', () => {
+    const other = 'aaaabbbbccccddddeeeeffff0000111122223333';
+    const thread = titled('Broken physics test', ['Only one test fails on master.', `I can confirm ${FULL} is what broke the test; the one just before that, ${other} passes the test.`]);
+    expect(found(thread)).toEqual([FULL]);
+    expect(codesOf(thread)).toEqual([]);
+  });
+
+  it('a fix title "Build fixes after X" or "Fix the error left in commit X" blames X; "Crash fixed in X" does not', () => {
+    expect(found(titled(`Build fixes after ${FULL.slice(0, 9)}`, ['The clean Linux build is broken for me right now.']))).toEqual([FULL.slice(0, 9)]);
+    expect(found(titled(`Makefile: fix the second error in commit ${FULL.slice(0, 9)}`, ['Now `make install` works again.']))).toEqual([FULL.slice(0, 9)]);
+    expect(found(titled(`Crash fixed in ${FULL.slice(0, 9)}`, ['The crash on exit is gone now.']))).toEqual([]);
+  });
+
+  it('a heading "Bisection Report:" over a summary block is no bisect verb', () => {
+    expect(found(titled('Boot test regression', [`- **Bisection Report**:\n\`\`\`\nSummary:\n  Start:      ${FULL.slice(0, 12)} Merge tag 'fixes'\n  Plain log:  https://logs.example.org/run.txt\n\`\`\``]))).toEqual([]);
+  });
+
+  it('another person doubting the commit itself, or undoing it without effect, retracts the title\'s blame', () => {
+    const doubt = titled(`Commit ${FULL} breaks the tab helper`, ['', `Hm, I don't think that the change itself caused this. Which shell do you use?`], ['reporter', 'maintainer']);
+    expect(codesOf(doubt)).toContain('retracted');
+    const undone = titled(`Commit ${FULL} breaks the tab helper`, ['', `I reverted the change here and the bug still happens on my machine.`], ['reporter', 'maintainer']);
+    expect(codesOf(undone)).toContain('retracted');
+  });
+});
+
+describe('a fix title naming two commits', () => {
+  it('blames neither', () => {
+    expect(found(titled(`Fix errors in commit ${FULL.slice(0, 7)} and 0a1b2c3`, ['Both commits broke the build.']))).toEqual([]);
+  });
+});
