@@ -172,7 +172,7 @@ export function screenThread(thread: Thread, attributions: readonly Attribution[
   if (attributions.length > 0) {
     const first = attributions[0]!;
     const namer = first.post === -1 ? thread.author : thread.posts.find((p) => p.index === first.post)?.author;
-    for (const r of matching([DISPUTE], { post: first.post, offset: first.sentence.end })) {
+    for (const r of matching([DISPUTE, OTHER_CAUSE], { post: first.post, offset: first.sentence.end })) {
       if (r.post === first.post || thread.posts.find((p) => p.index === r.post)?.author === namer || isQuoted(thread, r)) continue;
       // "… on the latest master" / "… anymore": gone since, which disputes nothing.
       if (GONE_SINCE.test(r.text) || CONFIRM_SAME.test(r.text)) continue;
@@ -233,6 +233,10 @@ const BISECT_STILL_WANTED =
   /\b(?:need|needs|would\s+(?:really\s+)?need|please\s+do|try\s+to\s+do|could\s+you\s+do|can\s+you\s+do)\s+(?:really\s+)?(?:a\s+)?(?:proper|real|full|actual|complete)\s+bisect\w*|\bneed\s+to\s+know\s+(?:specifically\s+|exactly\s+)?(?:at\s+)?which\s+commit\b/i;
 
 /** Someone who does not see the reported problem at all ("we can't reproduce this", "the team does not have this issue"). */
+/** Someone else naming another cause, not a commit ("this bug is caused by the CI image, a local build works"). */
+const OTHER_CAUSE =
+  /\b(?:this|the)\s+(?:bug|issue|problem|regression)\s+(?:is\s+|was\s+)?(?:caused|introduced)\s+by\s+(?!(?:the\s+|this\s+|that\s+|your\s+|a\s+|my\s+)?(?:commit|change|pr\b|pull|patch|revision|merge)|[0-9a-f]{7}|#\d|https?:|it\b|that\b|this\b)[A-Za-z]/i;
+
 const DISPUTE =
   /\b(?:we|I|the\s+team|nobody\s+else|no\s+one\s+else)\s+(?:do(?:es)?\s*(?:not|n't)|cannot|can't|could\s*(?:not|n't)|(?:am|are|was|were)\s*(?:not|n't)\s+able\s+to)\s+(?:(?:have|see|get|reproduce|repro|hit|trigger)\w*)\s+(?:this|the|that|your|it|any)\b/i;
 /** "I can confirm I also have this issue with the new compiler and I don't have it with the old one": a good side, not a dispute. */

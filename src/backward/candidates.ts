@@ -112,7 +112,7 @@ export interface Candidate {
 
 /** Causal words that tie a reference to the regression when they share its sentence or list item. */
 const CAUSAL =
-  /\b(?:bisect(?!ab)\w*|first[- ]["'`]?(?:bad|broken|failing)["'`]?|introduc(?:e|ed|es|ing)|caus(?:e|ed|es|ing)|result(?:s|ed)?\s+in|due\s+to|fix(?:es|ed|ing)?\s+up|(?:missing|broken|wrong|forgotten|dropped|removed)\s+(?:in|by|with)\s+(?:this|that|the)\s+commit|broke|breaks|breaking|breakage|broken\s+(?:for\s+(?:me|us|everyone|\w+\s+users)\s+)?(?:by|in|since|after)|(?:has|have|had)\s+broken|offending|culprit|regress(?:ed|ing|ion|ions)|responsible|start(?:s|ed)?\s+(?:with|at|from|after|since|in)|started|appeared|(?:happen|occur)(?:s|ed|red|ring|ing)?\s+(?:only\s+|right\s+)?(?:after|since|with|from)|(?:since|after)\s+(?:(?:the|that|this)\s+)?commit|(?:broken|failing|fails|crash\w*|hangs?)\s+(?:on|in|with)\s+[\w.-]+\s+since|(?:first|only)\s+(?:commit|revision|version|build)\s+(?:where|in\s+which|that|with)|beginning\s+(?:at|with|from)|begins\s+with|(?:that|which)\s+(?:break|cause|introduce|trigger)(?:s|d|ed)?\b|(?:sorry\s+for\s+)?(?:missing|forgetting|breaking)\s+(?:this|that|it)\s+(?:in|with)\b|(?:works?|worked|working)\b[^.\n]{0,30}\buntil\s+(?:this|that|the)\s+commit\b|slowed\s+down|began\s+(?:with|at|in|after|since)|narrow(?:ed|ing)?\s+(?:[\w-]+\s+){0,3}?down\s+to|(?:tracked|traced|pinned|pinpointed)\s+(?:[\w-]+\s+){0,3}?(?:down|back)?\s*to|(?:got|became|went)\s+(?:broken|bad|wrong)|introducer|(?:is|was)\s+the\s+(?:issue|problem|cause|culprit|source)\b|source\s+of\s+(?:the\s+)?(?:crash|bug|issue|problem|regression|breakage)\w*|guilty|faulty|the\s+bad\s+commit|(?:bugs?|errors?|failures?|problems?|issues?|crash(?:es)?)\s+(?:were|was|are|is|got|have\s+been|has\s+been)\s+(?:produced|created|triggered)\s+by|(?:problems?|issues?|bugs?|crash(?:es)?|failures?|breakage)\s+(?:first\s+)?(?:starts?|appears?|begins?|shows?\s+up)\b|murderer|accidentally|inadvertently|mistakenly|(?:fail(?:s|ed|ing)?|crash(?:es|ed|ing)?|hangs?|hanging|broken|slower)\s+(?:ever\s+)?since)\b/i;
+  /\b(?:bisect(?!ab)\w*|first[- ]["'`]?(?:bad|broken|failing)["'`]?|introduc(?:e|ed|es|ing)|caus(?:e|ed|es|ing)|result(?:s|ed)?\s+in|due\s+to|fix(?:es|ed|ing)?\s+up|(?:missing|broken|wrong|forgotten|dropped|removed)\s+(?:in|by|with)\s+(?:this|that|the)\s+commit|broke|breaks|breaking|breakage|broken\s+(?:for\s+(?:me|us|everyone|\w+\s+users)\s+)?(?:by|in|since|after)|(?:has|have|had)\s+broken|offending|culprit|regress(?:ed|ing|ion|ions)|responsible|start(?:s|ed)?\s+(?:with|at|from|after|since|in)|started|appeared|(?:happen|occur)(?:s|ed|red|ring|ing)?\s+(?:only\s+|right\s+)?(?:after|since|with|from)|(?:since|after)\s+(?:(?:the|that|this)\s+)?commit|(?:broken|failing|fails|crash\w*|hangs?)\s+(?:on|in|with)\s+[\w.-]+\s+since|(?:first|only)\s+(?:commit|revision|version|build)\s+(?:where|in\s+which|that|with)|beginning\s+(?:at|with|from)|begins\s+with|(?:that|which)\s+(?:break|cause|introduce|trigger)(?:s|d|ed)?\b|(?:sorry\s+for\s+)?(?:missing|forgetting|breaking)\s+(?:this|that|it)\s+(?:in|with)\b|(?:works?|worked|working)\b[^.\n]{0,30}\buntil\s+(?:this|that|the)\s+commit\b|slowed\s+down|began\s+(?:with|at|in|after|since)|narrow(?:ed|ing)?\s+(?:[\w-]+\s+){0,3}?down\s+to|(?:tracked|traced|pinned|pinpointed)\s+(?:[\w-]+\s+){0,3}?(?:down|back)?\s*to|(?:got|became|went)\s+(?:broken|bad|wrong)|introducer|(?:is|was)\s+the\s+(?:issue|problem|cause|culprit|source)\b|source\s+of\s+(?:the\s+)?(?:crash|bug|issue|problem|regression|breakage)\w*|guilty|faulty|the\s+bad\s+commit|(?:bugs?|errors?|failures?|problems?|issues?|crash(?:es)?)\s+(?:were|was|are|is|got|have\s+been|has\s+been)\s+(?:produced|created|triggered)\s+by|(?:problems?|issues?|bugs?|crash(?:es)?|failures?|breakage)\s+(?:first\s+)?(?:starts?|appears?|begins?|shows?\s+up)\b|murderer|accidentally|inadvertently|mistakenly|incorrectly|wrongly|erroneously|(?:where|when|since|after)\s+(?:it|this|things?|everything)\s+stopped\s+working|(?:fail(?:s|ed|ing)?|crash(?:es|ed|ing)?|hangs?|hanging|broken|slower)\s+(?:ever\s+)?since)\b/i;
 
 /** "Bad commit: X", "the problematic commit is this one X": the label of the one commit a post names (beside a good one it would be a range). */
 const BAD_COMMIT_LABEL = /\b(?:bad|problematic)\s+(?:commit|revision|changeset)\b[^.\n]{0,24}?[:=]?\s*[`'"(\[]*$/i;
@@ -234,10 +234,10 @@ const PARENT_GOOD =
 export const ELSEWHERE = /\b(?:is|was)\s+(?:an?\s+|the\s+)?(?:update|sync|import|bump|upgrade|roll)\s+(?:of|to|from)\s+[^.\n]{0,40}\bupstream\b|\b(?:regression|bug|problem)\s+in\s+[\w.-]+\s+itself\b|\b(?:recommend|suggest|please|should|better)\s+(?:reporting|report(?:ing)?\s+(?:it|this))\s+(?:to|upstream|with|at)\b|\breport(?:ing)?\s+(?:it|this)\s+upstream\b|\bbug\s+in\s+(?:the\s+)?(?:upstream|dependency)\b/i;
 
 /** Right before the reference: it is being reverted. */
-const REVERTED_BEFORE = /\b(?:revert(?:s|ing|ed)?|back(?:s|ing|ed)?\s+out|roll(?:s|ing|ed)?[\s-]?back|undoing|dropping)\s+(?:of\s+)?(?:the\s+)?(?:commit|change|patch|PR|pull\s+request)?\s*[`'"([]*$/i;
+const REVERTED_BEFORE = /\b(?:revert(?:s|ing|ed)?|back(?:s|ing|ed)?\s+out|roll(?:s|ing|ed)?[\s-]?back|undoing|dropping)\s+(?:of\s+)?(?:the\s+)?(?:commit|change|patch|PR|pull\s+request)?\s*:?\s*[`'"([]*$/i;
 
 /** The post says the revert fixes the problem. */
-const REVERT_FIXES = /\b(?:(?:is|was|are)\s+(?:simply\s+|just\s+|too\s+|so\s+)*broken|breakage|(?:made|makes|making)\s+(?:[\w-]+\s+){0,4}?(?:fail|crash|hang|break)\w*|due\s+to\s+(?:a\s+|the\s+|some\s+)?(?:bugs?|problems?|issues?|crash\w*|regressions?)\b|(?:is|are|was|were)\s+getting\s+broken|gets\s+broken|got\s+broken|malfunction\w*|helped|unbreak\w*|crash(?:es|ed|ing)?|misbehav\w*|(?:applied|added|changed|merged)\s+(?:by\s+)?(?:mistake|mistakenly|accidentally|wrongly)|fix(?:es|ed)?|solves?|solved|resolves?|resolved|helps|restores?|restored|go(?:es)?\s+away|went\s+away|works\s+again)\b|\b(?:caus|introduc)(?:ed|es|ing)\s+(?:(?:a|the|this)\s+)?(?:regression|crash\w*|failures?|breakage|hang|leak)\b|\b(?:break|broke|breaks|(?:had|has)\s+broken)\s+(?:the\s+)?\w+/i;
+const REVERT_FIXES = /\b(?:(?:is|was|are)\s+(?:simply\s+|just\s+|too\s+|so\s+)*broken|breakage|(?:made|makes|making)\s+(?:[\w-]+\s+){0,4}?(?:fail|crash|hang|break)\w*|due\s+to\s+(?:a\s+|the\s+|some\s+)?(?:bugs?|problems?|issues?|crash\w*|regressions?)\b|(?:is|are|was|were)\s+getting\s+broken|gets\s+broken|got\s+broken|malfunction\w*|helped|unbreak\w*|crash(?:es|ed|ing)?|misbehav\w*|(?:applied|added|changed|merged)\s+(?:by\s+)?(?:mistake|mistakenly|accidentally|wrongly)|fix(?:es|ed)?|solves?|solved|resolves?|resolved|helps|restores?|restored|go(?:es)?\s+away|went\s+away|works\s+again)\b|\b(?:caus|introduc)(?:ed|es|ing)\s+(?:(?:a|the|this)\s+)?(?:regression|crash\w*|failures?|breakage|hang|leak)\b|\b(?:break|broke|breaks|breaking|brakes?|(?:had|has)\s+broken)\s+(?:the\s+|in\s+)?\w+|\b(?:lead|leads|leading|led)\s+to\b[^.\n]{0,60}\b(?:not|disappear\w*|fail\w*|crash\w*|break\w*|errors?|wrong|missing)\b/i;
 
 /** The thread calls the reverted commit the bad one ("Revert breaking commit", "found the breaking commit"). */
 const BLAME_NOUN = /\b(?:breaking|bad|faulty|offending|culprit|regressing|broken)\s+(?:commit|change|patch|PR)s?\b/i;
@@ -432,7 +432,7 @@ function evidenceOf(
   const next = body.slice(s.end, s.end + 200).replace(/^[\s>]+/, '');
   const causalWords = post === -1 ? TITLE_CAUSAL : CAUSAL;
   // "X (Introduce the volume knob, #842) …": a subject pasted after the reference is no causal word.
-  const subjectAfter = /^[`'"\])]*\s*\([^)\n]{0,100}\)/.exec(body.slice(ref.end, ref.end + 110));
+  const subjectAfter = /^[`'"\])]*\s*\([^)\n]{0,300}\)/.exec(body.slice(ref.end, ref.end + 310));
   const spoken = subjectAfter ? sentence.replace(subjectAfter[0], (w) => '_'.repeat(w.length)) : sentence;
   const ownMatch = causalWords.exec(spoken) ?? CAUSAL_OTHER.exec(spoken);
   // "the test introduced in X fails": what X introduced is a thing, not the regression.
@@ -442,7 +442,7 @@ function evidenceOf(
   // "whenever someone gets around to bisecting it": the search is still to come.
   const ownCausal = own && /^bisect/i.test(own[0]) && BISECT_TO_COME.test(sentence) ? null : own;
   const causal = inCode || bareNumber ? null : (ownCausal ?? (ANAPHORA.test(next) ? ANAPHORA.exec(next) : null) ?? NEXT_PARTICIPLE.exec(next) ?? CONTINUED_VERB.exec(continuation(body, s, ref)) ?? subjectVerb(body, s, ref, context) ?? blameBefore(layout, s, ref) ?? fragmentBlame(body, s, ref, next) ?? (brokenCommit ? endpointAfter : null) ?? (facts.commitRefs === 1 ? BAD_COMMIT_LABEL.exec(body.slice(Math.max(s.start, ref.outerStart - 40), ref.outerStart)) : null));
-  const opener = causal || inCode || bareNumber ? null : (SINCE_OPENER.exec(body.slice(s.start, ref.outerStart)) ?? CAUSE_NOUN_BEFORE.exec(body.slice(Math.max(s.start, ref.outerStart - 40), ref.outerStart)));
+  const opener = causal || inCode || bareNumber ? null : (SINCE_OPENER.exec(withoutHeading(body.slice(s.start, ref.outerStart))) ?? CAUSE_NOUN_BEFORE.exec(body.slice(Math.max(s.start, ref.outerStart - 40), ref.outerStart)));
   // A title "Errors in the unit tests since 04c2d34": a symptom, then "since" right before the reference.
   const titleSince = !causal && !bareNumber && !inCode && post === -1 ? /\b(?:since|after)\s+(?:commit\s+)?[`'"(\[]*$/i.exec(body.slice(Math.max(0, ref.outerStart - 20), ref.outerStart)) : null;
   if (titleSince && (EFFECT_WORD.test(body.slice(0, ref.outerStart)) || /\b(?:errors?|broken|breaks|regress\w*)\b/i.test(body.slice(0, ref.outerStart)))) add('causal', titleSince[0].trim());
@@ -469,7 +469,9 @@ function evidenceOf(
   if (FIX_BEFORE.test(fullBefore) || (FIX_AFTER.test(after) && !REVERT_BEFORE.test(fullBefore))) add('fix', 'named as the fix');
   // "As of commit X the CI no longer passes": the revision the trouble dates from, not one merely being run.
   const asOfBreakage = /\bas\s+of\s+(?:the\s+)?(?:commit\s+)?[`'"(\[]*$/i.test(before) && AS_OF_BREAKAGE.test(body.slice(ref.end, Math.max(ref.end, s.end)));
-  const tested = asOfBreakage ? null : TESTED_BEFORE.exec(before);
+  // "Latest commit (X) broke PAL games": the revision is the subject of the blame, not one merely run.
+  const blamedAfter = /^[`'")\]]*\s*(?:\([^)\n]{0,60}\)\s*)?(?:has\s+|have\s+|had\s+)?(?:broke|breaks|broken|caused|causes|introduced|introduces)\b/i.test(body.slice(ref.end, ref.end + 80));
+  const tested = asOfBreakage || blamedAfter ? null : TESTED_BEFORE.exec(before);
   if (tested) add('tested', tested[0].trim());
   if (asOfBreakage && !ev.some((e) => e.code === 'causal')) add('causal', 'as of');
   const conditional = CONDITIONAL_BEFORE.exec(before) ?? CONDITIONAL_SENTENCE.exec(body.slice(s.start, ref.outerStart));
@@ -532,8 +534,16 @@ function blameBefore(layout: Layout, s: Range, ref: RefMatch): RegExpExecArray |
 
 /** The sentence around a reference, read at most SCORING.sentenceReach characters on each side. */
 function sentenceNear(layout: Layout, ref: RefMatch): Range {
-  const s = sentenceAt(layout, ref.start);
-  return { start: Math.max(s.start, ref.outerStart - SCORING.sentenceReach), end: Math.min(s.end, Math.max(ref.end, s.start) + SCORING.sentenceReach) };
+  let s = sentenceAt(layout, ref.start);
+  // 'commit X ("Fix the grid. Issue 1829.") introduced …': a subject in brackets after the reference
+  // does not end the sentence, and the reach is counted from its end.
+  const aside = /^[`'"\])]*\s*\([^)\n]{0,300}\)/.exec(layout.body.slice(ref.end, ref.end + 310));
+  let end = ref.end;
+  if (aside && ref.end + aside[0].length >= s.end && ref.end + aside[0].length < layout.body.length) {
+    end = ref.end + aside[0].length;
+    s = { start: s.start, end: Math.max(s.end, sentenceAt(layout, end).end) };
+  }
+  return { start: Math.max(s.start, ref.outerStart - SCORING.sentenceReach), end: Math.min(s.end, Math.max(end, s.start) + SCORING.sentenceReach) };
 }
 
 /** What one post says as a whole, computed once per post rather than once per reference. */
@@ -549,6 +559,11 @@ interface PostFacts {
 /** A title that reverts or rolls back a change: the post under it says why. */
 const REVERT_TITLE = /^\s*(?:revert|roll[\s-]?back)\b/i;
 let lastFacts: { body: string; context: string; facts: PostFacts } | null = null;
+/** Text without the quoted subject of a revert title ('Revert "Fix the crash in the pool"'). */
+function withoutRevertedSubject(text: string): string {
+  return text.replace(/\b(revert\s+)["“][^\n]*["”]/gi, '$1');
+}
+
 function postFacts(body: string, context: string): PostFacts {
   if (lastFacts && lastFacts.body === body && lastFacts.context === context) return lastFacts.facts;
   const both = `${body}\n${context}`;
@@ -557,7 +572,8 @@ function postFacts(body: string, context: string): PostFacts {
     parentGood: PARENT_GOOD.exec(body)?.[0] ?? null,
     commitRefs: new Set(findRefs(body).filter((r) => r.ref.type !== 'pr').map((r) => r.ref.value.slice(0, 7))).size,
     // A revert's own title may say why ("Revert \"X\" — breaks the icons"); another title's words are not about the revert.
-    revertBlames: (REVERT_FIXES.test(REVERT_TITLE.test(context) || REVERT_TITLE.test(body) ? both : body) || BLAME_NOUN.test(both)) && !REVERT_CLEANUP.test(body) && !REVERT_CLEANUP.test(context),
+    // The words of the reverted subject ('Revert "Fix the crash in …"') are not the revert's reason.
+    revertBlames: (REVERT_FIXES.test(REVERT_TITLE.test(context) || REVERT_TITLE.test(body) ? withoutRevertedSubject(both) : body) || BLAME_NOUN.test(both)) && !REVERT_CLEANUP.test(body) && !REVERT_CLEANUP.test(context),
   };
   lastFacts = { body, context, facts };
   return facts;
@@ -595,7 +611,7 @@ export function candidateAttributions(thread: Thread, candidates: readonly Candi
       sentence: { ...sentence, text: body.slice(sentence.start, sentence.end) },
       author: post ? post.author : thread.author,
       createdAt: post ? post.createdAt : thread.createdAt,
-      hedged: findHedge(text) !== null || blameHedged(body, c) || (c.evidence.some((e) => e.code === 'reverted') && revertReasonHedged(body)) || caveatAfter(body, c.sentence.end),
+      hedged: findHedge(text) !== null || blameHedged(body, c) || (c.evidence.some((e) => e.code === 'reverted') && revertReasonHedged(c.post === -1 ? `${body}\n${thread.posts[0]?.body ?? ''}` : body)) || caveatAfter(body, c.sentence.end),
     });
   }
   return out;
@@ -656,8 +672,8 @@ function revertReasonHedged(body: string): boolean {
     );
 }
 
-/** Where a sentence joins two statements of one writer ("…, and I found X caused it"; "…; X broke it"). */
-const CLAUSE_JOIN = /(?:,?\s+and\s+(?=(?:I|we|then|it|this)\b)|;\s+|,\s+(?=(?:I|we)\s)|,?\s+but\s+(?=(?:found|noticed|saw|I|we|then|it|this)\b))/g;
+/** Where a sentence joins two statements of one writer ("…, and I found X caused it"; "…; X broke it"; "…, first bad commit is X"). */
+const CLAUSE_JOIN = /(?:,?\s+and\s+(?=(?:I|we|then|it|this)\b)|;\s+|,\s+(?=(?:I|we)\s)|,?\s+but\s+(?=(?:found|noticed|saw|I|we|then|it|this)\b)|,\s+(?=(?:the\s+)?(?:first[- ]bad|culprit\b|bisect)))/g;
 
 /** A clause that only points at the reference ("it was this:", "which is"). */
 const POINTER = /^(?:it|this|that|which)\s+(?:was|is|turned\s+out\s+to\s+be)\s+(?:this|that|the\s+commit|commit)?\s*:?\s*[`'"(\[]*$/i;
@@ -747,7 +763,8 @@ export function clauseSpan(body: string, s: Range, ref: RefMatch): Range {
     return { start: s.start + start + tail.index, end: s.start + end };
   }
   const colon = /\s*:\s*[`'"(\[]*$/.exec(text.slice(start, at));
-  if (colon && CAUSAL.test(text.slice(start, colon.index)) && !/\bbisect/i.test(text.slice(start, end))) {
+  // (Not when the lead-in speaks of the commit itself: "This seems to be the commit where it stopped working: X".)
+  if (colon && CAUSAL.test(text.slice(start, colon.index)) && !/\bbisect/i.test(text.slice(start, end)) && !/\b(?:the|this|that)\s+(?:commit|change|revision)\b/i.test(text.slice(start, colon.index))) {
     return { start: s.start + start + colon.index, end: s.start + end };
   }
   // "<symptom> introduced at X": the symptom before the verb stays, the verb and the reference go.
@@ -782,6 +799,12 @@ const EFFECT_VERB_AT = new RegExp(String.raw`\b(?:${EFFECT_VERBS})\b`, 'i');
 
 /** Lines of a heading or a label ("## Bug", "**Describe the bug**", "Steps:") opening a sentence span. */
 const HEADING_LINES = /^(?:[ \t]*(?:#{1,6}\s[^\n]*|\*\*[^\n*]{1,60}\*\*:?|__[^\n_]{1,60}__:?|[^\n]{1,60}:)[ \t]*\n+)+/;
+
+/** A lead-in without the heading or label lines above it ("**Describe the bug**\nAfter X"), unless they hold the cause. */
+function withoutHeading(lead: string): string {
+  const heading = HEADING_LINES.exec(lead);
+  return heading && !CAUSAL.test(heading[0]) ? lead.slice(heading[0].length) : lead;
+}
 
 /** A feature that stopped working ("qiv does not start anymore", "no longer builds"). */
 const STOPPED_WORKING = /\b(?:anymore|any\s+more|no\s+longer|(?:does|do|did|will|would|can|could)(?:\s+not|n't)\s+\w+)\b/i;

@@ -49,6 +49,8 @@ export const RETRACTION = [
   /\b(?:cannot|can't|can\s+not|couldn't|could\s+not)\s+(?:possibly\s+)?be\s+(?:it|that|the\s+(?:culprit|cause|one))\b/i,
   /\bdid(?:\s+not|n't)\s+cause\s+(?:the|this|it)\b/i,
   /\bred\s+herring\b/i,
+  // A reviewer finding the revert unfounded ("the only red on it is an unrelated flake; we should reland this").
+  /\bunrelated\s+flak(?:e|y)\b|\b(?:we|you)\s+should\s+re-?land\s+(?:this|it|the\s+(?:change|commit|PR))\b/i,
   // Someone else doubting the commit itself ("I don't believe the change itself is the cause").
   /\bI\s+(?:do\s*(?:not|n't)|don't)\s+(?:know|think|believe)\s+(?:that\s+)?(?:this|that|the)\s+(?:commit|change)\s+(?:itself\s+|alone\s+|really\s+)?(?:broke|caused|is\s+(?:the\s+)?(?:cause|culprit|responsible))\b/i,
   // Undoing it did not help ("reverted that change here, the bug still happens").

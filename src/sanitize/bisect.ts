@@ -119,12 +119,23 @@ function outcomeClauseEnd(text: string, matchEnd: number, sentenceEnd: number): 
 }
 
 /** Sentences that state a bisect outcome ("bisected it to …", "… is the first bad commit"). */
+/**
+ * "the viewer crashes when I drag, first bad commit is X": a symptom clause before the outcome,
+ * cut off by a comma and naming no commit or bisect, stays.
+ */
+function outcomeClauseStart(text: string, sentenceStart: number, phraseStart: number): number {
+  const lead = text.slice(sentenceStart, phraseStart);
+  const comma = /,\s+(?:the\s+)?$/.exec(lead);
+  if (!comma || /\bbisect|[0-9a-f]{7,40}|#\d|https?:\/\//i.test(lead)) return sentenceStart;
+  return (lead.slice(0, comma.index).match(/[A-Za-z]{2,}/g) ?? []).length >= 3 ? sentenceStart + comma.index : sentenceStart;
+}
+
 export function detectBisectOutcome(text: string): Span[] {
   const out: Span[] = [];
   for (const re of OUTCOME_PHRASES) {
     for (const m of matchesOf(text, re)) {
       const s = sentenceAround(text, m.start, m.end);
-      out.push({ start: s.start, end: outcomeClauseEnd(text, m.end, s.end), detector: BISECT_OUTCOME_DETECTOR });
+      out.push({ start: outcomeClauseStart(text, s.start, m.start), end: outcomeClauseEnd(text, m.end, s.end), detector: BISECT_OUTCOME_DETECTOR });
     }
   }
   return out;

@@ -46,6 +46,49 @@ function truncatedSubjects(text: string, subject: string): { start: number; end:
   return out;
 }
 
+/** A subject too short to delete on sight is still the answer where a revert quotes it whole (`Revert "fix #9"`). */
+function revertQuoted(text: string, subject: string | null | undefined): { start: number; end: number }[] {
+  const s = (subject ?? '').trim();
+  if (s === '' || distinctiveSubject(s)) return [];
+  const re = new RegExp(String.raw`\brevert\s+["“'\`](${escapeRegExp(s)})["”'\`]`, 'gi');
+  return [...text.matchAll(re)].map((m) => {
+    const start = m.index + m[0].length - 1 - m[1]!.length;
+    return { start, end: start + m[1]!.length };
+  });
+}
+
+/**
+ * A cause named by the words of the gold commit's subject rather than its reference ("Breakage
+ * introduced by dock hang fixes" for "Fix dock hangs when …"; "fails since the new lexer bump" for
+ * "Bump the lexer"): after a causal lead-in, a short phrase most of whose words are the
+ * subject's (by stem) goes with its lead-in.
+ */
+const PARAPHRASE_LEAD = /\b(?:(?:introduced|caused|broken|broke|regressed|triggered)\s+(?:by|in|with|from)|(?:since|after)\s+(?:the\s+)?(?:recent|latest|last|new)|regression\s+from)\s+/gi;
+/** Words that say nothing of which commit: not counted either way. */
+const PARAPHRASE_FILLER = new Set(['the', 'a', 'an', 'this', 'that', 'recent', 'latest', 'last', 'new', 'commit', 'change', 'changes', 'patch', 'some', 'of', 'to', 'in', 'on', 'for', 'and', 'with', 'when', 'from']);
+/** How many of the phrase's words must be the subject's, and at least what share. */
+const PARAPHRASE = { minShared: 2, minShare: 0.6, maxWords: 8 } as const;
+
+function stem(word: string): string {
+  return word.toLowerCase().replace(/(?:ing|ed|es|s|d)$/, '').replace(/e$/, '');
+}
+
+function paraphrases(text: string, subject: string | null | undefined): { start: number; end: number }[] {
+  const s = (subject ?? '').trim();
+  if (s === '') return [];
+  const subjectStems = new Set((s.match(/[\p{L}\p{N}]+/gu) ?? []).filter((w) => !PARAPHRASE_FILLER.has(w.toLowerCase())).map(stem));
+  const out: { start: number; end: number }[] = [];
+  for (const m of text.matchAll(PARAPHRASE_LEAD)) {
+    const from = m.index + m[0].length;
+    const phrase = /^[^,.;:()\n!?]{1,120}/.exec(text.slice(from))?.[0] ?? '';
+    const words = (phrase.match(/[\p{L}\p{N}]+/gu) ?? []).filter((w) => !PARAPHRASE_FILLER.has(w.toLowerCase()));
+    if (words.length === 0 || words.length > PARAPHRASE.maxWords) continue;
+    const shared = words.filter((w) => subjectStems.has(stem(w))).length;
+    if (shared >= PARAPHRASE.minShared && shared / words.length >= PARAPHRASE.minShare) out.push({ start: m.index, end: from + phrase.trimEnd().length });
+  }
+  return out;
+}
+
 export function detectGoldSubject(text: string, subject: string | null | undefined): Span[] {
-  return findSubject(text, subject).map((m) => ({ start: m.start, end: m.end, detector: GOLD_SUBJECT_DETECTOR }));
+  return [...findSubject(text, subject), ...revertQuoted(text, subject), ...paraphrases(text, subject)].map((m) => ({ start: m.start, end: m.end, detector: GOLD_SUBJECT_DETECTOR }));
 }

@@ -10,7 +10,7 @@ export const LOCALISATION_DETECTOR = 'localisation';
  * tell the solver "the commit right after this one".
  */
 const GOOD_NEIGHBOUR =
-  /\b(?:(?:its|the)\s+parent(?:\s+commit)?|(?:the\s+)?(?:commit|one)\s+(?:right\s+|just\s+)?before\s+(?:it|that|this)|(?:prior\s+to|before)\s+(?:this|that|the)\s+commit)\b[^.\n]{0,50}?\b(?:works|worked|compiles|compiled|builds|built|passes|passed|fixes|fixed|solves|solved|helps|is\s+fine|was\s+fine|is\s+ok(?:ay)?|(?:with\s+)?no\s+(?:issues?|problems?|errors?))\b|\b(?:downgrad\w*|going\s+back|reverting\s+back|rolling\s+back|checking\s+out)\s+to\s+[^.\n]{0,50}?\b(?:fix\w*|works?|solves?|solved|helps?|builds?|compiles?)\b|\b(?:revert(?:ing|ed)?|remov(?:e|ed|ing)|dropp?(?:ed|ing)?|without)\s+(?:just\s+|only\s+)?(?:this|that|the(?:\s+(?:bad|offending|culprit))?)\s+(?:commit|change)\b[^.\n]{0,60}?\b(?:fix\w*|disappear\w*|go(?:es)?\s+away|went\s+away|solves?|solved|resolv\w*|works?|restores?|restored)\b|\b(?:dropping|removing|reverting|backing\s+out|without|git\s+revert)\s+(?:commit\s+)?[`'"]*[0-9a-fA-F]{7,40}[`'"]*\s+(?:enables|makes|lets|fixes|solves|restores|helps)\b|\b(?:I|we)\s+(?:must\s+have\s+|accidentally\s+|probably\s+|apparently\s+)?(?:pushed|committed|merged|landed)\s+(?:that|this|the)\s+(?:commit|change)\s+(?:by\s+(?:accident|mistake)|accidentally|too\s+(?:early|soon)|before)\b/gi;
+  /\b(?:(?:its|the)\s+parent(?:\s+commit)?|(?:the\s+)?(?:commit|one)\s+(?:right\s+|just\s+)?before\s+(?:it|that|this)|(?:prior\s+to|before)\s+(?:this|that|the)\s+commit|the\s+previous\s+commit)\b[^.\n]{0,50}?\b(?:works|worked|compiles|compiled|builds|built|passes|passed|fixes|fixed|solves|solved|helps|is\s+fine|was\s+fine|is\s+ok(?:ay)?|(?:with\s+)?no\s+(?:issues?|problems?|errors?))\b|\b(?:downgrad\w*|going\s+back|reverting\s+back|rolling\s+back|checking\s+out)\s+to\s+[^.\n]{0,50}?\b(?:fix\w*|works?|solves?|solved|helps?|builds?|compiles?)\b|\b(?:revert(?:ing|ed)?|remov(?:e|ed|ing)|dropp?(?:ed|ing)?|without)\s+(?:just\s+|only\s+)?(?:this|that|the(?:\s+(?:bad|offending|culprit))?)\s+(?:commit|change)\b[^.\n]{0,60}?\b(?:fix\w*|disappear\w*|go(?:es)?\s+away|went\s+away|solves?|solved|resolv\w*|works?|restores?|restored)\b|\b(?:dropping|removing|reverting|backing\s+out|without|git\s+revert)\s+(?:commit\s+)?[`'"]*[0-9a-fA-F]{7,40}[`'"]*\s+(?:enables|makes|lets|fixes|solves|restores|helps)\b|\b(?:I|we)\s+(?:must\s+have\s+|accidentally\s+|probably\s+|apparently\s+)?(?:pushed|committed|merged|landed)\s+(?:that|this|the)\s+(?:commit|change)\s+(?:by\s+(?:accident|mistake)|accidentally|too\s+(?:early|soon)|before)\b/gi;
 
 /** A blame that points at the attributed commit without naming it ("your last commit broke"): the words naming the commit go, the verb stays with what it broke. */
 const POINTING_BLAME = new RegExp(`${UNNAMED_COMMIT}(?=${BLAMING_VERB})`, 'gi');
@@ -53,10 +53,16 @@ const BLAMING_PR_SUBJECT = /(?<![\w/#])(?:(?:PR|pull\s+request)\s*)?#\d+(?=\s+(?
 /** A commit named by its quoted subject ('Commit "Set the default port (#875)" breaks tests'): the quoted subject goes. */
 const QUOTED_SUBJECT = /\bcommit\s+(?:[#"“'`]\s*)([^"”`\n]{8,120}?)["”`](?=\s|$|[.,:;)])/gi;
 
+/** "The last working commit was X compiled on <date>": the good neighbour named as such, with or without its reference. */
+const LAST_GOOD_NAMED = /\b(?:the\s+)?last\s+(?:known[- ])?(?:good|working)\s+(?:commit|revision|build)\s+(?:was|is)\b/gi;
+
+/** "the last commit from March 3, 2021": the commit dated; the date goes. */
+const DATED_COMMIT = /\b(?:the\s+)?(?:latest|last|recent|newest)\s+commit\s+(?:from|of|on|dated)\s+(?:\d{4}-\d{2}-\d{2}|\d{1,2}[./]\d{1,2}[./]\d{2,4}|[A-Z][a-z]{2,8}\.?\s+\d{1,2}(?:st|nd|rd|th)?,?\s+\d{4}|\d{1,2}(?:st|nd|rd|th)?\s+[A-Z][a-z]{2,8}\.?\s+\d{4})/g;
+
 /** Patterns whose whole sentence localises the culprit. */
-const SENTENCE_PATTERNS: readonly RegExp[] = [GOOD_NEIGHBOUR, POINTED_RESULT];
+const SENTENCE_PATTERNS: readonly RegExp[] = [GOOD_NEIGHBOUR, POINTED_RESULT, LAST_GOOD_NAMED];
 /** Patterns whose whole match points at the culprit; the rest of the sentence stays. */
-const PHRASE_PATTERNS: readonly RegExp[] = [POINTING_BLAME, POINTING_CAUSE, FROM_THIS_COMMIT_ON, REVERT_POINTER, POINTED_COMMIT, BLAMING_PR_SUBJECT];
+const PHRASE_PATTERNS: readonly RegExp[] = [POINTING_BLAME, POINTING_CAUSE, FROM_THIS_COMMIT_ON, REVERT_POINTER, POINTED_COMMIT, BLAMING_PR_SUBJECT, DATED_COMMIT];
 /** Patterns whose first group, ending the match, names the culprit's pull request. */
 const TRAILING_GROUP_PATTERNS: readonly RegExp[] = [SINCE_PR, BLAMED_PR];
 

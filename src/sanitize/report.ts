@@ -1,5 +1,6 @@
+import { findRefs, sameTarget } from '../backward/refs.js';
 import { layoutOf } from '../backward/text.js';
-import type { Attribution, Thread } from '../model/backward.js';
+import type { Attribution, Thread, ThreadPost } from '../model/backward.js';
 import type { Span } from '../model/deletions.js';
 
 /** Where one post (or the title) sits inside the report text. */
@@ -74,17 +75,40 @@ export function reproductionBlocks(body: string): { start: number; end: number }
 
 export const SEGMENT_SEPARATOR = '\n\n';
 
+/** How many posts the reporter may add to the report before anyone else answers. */
+const REPORTER_FOLLOW_UPS = 3;
+
+function sameWriter(a: string | null | undefined, b: string | null | undefined): boolean {
+  return !!a && !!b && a.toLowerCase() === b.toLowerCase() && a.toLowerCase() !== 'ghost';
+}
+
 /**
  * The report an agent would read: the title and body plus the comments posted before the first
  * attribution. When the first attribution is in the body, just the title and the body; with no
- * attribution at all, the whole thread. `withFirstAttributionPost` adds the post holding the first
+ * attribution at all, the whole thread. The reporter's own follow-ups posted right after the body
+ * (or after the added attribution post), before anyone else answers, come in too. `withFirstAttributionPost` adds the post holding the first
  * attribution (the caller deletes its answer).
  */
 export function buildReport(thread: Thread, attributions: readonly Attribution[], options: { withFirstAttributionPost?: boolean } = {}): Report {
-  // An attribution in the title (post -1) does not cut the comments: only one in a post does.
+  // An attribution in the title (post -1) does not cut the comments where they still tell the
+  // symptom, only from the first that speaks of a fix, a revert or a commit ("I've reverted the
+  // last commit"): that talk answers the title.
   const inPosts = attributions.filter((a) => a.post >= 0);
-  const first = inPosts.length > 0 ? Math.min(...inPosts.map((a) => a.post)) : thread.posts.length;
-  const last = options.withFirstAttributionPost ? first + 1 : first;
+  // (A post naming the title's commit again confirms it, and its reference is deleted: no cut.)
+  const titled = attributions.filter((a) => a.post === -1);
+  const confirms = (p: ThreadPost): boolean => findRefs(p.body).some((r) => titled.some((a) => sameTarget(a.ref, r.ref)));
+  const talk = titled.length > 0 ? thread.posts.findIndex((p, i) => i > 0 && (FIX_TALK.test(p.body) || /\b[0-9a-f]{7,40}\b/i.test(p.body)) && !confirms(p)) : -1;
+  const first = inPosts.length > 0 ? Math.min(...inPosts.map((a) => a.post)) : talk > 0 ? talk : thread.posts.length;
+  let last = options.withFirstAttributionPost ? first + 1 : first;
+  // The reporter going on with the report before anyone else answers ("To be clear: it starts
+  // but shows nothing") is still the report: those posts come in whole and are sanitized like it,
+  // up to the first that speaks of a fix, a revert, a commit or a bisect.
+  if (inPosts.length > 0 && (first === 0 || options.withFirstAttributionPost)) {
+    let next = Math.max(1, last);
+    const more = (p: ThreadPost): boolean => sameWriter(p.author, thread.author) && !FIX_TALK.test(p.body) && !/\b[0-9a-f]{7,40}\b/i.test(p.body);
+    while (next < thread.posts.length && more(thread.posts[next]!) && next <= first + REPORTER_FOLLOW_UPS + (first === 0 ? 0 : 1)) next += 1;
+    last = next;
+  }
   const included = thread.posts.filter((p, i) => i === 0 || i < last).map((p) => p.index);
   const segments: Segment[] = [{ post: null, start: 0, length: thread.title.length }];
   let text = thread.title;

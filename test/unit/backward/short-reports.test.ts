@@ -1437,3 +1437,103 @@ describe('a fix title naming two commits', () => {
     expect(found(titled(`Fix errors in commit ${FULL.slice(0, 7)} and 0a1b2c3`, ['Both commits broke the build.']))).toEqual([]);
   });
 });
+
+describe('held-out shapes, round ten', () => {
+  const withSubject = (thread: Thread, goldSubject: string) => {
+    const attributions = extractAttributions(thread);
+    return decideReport(thread, attributions, { gold: FULL, goldSubject, prNumbers: [], knownShas: [FULL] }, reportDrafts(thread, attributions), new Set());
+  };
+
+  it("the reporter's own follow-up before anyone answers stays in the report, unless it speaks of a fix", () => {
+    const thread = titled('Viewer broken', [`The viewer no longer opens images after commit ${FULL}.`, 'To be precise: the window opens but stays empty.', 'Reverting that commit locally helps.', 'Thanks, looking.'], ['ann', 'ann', 'ann', 'bob']);
+    const text = decide(thread).out.report.text;
+    expect(text).toContain('the window opens but stays empty.');
+    expect(text).not.toContain('Reverting that commit');
+    const answered = titled('Viewer broken', [`The viewer no longer opens images after commit ${FULL}.`, 'Which version of the toolkit?', 'To be precise: the window opens but stays empty.'], ['ann', 'bob', 'ann']);
+    expect(decide(answered).out.report.text).not.toContain('stays empty');
+  });
+
+  it('a revert title quoting a short subject whole loses it', () => {
+    const out = withSubject(titled('Revert "fix #95"', [`This reverts commit ${FULL}.\n\nIt broke the cache warm-up: #96`]), 'fix #95');
+    expect(out.report.text).not.toContain('fix #95');
+  });
+
+  it('a cause named by the words of the subject goes; a symptom that shares words without a causal lead-in stays', () => {
+    const out = withSubject(titled('Breakage introduced by dock hang fixes', [`Only the left light blinks on master. I bisected the problem down to commit ${FULL}.`]), 'Fix dock hangs when unplugging the left half');
+    expect(out.report.text).not.toMatch(/dock hang fixes/);
+    expect(out.report.text).toContain('Only the left light blinks on master.');
+    const kept = withSubject(titled('Crash', [`The app crashes after opening files with long names. I bisected it down to commit ${FULL}.`]), 'Fix crash when opening files');
+    expect(kept.report.text).toContain('crashes after opening files with long names');
+  });
+
+  it('"fixes <issue> by partly rolling back commit: X" blames X', () => {
+    expect(found(titled('Fix: games boot into the menu', [`This PR fixes the boot problem on tablets by partly rolling back commit: ${FULL}\n\nPlease review.`]))).toEqual([FULL]);
+  });
+
+  it('"**Describe the bug**\\nAfter X, <symptom>" under a title reporting a breakage blames X', () => {
+    const thread = titled('Shader build broken after the recent toolchain update', [`**Describe the bug**\nAfter ${FULL}, the compiler stops with an error on any shader with shadow samplers.`]);
+    expect(found(thread)).toEqual([FULL]);
+    expect(decide(thread).out.report.text).toContain('the compiler stops with an error on any shader');
+  });
+
+  it('"<symptom>, first bad commit is X" keeps the symptom clause', () => {
+    const text = decide(titled('Crash when dragging', [`the picker crashes once I start dragging the mouse, first bad commit is ${FULL} (bisected).\n\nWill have a look.`])).out.report.text;
+    expect(text).toContain('the picker crashes once I start dragging the mouse');
+    expect(text).not.toContain('first bad commit');
+  });
+
+  it('a subject in brackets with full stops after the reference does not end the sentence', () => {
+    expect(found(titled('Screen garbage (bisected)', [`commit ${FULL.slice(0, 12)} ("Clear the grid with the default colour. Issue 12.") brought in a regression leaving garbage on the screen.`]))).toEqual([FULL.slice(0, 12)]);
+  });
+
+  it('"where it stopped working: X" and "X incorrectly used …" blame X; the pointer sentence and "the previous commit works fine" go', () => {
+    const thread = titled('Plugin installer broken', [`#### Which commit?\n\nIt seems this is the commit we want, where it stopped working:  https://github.com/acme/widget/commit/${FULL}\n\nThe previous commit builds and works, while that one shows an error box.`]);
+    expect(found(thread)).toEqual([FULL]);
+    const text = decide(thread).out.report.text;
+    expect(text).not.toMatch(/commit we want|previous commit builds/);
+    expect(found(titled('Fix the staleness check', [`${FULL} incorrectly took the lookup's printed text instead of its exit code.`]))).toEqual([FULL]);
+  });
+
+  it('a revert titled with the reference whose body only guesses ("quite a likely chance this commit introduced the regression") is hedged', () => {
+    expect(codesOf(titled(`Revert ${FULL}`, ['Quite a likely chance this commit introduced the regression; we will test more in this branch.']))).toContain('hedged');
+  });
+});
+
+describe('held-out shapes, round eleven', () => {
+  it('someone else naming another cause than a commit sends the blame to review', () => {
+    const thread = titled('No sound in the racing game', [`The audio worked until last month, and while looking for when it stopped working I saw that the commit https://github.com/acme/widget/commit/${FULL} made the game lose its sound.`, 'This bug is caused by the CI image, a local build of master has sound.'], ['ann', 'bob']);
+    expect(found(thread)).toEqual([FULL]);
+    expect(codesOf(thread)).toContain('retracted');
+  });
+
+  it('"Latest commit (X) broke …" blames X: the revision is the subject of the blame, not one merely run', () => {
+    expect(found(titled(`Latest commit (${FULL.slice(0, 7)}) broke the PAL games`, ['Every PAL game shows a black screen now.']))).toEqual([FULL.slice(0, 7)]);
+  });
+
+  it("the words of a reverted fix's subject are no reason for the revert; the reason told in the body is", () => {
+    expect(found(titled('Revert "[android] Fix the crash in release builds (#4617)"', [`The app starts correctly now.\n\nThis reverts commit ${FULL}.`]))).toEqual([]);
+    expect(found(titled('Revert "Fix a small leak in the pool"', [`This reverts commit ${FULL}.\n\nNot ready yet, it is breaking the exporter right now.`]))).toEqual([FULL]);
+    expect(found(titled('Revert "Tidy the loader"', [`This reverts commit ${FULL}. My misunderstanding, leading to the settings tab not showing at all.`]))).toEqual([FULL]);
+  });
+
+  it('a blame in the title keeps the early comments, not the talk of a revert that answers it; the dated latest commit and the last good one go', () => {
+    const thread = titled(`Latest commit (${FULL.slice(0, 7)}) broke the PAL games`, [
+      'Looks like the newest commit from 2016-06-25 has broken every PAL game: black screen, sound only.\n\nThe last working commit was 0a1b2c3 built on 2016-06-22.',
+      'Same here with the auto video mode.',
+      "There is only one commit after that one; I've reverted it. Hopefully that fixes it.",
+      'It works again, closing.',
+    ], ['ann', 'cid', 'bob', 'ann']);
+    const text = decide(thread).out.report.text;
+    expect(text).toContain('has broken every PAL game');
+    expect(text).toContain('Same here with the auto video mode.');
+    expect(text).not.toMatch(/reverted it|works again|2016-06-25|last working commit/);
+  });
+});
+
+describe('a revert whose reason a reviewer finds unfounded', () => {
+  it('is taken back', () => {
+    const thread = titled('Revert "Add more lint passes (#4711)"', [`This reverts commit ${FULL}.\nThis is breaking the build.`, 'Hm, which job did it break? All I see on it is an unrelated flake. We should reland it.'], ['ann', 'bob']);
+    expect(found(thread)).toEqual([FULL]);
+    expect(codesOf(thread)).toContain('retracted');
+  });
+});
