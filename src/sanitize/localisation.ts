@@ -59,10 +59,13 @@ const LAST_GOOD_NAMED = /\b(?:the\s+)?last\s+(?:known[- ])?(?:good|working)\s+(?
 /** "the last commit from March 3, 2021": the commit dated; the date goes. */
 const DATED_COMMIT = /\b(?:the\s+)?(?:latest|last|recent|newest)\s+commit\s+(?:from|of|on|dated)\s+(?:\d{4}-\d{2}-\d{2}|\d{1,2}[./]\d{1,2}[./]\d{2,4}|[A-Z][a-z]{2,8}\.?\s+\d{1,2}(?:st|nd|rd|th)?,?\s+\d{4}|\d{1,2}(?:st|nd|rd|th)?\s+[A-Z][a-z]{2,8}\.?\s+\d{4})/g;
 
+/** "Need to revert for now.": the revert announced without an object still says the culprit is reverted here. */
+const REVERT_NEEDED = /\b(?:(?:I|we)\s+)?(?:need|needed|have|had|want|wanted)\s+to\s+revert(?:\s+(?:it|this|that))?(?:\s+for\s+now)?(?=\s*[.!,;]|\s*$)/gim;
+
 /** Patterns whose whole sentence localises the culprit. */
 const SENTENCE_PATTERNS: readonly RegExp[] = [GOOD_NEIGHBOUR, POINTED_RESULT, LAST_GOOD_NAMED];
 /** Patterns whose whole match points at the culprit; the rest of the sentence stays. */
-const PHRASE_PATTERNS: readonly RegExp[] = [POINTING_BLAME, POINTING_CAUSE, FROM_THIS_COMMIT_ON, REVERT_POINTER, POINTED_COMMIT, BLAMING_PR_SUBJECT, DATED_COMMIT];
+const PHRASE_PATTERNS: readonly RegExp[] = [POINTING_BLAME, POINTING_CAUSE, FROM_THIS_COMMIT_ON, REVERT_POINTER, POINTED_COMMIT, BLAMING_PR_SUBJECT, DATED_COMMIT, REVERT_NEEDED];
 /** Patterns whose first group, ending the match, names the culprit's pull request. */
 const TRAILING_GROUP_PATTERNS: readonly RegExp[] = [SINCE_PR, BLAMED_PR];
 

@@ -1537,3 +1537,11 @@ describe('a revert whose reason a reviewer finds unfounded', () => {
     expect(codesOf(thread)).toContain('retracted');
   });
 });
+
+describe('a revert announced without an object', () => {
+  it('goes with the answer, the reason stays', () => {
+    const text = decide(titled('Revert "Speed up the search endpoint (#311)"', [`This reverts commit ${FULL}.\n\nWe have to revert for now. It broke the search endpoint, which answers some requests with a 500.`])).out.report.text;
+    expect(text).not.toMatch(/have to revert/);
+    expect(text).toContain("the search endpoint, which answers some requests with a 500.");
+  });
+});
