@@ -442,7 +442,7 @@ function evidenceOf(
   // "whenever someone gets around to bisecting it": the search is still to come.
   const ownCausal = own && /^bisect/i.test(own[0]) && BISECT_TO_COME.test(sentence) ? null : own;
   const causal = inCode || bareNumber ? null : (ownCausal ?? (ANAPHORA.test(next) ? ANAPHORA.exec(next) : null) ?? NEXT_PARTICIPLE.exec(next) ?? CONTINUED_VERB.exec(continuation(body, s, ref)) ?? subjectVerb(body, s, ref, context) ?? blameBefore(layout, s, ref) ?? fragmentBlame(body, s, ref, next) ?? (brokenCommit ? endpointAfter : null) ?? (facts.commitRefs === 1 ? BAD_COMMIT_LABEL.exec(body.slice(Math.max(s.start, ref.outerStart - 40), ref.outerStart)) : null));
-  const opener = causal || inCode || bareNumber ? null : (SINCE_OPENER.exec(withoutHeading(body.slice(s.start, ref.outerStart))) ?? CAUSE_NOUN_BEFORE.exec(body.slice(Math.max(s.start, ref.outerStart - 40), ref.outerStart)));
+  const opener = causal || inCode || bareNumber ? null : (SINCE_OPENER.exec(body.slice(s.start + headingLength(body.slice(s.start, ref.outerStart)), ref.outerStart)) ?? CAUSE_NOUN_BEFORE.exec(body.slice(Math.max(s.start, ref.outerStart - 40), ref.outerStart)));
   // A title "Errors in the unit tests since 04c2d34": a symptom, then "since" right before the reference.
   const titleSince = !causal && !bareNumber && !inCode && post === -1 ? /\b(?:since|after)\s+(?:commit\s+)?[`'"(\[]*$/i.exec(body.slice(Math.max(0, ref.outerStart - 20), ref.outerStart)) : null;
   if (titleSince && (EFFECT_WORD.test(body.slice(0, ref.outerStart)) || /\b(?:errors?|broken|breaks|regress\w*)\b/i.test(body.slice(0, ref.outerStart)))) add('causal', titleSince[0].trim());
@@ -695,8 +695,7 @@ export function clauseSpan(body: string, s: Range, ref: RefMatch): Range {
   // "…bisect…, and it was this: X": the pointer clause and the reference go, the story of the search stays.
   if (start > 0 && POINTER.test(text.slice(start, at)) && CAUSAL.test(text.slice(0, start))) return { start: s.start + start, end: s.start + end };
   // "**Describe the bug**\nSince commit X …": a heading or label line above the sentence is not part of its lead-in.
-  const heading = HEADING_LINES.exec(text.slice(start, at));
-  if (heading && !CAUSAL.test(heading[0])) start += heading[0].length;
+  start += headingLength(text.slice(start, at));
   const leadIn = text.slice(start, at);
   // A Markdown link around the reference ("Since [commit X](URL) …") is one reference.
   const linkLead = leadIn.replace(/\[[^\]\n]{0,80}\]\($/, '');
@@ -800,10 +799,10 @@ const EFFECT_VERB_AT = new RegExp(String.raw`\b(?:${EFFECT_VERBS})\b`, 'i');
 /** Lines of a heading or a label ("## Bug", "**Describe the bug**", "Steps:") opening a sentence span. */
 const HEADING_LINES = /^(?:[ \t]*(?:#{1,6}\s[^\n]*|\*\*[^\n*]{1,60}\*\*:?|__[^\n_]{1,60}__:?|[^\n]{1,60}:)[ \t]*\n+)+/;
 
-/** A lead-in without the heading or label lines above it ("**Describe the bug**\nAfter X"), unless they hold the cause. */
-function withoutHeading(lead: string): string {
+/** The length of the heading or label lines opening a lead-in ("**Describe the bug**\nAfter X"), 0 when they hold the cause. */
+function headingLength(lead: string): number {
   const heading = HEADING_LINES.exec(lead);
-  return heading && !CAUSAL.test(heading[0]) ? lead.slice(heading[0].length) : lead;
+  return heading && !CAUSAL.test(heading[0]) ? heading[0].length : 0;
 }
 
 /** A feature that stopped working ("qiv does not start anymore", "no longer builds"). */

@@ -104,9 +104,10 @@ export function buildReport(thread: Thread, attributions: readonly Attribution[]
   // but shows nothing") is still the report: those posts come in whole and are sanitized like it,
   // up to the first that speaks of a fix, a revert, a commit or a bisect.
   if (inPosts.length > 0 && (first === 0 || options.withFirstAttributionPost)) {
-    let next = Math.max(1, last);
+    const from = Math.max(1, last);
     const more = (p: ThreadPost): boolean => sameWriter(p.author, thread.author) && !FIX_TALK.test(p.body) && !/\b[0-9a-f]{7,40}\b/i.test(p.body);
-    while (next < thread.posts.length && more(thread.posts[next]!) && next <= first + REPORTER_FOLLOW_UPS + (first === 0 ? 0 : 1)) next += 1;
+    let next = from;
+    while (next < thread.posts.length && next - from < REPORTER_FOLLOW_UPS && more(thread.posts[next]!)) next += 1;
     last = next;
   }
   const included = thread.posts.filter((p, i) => i === 0 || i < last).map((p) => p.index);
