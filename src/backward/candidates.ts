@@ -181,7 +181,7 @@ function fragmentBlame(body: string, s: Range, ref: RefMatch, next: string): Reg
 
 /** The good side of a range, said before the reference. */
 const GOOD_BEFORE =
-  /(?:\b(?:the\s+)?last\s+(?:commit|version|build|revision)\b[^.\n]{0,50}\b(?:fine|good|ok|okay|worked|working)\b[^.\n]{0,15}|\b(?:some\s*time|somewhere)\s+(?:after|before)\s+(?:commit\s+)?|\b(?:last|earliest|latest|previous)\s+(?:known[- ])?(?:good|working|ok)\b[^.\n]{0,30}|\bgood\s*(?:commit|revision|build)?\s*(?:was|is|[:=])\s*|\b(?:works?|worked|working|fine)\s+(?:fine\s+)?(?:on|at|with|in|before|until)\s+(?:commit\s+)?|\bprevious\s+(?:commit|version|revision|build)\b[^.\n]{0,20}|\b(?:just\s+)?before\s+(?:commit\s+)?|\bthe\s+one\s+(?:right\s+|just\s+|immediately\s+)?before\s+(?:that|it|this)(?:\s+one)?\s*,\s*|\b(?:can|could)\s+\w+[^.\n]{0,40}\bwhen\s+(?:I\s+|we\s+)?(?:use|using|run|build|check\s*out)\s+(?:this|that|the)?\s*(?:commit|revision|version|build)?\s*:?\s*|\broll(?:s|ing|ed)?[\s-]?back\s+(?:[\w-]+\s+){0,3}?to\s+(?:commit\s+)?|\b(?:go|goes|went|going|revert(?:s|ed|ing)?)\s+back\s+(?:(?:one|a|1|two|\d+)\s+commits?\s+)?to\s+(?:commit\s+)?|\bparent\s+(?:commit\s+)?|\bcompared\s+(?:to|with)\s+[^.\n]{0,30})[\s`'"([*_]*$/i;
+  /(?:\b(?:the\s+)?last\s+(?:commit|version|build|revision)\b[^.\n]{0,50}\b(?:fine|good|ok|okay|worked|working)\b[^.\n]{0,15}|\b(?:some\s*time|somewhere)\s+(?:after|before)\s+(?:commit\s+)?|\b(?:last|earliest|latest|previous)\s+(?:known[- ])?(?:good|working|ok)\b[^.\n]{0,30}|\bgood\s*(?:commit|revision|build)?\s*(?:was|is|[:=])\s*|\b(?:works?|worked|working|fine)\s+(?:fine\s+)?(?:on|at|with|in|before|until)\s+(?:commit\s+)?|\bprevious\s+(?:commit|version|revision|build)\b[^.\n]{0,20}|\b(?:just\s+)?before\s+(?:commit\s+)?|\b(?:commits|revisions|builds|versions)\s+(?:after|since|following)\s+(?:commit\s+)?|\bthe\s+one\s+(?:right\s+|just\s+|immediately\s+)?before\s+(?:that|it|this)(?:\s+one)?\s*,\s*|\b(?:can|could)\s+\w+[^.\n]{0,40}\bwhen\s+(?:I\s+|we\s+)?(?:use|using|run|build|check\s*out)\s+(?:this|that|the)?\s*(?:commit|revision|version|build)?\s*:?\s*|\broll(?:s|ing|ed)?[\s-]?back\s+(?:[\w-]+\s+){0,3}?to\s+(?:commit\s+)?|\b(?:go|goes|went|going|revert(?:s|ed|ing)?)\s+back\s+(?:(?:one|a|1|two|\d+)\s+commits?\s+)?to\s+(?:commit\s+)?|\bparent\s+(?:commit\s+)?|\bcompared\s+(?:to|with)\s+[^.\n]{0,30})[\s`'"([*_]*$/i;
 
 /** The good side, said right after the reference ("X, which doesn't crash", "X where it still works"). */
 const GOOD_AFTER =
@@ -292,6 +292,11 @@ export function scoreCandidates(
       const titleBlame = !blame && src.index === 0 && isBarePost(body, ref) ? TITLE_LAST_COMMIT.exec(thread.title) : null;
       if (blame) evidence.push({ code: 'answers', weight: SCORING.answers, text: blame });
       else if (titleBlame && (BREAKAGE_REPORT.test(thread.title) || TITLE_TROUBLE.test(thread.title))) evidence.push({ code: 'answers', weight: SCORING.answers, text: titleBlame[0] });
+      // "Yes, it is 586af36." answering someone else who named the same commit: the answer to a guess.
+      const affirmed = src.index > 0 ? AFFIRMED_REF.exec(body.slice(0, ref.outerStart)) : null;
+      if (affirmed && evidence.every((e) => e.weight >= 0) && thread.posts.some((p) => p.index < src.index && p.author !== src.author && mentions(p.body, ref))) {
+        evidence.push({ code: 'answers', weight: SCORING.answers, text: affirmed[0].trim() });
+      }
       const later = thread.posts.filter((p) => p.index > src.index && p.author !== src.author);
       const confirm = later.map((p) => ({ p, m: CONFIRM.exec(p.body) })).find(({ p, m }) => m && mentions(p.body, ref));
       if (confirm) evidence.push({ code: 'confirmed', weight: SCORING.confirmed, text: confirm.m![0] });
@@ -317,6 +322,9 @@ export function scoreCandidates(
   }
   return out;
 }
+
+/** A post opening with a yes that names the commit ("Yes, it is X", "Yep, that's X"). */
+const AFFIRMED_REF = /^\s*(?:yes|yep|yeah|indeed|right|correct|confirmed)\b[,.!:]?\s+(?:it(?:'s|\s+is|\s+was)|that(?:'s|\s+is|\s+was)|this\s+is)\s+(?:indeed\s+)?(?:commit\s+)?[`'"(\[]*$/i;
 
 /** Someone owning up to the change named ("I introduced the changes you're referring to", "sorry, I broke this with my commit"). */
 const OWNED_UP =

@@ -49,6 +49,8 @@ export const RETRACTION = [
   /\b(?:cannot|can't|can\s+not|couldn't|could\s+not)\s+(?:possibly\s+)?be\s+(?:it|that|the\s+(?:culprit|cause|one))\b/i,
   /\bdid(?:\s+not|n't)\s+cause\s+(?:the|this|it)\b/i,
   /\bred\s+herring\b/i,
+  // The parent has the bug too ("Nope, I tested with the parent commit of X. …"; "… parent … the bug is still there"): not the first bad commit.
+  /^\s*(?:nope|no)\b[,.!]?\s+(?:I|we)\s+(?:tested|tried|checked|built|ran)\s+(?:with\s+|on\s+|at\s+)?(?:the\s+)?parent\b|\bparent\b[^.\n]{0,60}\b(?:bug|issue|problem|crash|error)\s+(?:is\s+|was\s+)?still\s+(?:there|present|happens|reproduces)\b/i,
   // A reviewer finding the revert unfounded ("the only red on it is an unrelated flake; we should reland this").
   /\bunrelated\s+flak(?:e|y)\b|\b(?:we|you)\s+should\s+re-?land\s+(?:this|it|the\s+(?:change|commit|PR))\b/i,
   // Someone else doubting the commit itself ("I don't believe the change itself is the cause").

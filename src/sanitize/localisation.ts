@@ -62,8 +62,11 @@ const DATED_COMMIT = /\b(?:the\s+)?(?:latest|last|recent|newest)\s+commit\s+(?:f
 /** "Need to revert for now.": the revert announced without an object still says the culprit is reverted here. */
 const REVERT_NEEDED = /\b(?:(?:I|we)\s+)?(?:need|needed|have|had|want|wanted)\s+to\s+revert(?:\s+(?:it|this|that))?(?:\s+for\s+now)?(?=\s*[.!,;]|\s*$)/gim;
 
+/** "This commit modified it to:" over a quoted line: what the attributed commit changed, pointed at. */
+const POINTED_CHANGE = /\b(?:this|that|the\s+(?:bad|offending|culprit))\s+commit\s+(?:modified|changed|replaced|rewrote|turned)\b/gi;
+
 /** Patterns whose whole sentence localises the culprit. */
-const SENTENCE_PATTERNS: readonly RegExp[] = [GOOD_NEIGHBOUR, POINTED_RESULT, LAST_GOOD_NAMED];
+const SENTENCE_PATTERNS: readonly RegExp[] = [GOOD_NEIGHBOUR, POINTED_RESULT, LAST_GOOD_NAMED, POINTED_CHANGE];
 /** Patterns whose whole match points at the culprit; the rest of the sentence stays. */
 const PHRASE_PATTERNS: readonly RegExp[] = [POINTING_BLAME, POINTING_CAUSE, FROM_THIS_COMMIT_ON, REVERT_POINTER, POINTED_COMMIT, BLAMING_PR_SUBJECT, DATED_COMMIT, REVERT_NEEDED];
 /** Patterns whose first group, ending the match, names the culprit's pull request. */

@@ -1545,3 +1545,28 @@ describe('a revert announced without an object', () => {
     expect(text).toContain("the search endpoint, which answers some requests with a 500.");
   });
 });
+
+describe('held-out shapes, round twelve', () => {
+  it('"This commit changed it into" over the changed line goes with the answer', () => {
+    const text = decide(titled('Toolbar broken', [`The whole toolbar breaks with commit  https://github.com/acme/widget/commit/${FULL}\n\nThe old rule was \`#bar {\`\n\n**This commit changed it into**\n\n\`#bar, #main {\``])).out.report.text;
+    expect(text).not.toMatch(/This commit changed/);
+    expect(text).toContain('The old rule was');
+  });
+
+  it('"Yes, it is X." answering someone else who guessed X names the culprit', () => {
+    const other = 'aaaabbbbccccddddeeeeffff0000111122223333';
+    const thread = titled('regression: tennis court shadows are broken', ['The shadows in the game are broken since a recent commit.', `Must be newer than https://github.com/acme/widget/commit/${other} and I think it is https://github.com/acme/widget/commit/${FULL}`, `Yes, it is ${FULL.slice(0, 7)}. Bad news.`], ['ann', 'bob', 'cid']);
+    expect(found(thread)).toContain(FULL.slice(0, 7));
+  });
+
+  it('"Nope, I tested with the parent commit of X" takes the bisect back', () => {
+    const thread = titled('Grey shadows', ['The shadows turn grey after ten seconds.', 'Could you find the commit?', `bad commit: ${FULL}`, `Nope, I tested with the parent commit of ${FULL.slice(0, 7)}. The bug is still there.`], ['ann', 'bob', 'ann', 'bob']);
+    expect(codesOf(thread)).toContain('retracted');
+  });
+});
+
+describe('"<symptom> in commits after X"', () => {
+  it('makes X the last good one, not the culprit', () => {
+    expect(found(titled(`Capes break in commits after ${FULL.slice(0, 7)}`, [`A lot of capes break in builds after ${FULL.slice(0, 7)}, fine with ${FULL.slice(0, 7)} itself.`]))).toEqual([]);
+  });
+});
