@@ -323,6 +323,9 @@ export function scoreCandidates(
   return out;
 }
 
+/** A bracketed aside right after a reference, often the commit's subject ("X (Fix the grid. Issue 12.)"). */
+const BRACKETED_ASIDE = /^[`'"\])]*\s*\([^)\n]{0,300}\)/;
+
 /** A post opening with a yes that names the commit ("Yes, it is X", "Yep, that's X"). */
 const AFFIRMED_REF = /^\s*(?:yes|yep|yeah|indeed|right|correct|confirmed)\b[,.!:]?\s+(?:it(?:'s|\s+is|\s+was)|that(?:'s|\s+is|\s+was)|this\s+is)\s+(?:indeed\s+)?(?:commit\s+)?[`'"(\[]*$/i;
 
@@ -440,7 +443,7 @@ function evidenceOf(
   const next = body.slice(s.end, s.end + 200).replace(/^[\s>]+/, '');
   const causalWords = post === -1 ? TITLE_CAUSAL : CAUSAL;
   // "X (Introduce the volume knob, #842) …": a subject pasted after the reference is no causal word.
-  const subjectAfter = /^[`'"\])]*\s*\([^)\n]{0,300}\)/.exec(body.slice(ref.end, ref.end + 310));
+  const subjectAfter = BRACKETED_ASIDE.exec(body.slice(ref.end, ref.end + 310));
   const spoken = subjectAfter ? sentence.replace(subjectAfter[0], (w) => '_'.repeat(w.length)) : sentence;
   const ownMatch = causalWords.exec(spoken) ?? CAUSAL_OTHER.exec(spoken);
   // "the test introduced in X fails": what X introduced is a thing, not the regression.
@@ -545,7 +548,7 @@ function sentenceNear(layout: Layout, ref: RefMatch): Range {
   let s = sentenceAt(layout, ref.start);
   // 'commit X ("Fix the grid. Issue 1829.") introduced …': a subject in brackets after the reference
   // does not end the sentence, and the reach is counted from its end.
-  const aside = /^[`'"\])]*\s*\([^)\n]{0,300}\)/.exec(layout.body.slice(ref.end, ref.end + 310));
+  const aside = BRACKETED_ASIDE.exec(layout.body.slice(ref.end, ref.end + 310));
   let end = ref.end;
   if (aside && ref.end + aside[0].length >= s.end && ref.end + aside[0].length < layout.body.length) {
     end = ref.end + aside[0].length;

@@ -118,7 +118,6 @@ function outcomeClauseEnd(text: string, matchEnd: number, sentenceEnd: number): 
   return sentenceEnd;
 }
 
-/** Sentences that state a bisect outcome ("bisected it to …", "… is the first bad commit"). */
 /**
  * "the viewer crashes when I drag, first bad commit is X": a symptom clause before the outcome,
  * cut off by a comma and naming no commit or bisect, stays.
@@ -130,6 +129,7 @@ function outcomeClauseStart(text: string, sentenceStart: number, phraseStart: nu
   return (lead.slice(0, comma.index).match(/[A-Za-z]{2,}/g) ?? []).length >= 3 ? sentenceStart + comma.index : sentenceStart;
 }
 
+/** Sentences that state a bisect outcome ("bisected it to …", "… is the first bad commit"). */
 export function detectBisectOutcome(text: string): Span[] {
   const out: Span[] = [];
   for (const re of OUTCOME_PHRASES) {

@@ -78,6 +78,11 @@ export const SEGMENT_SEPARATOR = '\n\n';
 /** How many posts the reporter may add to the report before anyone else answers. */
 const REPORTER_FOLLOW_UPS = 3;
 
+/** A post that speaks of a fix, a revert, a commit or a bisect, or names a hash: answer talk. */
+function speaksOfFix(p: ThreadPost): boolean {
+  return FIX_TALK.test(p.body) || /\b[0-9a-f]{7,40}\b/i.test(p.body);
+}
+
 function sameWriter(a: string | null | undefined, b: string | null | undefined): boolean {
   return !!a && !!b && a.toLowerCase() === b.toLowerCase() && a.toLowerCase() !== 'ghost';
 }
@@ -86,8 +91,9 @@ function sameWriter(a: string | null | undefined, b: string | null | undefined):
  * The report an agent would read: the title and body plus the comments posted before the first
  * attribution. When the first attribution is in the body, just the title and the body; with no
  * attribution at all, the whole thread. The reporter's own follow-ups posted right after the body
- * (or after the added attribution post), before anyone else answers, come in too. `withFirstAttributionPost` adds the post holding the first
- * attribution (the caller deletes its answer).
+ * (or after the added attribution post), before anyone else answers, come in too.
+ * `withFirstAttributionPost` adds the post holding the first attribution (the caller deletes its
+ * answer).
  */
 export function buildReport(thread: Thread, attributions: readonly Attribution[], options: { withFirstAttributionPost?: boolean } = {}): Report {
   // An attribution in the title (post -1) does not cut the comments where they still tell the
@@ -97,7 +103,7 @@ export function buildReport(thread: Thread, attributions: readonly Attribution[]
   // (A post naming the title's commit again confirms it, and its reference is deleted: no cut.)
   const titled = attributions.filter((a) => a.post === -1);
   const confirms = (p: ThreadPost): boolean => findRefs(p.body).some((r) => titled.some((a) => sameTarget(a.ref, r.ref)));
-  const talk = titled.length > 0 ? thread.posts.findIndex((p, i) => i > 0 && (FIX_TALK.test(p.body) || /\b[0-9a-f]{7,40}\b/i.test(p.body)) && !confirms(p)) : -1;
+  const talk = titled.length > 0 ? thread.posts.findIndex((p, i) => i > 0 && speaksOfFix(p) && !confirms(p)) : -1;
   const first = inPosts.length > 0 ? Math.min(...inPosts.map((a) => a.post)) : talk > 0 ? talk : thread.posts.length;
   let last = options.withFirstAttributionPost ? first + 1 : first;
   // The reporter going on with the report before anyone else answers ("To be clear: it starts
@@ -105,7 +111,7 @@ export function buildReport(thread: Thread, attributions: readonly Attribution[]
   // up to the first that speaks of a fix, a revert, a commit or a bisect.
   if (inPosts.length > 0 && (first === 0 || options.withFirstAttributionPost)) {
     const from = Math.max(1, last);
-    const more = (p: ThreadPost): boolean => sameWriter(p.author, thread.author) && !FIX_TALK.test(p.body) && !/\b[0-9a-f]{7,40}\b/i.test(p.body);
+    const more = (p: ThreadPost): boolean => sameWriter(p.author, thread.author) && !speaksOfFix(p);
     let next = from;
     while (next < thread.posts.length && next - from < REPORTER_FOLLOW_UPS && more(thread.posts[next]!)) next += 1;
     last = next;
