@@ -9,7 +9,7 @@ import { MinerError } from '../errors.js';
 /**
  * How a cutoff was decided:
  * - `first-parent-by-date`: the newest commit on the branch's first-parent line whose committer
- *   time is not after the report, with no foxtrot merge above it;
+ *   time is not after the report, with no foxtrot merge above it that was followed;
  * - `foxtrot-corrected`: as above, but at least one foxtrot merge newer than the cutoff was
  *   followed through its second parent (the branch as it stood before that merge);
  * - `no-commit-before-report`: no commit on the (corrected) line is old enough; sha is null.
@@ -94,9 +94,15 @@ export function foxtrotEvidence(merge: CommitFacts, branch: string, pulls: PullR
  * push of old commits and a foxtrot merge with neither kind of evidence are not detectable
  * without the push history.
  *
+ * A second parent whose whole line is newer than the report cannot be the branch as it stood
+ * then: such a merge brought in another history ("Merge remote-tracking branch 'extension/main'",
+ * a repository merged into this one), so it is not followed (said in `notes`) and the next older
+ * foxtrot merge on the line, if any, is tried instead.
+ *
  * `lineOf(start)` gives the facts of the first-parent line from `start` at this report time, or
  * undefined when they have not been read: the answer is then `{ missing: start }`, and a reader
- * that reads lazily reads that line and asks again.
+ * that reads lazily reads that line and asks again. A reader must give every merge above the
+ * cutoff that foxtrotEvidence names (it may leave out the others).
  */
 export function decideCutoff(
   branch: string,
@@ -104,29 +110,37 @@ export function decideCutoff(
   pulls: PullRefs,
   lineOf: (start: string) => LineFacts | undefined,
 ): Cutoff | { missing: string } {
-  const notes: string[] = [];
-  let start = `refs/heads/${branch}`;
-  for (;;) {
+  const decided = new Map<string, Cutoff | { missing: string }>();
+  const from = (start: string): Cutoff | { missing: string } => {
+    const known = decided.get(start);
+    if (known !== undefined) return known;
     const line = lineOf(start);
     if (line === undefined) return { missing: start };
-    let foxtrot: { merge: CommitFacts; evidence: FoxtrotEvidence } | null = null;
+    const skipped: string[] = [];
+    let answer: Cutoff | { missing: string } | null = null;
     for (const merge of line.merges) {
       const evidence = foxtrotEvidence(merge, branch, pulls);
-      if (evidence !== null) {
-        foxtrot = { merge, evidence };
-        break;
+      if (evidence === null) continue;
+      const followed = from(merge.parents[1]!);
+      if ('missing' in followed) return followed;
+      const note = `foxtrot merge ${merge.sha} (${evidence}: ${JSON.stringify(merge.subject)})`;
+      if (followed.sha === null) {
+        skipped.push(`${note}: not followed, no commit on its second parent's line at or before ${reportTime.toISOString()} (another history merged in)`);
+        continue;
       }
+      answer = { sha: followed.sha, rule: 'foxtrot-corrected', notes: [...skipped, `${note}: followed second parent ${merge.parents[1]}`, ...followed.notes] };
+      break;
     }
-    if (foxtrot === null) {
-      if (line.cutoff === null) {
-        return { sha: null, rule: 'no-commit-before-report', notes: [...notes, `no commit on the line from ${start} at or before ${reportTime.toISOString()}`] };
-      }
-      return { sha: line.cutoff, rule: notes.length > 0 ? 'foxtrot-corrected' : 'first-parent-by-date', notes };
+    if (answer === null) {
+      answer =
+        line.cutoff === null
+          ? { sha: null, rule: 'no-commit-before-report', notes: [...skipped, `no commit on the line from ${start} at or before ${reportTime.toISOString()}`] }
+          : { sha: line.cutoff, rule: 'first-parent-by-date', notes: skipped };
     }
-    const { merge, evidence } = foxtrot;
-    notes.push(`foxtrot merge ${merge.sha} (${evidence}: ${JSON.stringify(merge.subject)}): followed second parent ${merge.parents[1]}`);
-    start = merge.parents[1]!;
-  }
+    decided.set(start, answer);
+    return answer;
+  };
+  return from(`refs/heads/${branch}`);
 }
 
 /** The report time in whole seconds, as git committer times count; a report time that is no date is a validation error. */

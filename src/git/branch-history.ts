@@ -58,14 +58,15 @@ class Line {
     return lo;
   }
 
-  /** The facts decideCutoff needs at `limit`: of the merges above the cutoff, only the newest foxtrot merge. */
+  /** The facts decideCutoff needs at `limit`: of the merges above the cutoff, the foxtrot merges (newest first). */
   factsAt(limit: number): LineFacts {
     const at = this.firstNotAfter(limit);
-    const f = this.foxtrots[0];
-    return {
-      cutoff: at < this.shas.length ? this.shas[at]! : null,
-      merges: f !== undefined && f < at ? [this.history.node(this.shas[f]!)!] : [],
-    };
+    const merges = [];
+    for (const f of this.foxtrots) {
+      if (f >= at) break;
+      merges.push(this.history.node(this.shas[f]!)!);
+    }
+    return { cutoff: at < this.shas.length ? this.shas[at]! : null, merges };
   }
 
   buildAll(): void {

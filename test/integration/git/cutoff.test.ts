@@ -66,6 +66,25 @@ describe('computeCutoff', () => {
     expect(await computeCutoff(f.gitDir, 'main', tickDate(7, true))).toEqual({ sha: f.merge, rule: 'first-parent-by-date', notes: [] });
   });
 
+  it('does not follow into another history merged in after the report, with either reader', async () => {
+    const repo = await makeRepo();
+    await repo.commit('c1', { files: { 'a.txt': '1\n' } });
+    const c2 = await repo.commit('c2', { files: { 'a.txt': '2\n' } });
+    await repo.git(['checkout', '-q', '--orphan', 'plugin']);
+    await repo.git(['rm', '-q', '-rf', '.']);
+    await repo.commit('plugin start', { files: { 'plugin/p.txt': 'p\n' } });
+    await repo.checkout('main');
+    const d = `${repo.nextTime()} +0000`;
+    await repo.git(['merge', '-q', '--no-ff', '--allow-unrelated-histories', '-m', "Merge remote-tracking branch 'plugin/main' into main", 'plugin'], { GIT_AUTHOR_DATE: d, GIT_COMMITTER_DATE: d });
+    await repo.commit('after', { files: { 'b.txt': 'b\n' } });
+    const report = tickDate(2, true); // before the plugin's first commit
+    const single = await computeCutoff(gd(repo), 'main', report);
+    expect(single).toMatchObject({ sha: c2, rule: 'first-parent-by-date' });
+    expect(single.notes.join('\n')).toMatch(/not followed, no commit on its second parent's line/);
+    const history = await BranchHistory.load(gd(repo), 'main');
+    expect(history.cutoff(report)).toEqual(single);
+  });
+
   it('returns no cutoff when every commit is after the report', async () => {
     const repo = await makeRepo();
     await repo.commit('c1');

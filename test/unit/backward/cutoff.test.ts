@@ -38,15 +38,41 @@ describe('decideCutoff on hand-built facts', () => {
     const facts = lines({
       'refs/heads/main': { cutoff: sha('c'), merges: [merge('a', 'b', 'sync'), merge('m', 's', "Merge branch 'main' into x")] },
       [sha('b')]: { cutoff: sha('e'), merges: [merge('k', 'l', "Merge remote-tracking branch 'origin/main'")] },
-      [sha('l')]: { cutoff: null, merges: [] },
+      [sha('l')]: { cutoff: sha('g'), merges: [] },
     });
     const got = decideCutoff('main', REPORT, pulls(['a']), facts);
-    expect(got).toMatchObject({ sha: null, rule: 'no-commit-before-report' });
+    expect(got).toMatchObject({ sha: sha('g'), rule: 'foxtrot-corrected' });
     const notes = 'notes' in got ? got.notes : [];
-    expect(notes).toHaveLength(3);
+    expect(notes).toHaveLength(2);
     expect(notes[0]).toContain(`foxtrot merge ${sha('a')} (pull-request-head: "sync")`);
     expect(notes[1]).toContain(`foxtrot merge ${sha('k')} (merge-message`);
-    expect(notes[2]).toBe(`no commit on the line from ${sha('l')} at or before 2024-03-01T12:00:00.000Z`);
+  });
+
+  it('does not follow a second parent whose whole line is newer than the report (another history merged in): tries the next older one, else keeps the line', () => {
+    const foreign = merge('a', 'b', "Merge remote-tracking branch 'plugin/main' into main");
+    const older = merge('m', 's', "Merge branch 'main' of https://example.org/x into main");
+    const facts = lines({
+      'refs/heads/main': { cutoff: sha('c'), merges: [foreign, older] },
+      [sha('b')]: { cutoff: null, merges: [merge('k', 'l', "Merge branch 'main' into main")] },
+      [sha('l')]: { cutoff: null, merges: [] },
+      [sha('s')]: { cutoff: sha('d'), merges: [] },
+    });
+    const got = decideCutoff('main', REPORT, NO_PULL_REFS, facts);
+    expect(got).toMatchObject({ sha: sha('d'), rule: 'foxtrot-corrected' });
+    const notes = 'notes' in got ? got.notes : [];
+    expect(notes[0]).toBe(
+      `foxtrot merge ${sha('a')} (merge-message: "Merge remote-tracking branch 'plugin/main' into main"): not followed, no commit on its second parent's line at or before 2024-03-01T12:00:00.000Z (another history merged in)`,
+    );
+    expect(notes[1]).toContain(`foxtrot merge ${sha('m')} (merge-message`);
+    expect(notes[1]).toContain(`followed second parent ${sha('s')}`);
+    // Without the older one, the line's own cutoff stands, the skipped merge said in the notes.
+    const alone = lines({ 'refs/heads/main': { cutoff: sha('c'), merges: [foreign] }, [sha('b')]: { cutoff: null, merges: [] } });
+    const kept = decideCutoff('main', REPORT, NO_PULL_REFS, alone);
+    expect(kept).toMatchObject({ sha: sha('c'), rule: 'first-parent-by-date' });
+    expect('notes' in kept ? kept.notes : []).toHaveLength(1);
+    // No line old enough anywhere: still no cutoff.
+    const none = lines({ 'refs/heads/main': { cutoff: null, merges: [foreign] }, [sha('b')]: { cutoff: null, merges: [] } });
+    expect(decideCutoff('main', REPORT, NO_PULL_REFS, none)).toMatchObject({ sha: null, rule: 'no-commit-before-report' });
   });
 });
 
