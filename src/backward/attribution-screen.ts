@@ -139,6 +139,12 @@ export function screenThread(thread: Thread, attributions: readonly Attribution[
     if (groups.length === 1 && (bisectReportedLater(posts, g[0]!.a) || admittedLater(thread, posts, g[0]!.a) || revertedLater(posts, g[0]!.a) || parentWorksSaid(thread, posts, g[0]!.a))) continue;
     add('hedged', g[0]!.a.sentence.text, g[0]!.a.post);
   }
+  // A pull request titled as the revert of one commit, where the only blame names another ("only revert Y, that is the bad
+  // commit"): two commits are held to blame, one by the revert itself.
+  const reverted = revertedByTitle(thread);
+  if (reverted && groups.length > 0 && !groups.some((g) => g.some(({ a }) => sameTarget(a.ref, reverted.ref)))) {
+    add('competing', `different culprits named: ${reverted.text} (reverted by the title) vs ${groups.map((g) => g[0]!.a.ref.text).join(', ')}`);
+  }
   for (const family of ['commit', 'pr'] as const) {
     const named = groups.filter((g) => familyOf(g[0]!.a.ref) === family);
     if (named.length > 1) {
@@ -198,9 +204,20 @@ export function screenThread(thread: Thread, attributions: readonly Attribution[
   return decide(findings, domestic.map(({ i }) => i));
 }
 
-/** Said by the one who named a commit, later: the cause was found elsewhere ("I found what the problem was", "sorry for the noise"). */
+/** The one commit a title reverts ("revert 9ea0ce6…", "Revert abc1234 (…)"), or null. */
+function revertedByTitle(thread: Thread): { ref: ReturnType<typeof findRefs>[number]['ref']; text: string } | null {
+  const m = /^\s*(?:\[[^\]]*\]\s*)?revert(?:s|ing)?\s+(?:commit\s+)?[`'"]?(?=[0-9a-fA-F]{7,40}\b|https?:)/i.exec(thread.title);
+  if (!m) return null;
+  const refs = findRefs(thread.title).filter((r) => r.ref.type !== 'pr');
+  return refs.length === 1 && refs[0]!.outerStart === m[0].length ? { ref: refs[0]!.ref, text: refs[0]!.ref.text } : null;
+}
+
+/**
+ * Said by the one who named a commit, later: the cause was found elsewhere ("I found what the
+ * problem was", "sorry for the noise", "stale dependencies", "seems to be the plugin I use").
+ */
 const NAMER_RETRACTION =
-  /\bsorry\s+for\s+(?:the\s+|all\s+the\s+)?(?:noise|inconvenience|confusion|false\s+alarm)\b|\b(?:I\s+(?:have\s+)?)?found\s+(?:out\s+)?what\s+the\s+(?:real\s+|actual\s+)?(?:problem|issue|cause)\s+(?:was|is)\b/i;
+  /\bsorry\s+for\s+(?:the\s+|all\s+the\s+)?(?:noise|inconvenience|confusion|false\s+alarm)\b|\b(?:I\s+(?:have\s+)?)?found\s+(?:out\s+)?what\s+the\s+(?:real\s+|actual\s+)?(?:problem|issue|cause)\s+(?:was|is)\b|\bstale\s+(?:dependenc(?:y|ies)|deps|build(?:\s+dir(?:ectory)?)?|cache|checkout|node_modules|install(?:ation)?)\b|\b(?:seems\s+to\s+be|was|is|turns?\s+out\s+to\s+be|turned\s+out\s+to\s+be)\s+(?:the|a|an|my)\s+(?:[\w-]+\s+)?(?:plugin|extension|add-?on|mod|theme|userscript)\s+(?:I|i)\s+(?:use|am\s+using|installed|have)\b/i;
 
 /** A writer correcting a reference they gave ("Sorry, typo", "I meant", "should read"). */
 const TYPO_FIX = /\btypo\b|\bI\s+meant\b|\bshould\s+(?:have\s+)?(?:read|said)\b|\bwrong\s+(?:hash|sha|commit\s+id)\b|\bmis-?typed\b|\bcopy[- ]?paste[d]?\s+(?:the\s+)?wrong\b/i;
@@ -418,6 +435,8 @@ function symptomMismatches(
       if (linked && !here.includes(linked[1]!.toLowerCase())) continue;
       // "X from #1065", "X (#1065)": the pull request that brought the culprit, not another issue.
       if (c.ref.type !== 'pr' && at >= c.end && OWN_PULL_GAP.test(p.body.slice(c.end, at + m[0].length))) continue;
+      // "Unlike in #1077, …": the other issue is set apart from this one, so the attribution is not its.
+      if (/\bunlike\s*$/i.test(p.body.slice(Math.max(0, at - 12), at))) continue;
       out.push({ post: p.index, text: sentenceText(p, at), sure: false });
     }
   }

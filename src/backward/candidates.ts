@@ -179,9 +179,20 @@ function fragmentBlame(body: string, s: Range, ref: RefMatch, next: string): Reg
   return CAUSAL.exec(sentence);
 }
 
+/** "It worked before X and is broken now": the state before the commit worked, and the sentence goes on to the breakage. */
+const WORKED_BEFORE = /\b(?:works?|worked|working|fine|ok|okay)\s+(?:fine\s+)?(?:just\s+)?(?:before|until)\s+(?:commit\s+)?[`'"(\[]*$/i;
+const BROKEN_NOW = /\b(?:now|broken|broke|breaks|fail(?:s|ed|ing)?|crash(?:es|ed|ing)?|no\s+longer|(?:does|do|did)\s*(?:not|n't)\s+work|stopped|errors?)\b/i;
+function workedBefore(body: string, s: Range, ref: RefMatch): RegExpExecArray | null {
+  const lead = WORKED_BEFORE.exec(body.slice(Math.max(s.start, ref.outerStart - 60), ref.outerStart));
+  return lead && BROKEN_NOW.test(body.slice(ref.end, Math.max(ref.end, s.end))) ? lead : null;
+}
+
+/** "master broken here: X": the place it broke, pointed at with a colon right before the reference. */
+const BROKEN_HERE = /\b(?:broken|broke|regressed|started\s+failing)\s+here\s*:\s*[`'"(\[]*$/i;
+
 /** The good side of a range, said before the reference. */
 const GOOD_BEFORE =
-  /(?:\b(?:the\s+)?last\s+(?:commit|version|build|revision)\b[^.\n]{0,50}\b(?:fine|good|ok|okay|worked|working)\b[^.\n]{0,15}|\b(?:some\s*time|somewhere)\s+(?:after|before)\s+(?:commit\s+)?|\b(?:last|earliest|latest|previous)\s+(?:known[- ])?(?:good|working|ok)\b[^.\n]{0,30}|\bgood\s*(?:commit|revision|build)?\s*(?:was|is|[:=])\s*|\b(?:works?|worked|working|fine)\s+(?:fine\s+)?(?:on|at|with|in|before|until)\s+(?:commit\s+)?|\bprevious\s+(?:commit|version|revision|build)\b[^.\n]{0,20}|\b(?:just\s+)?before\s+(?:commit\s+)?|\b(?:commits|revisions|builds|versions)\s+(?:after|since|following)\s+(?:commit\s+)?|\bthe\s+one\s+(?:right\s+|just\s+|immediately\s+)?before\s+(?:that|it|this)(?:\s+one)?\s*,\s*|\b(?:can|could)\s+\w+[^.\n]{0,40}\bwhen\s+(?:I\s+|we\s+)?(?:use|using|run|build|check\s*out)\s+(?:this|that|the)?\s*(?:commit|revision|version|build)?\s*:?\s*|\broll(?:s|ing|ed)?[\s-]?back\s+(?:[\w-]+\s+){0,3}?to\s+(?:commit\s+)?|\b(?:go|goes|went|going|revert(?:s|ed|ing)?)\s+back\s+(?:(?:one|a|1|two|\d+)\s+commits?\s+)?to\s+(?:commit\s+)?|\bparent\s+(?:commit\s+)?|\bcompared\s+(?:to|with)\s+[^.\n]{0,30})[\s`'"([*_]*$/i;
+  /(?:\b(?:the\s+)?last\s+(?:[\w-]+\s+)?(?:commit|version|build|revision)\b[^.\n]{0,50}\b(?:fine|good|ok|okay|worked|working|works|loads|runs|boots|builds|compiles|passes|starts)\b[^.\n]{0,15}|\b(?:some\s*time|somewhere)\s+(?:after|before)\s+(?:commit\s+)?|\b(?:last|earliest|latest|previous)\s+(?:known[- ])?(?:good|working|ok)\b[^.\n]{0,30}|\bgood\s*(?:commit|revision|build)?\s*(?:was|is|[:=])\s*|\b(?:works?|worked|working|fine)\s+(?:fine\s+)?(?:on|at|with|in)\s+(?:commit\s+)?|\bprevious\s+(?:commit|version|revision|build)\b[^.\n]{0,20}|(?<!\b(?:works?|worked|working|fine|ok|okay)\s+(?:fine\s+)?(?:just\s+)?)\b(?:just\s+)?before\s+(?:commit\s+)?|\b(?:commits|revisions|builds|versions)\s+(?:after|since|following)\s+(?:commit\s+)?|\bthe\s+one\s+(?:right\s+|just\s+|immediately\s+)?before\s+(?:that|it|this)(?:\s+one)?\s*,\s*|\b(?:can|could)\s+\w+[^.\n]{0,40}\bwhen\s+(?:I\s+|we\s+)?(?:use|using|run|build|check\s*out)\s+(?:this|that|the)?\s*(?:commit|revision|version|build)?\s*:?\s*|\broll(?:s|ing|ed)?[\s-]?back\s+(?:[\w-]+\s+){0,3}?to\s+(?:commit\s+)?|\b(?:go|goes|went|going|revert(?:s|ed|ing)?)\s+back\s+(?:(?:one|a|1|two|\d+)\s+commits?\s+)?to\s+(?:commit\s+)?|\bparent\s+(?:commit\s+)?|\bcompared\s+(?:to|with)\s+[^.\n]{0,30})[\s`'"([*_]*$/i;
 
 /** The good side, said right after the reference ("X, which doesn't crash", "X where it still works"). */
 const GOOD_AFTER =
@@ -202,7 +213,7 @@ const POINTER_BEFORE = /\b(?:(?:as\s+)?(?:explained|described|discussed|reported
 
 /** A negated verb that is itself the symptom, leading to the commit it started with ("no longer works after", "doesn't build since"). */
 const BREAKAGE_NEGATION =
-  /(?:(?:\bno\s+longer|\bnot|n't|\bcannot|\bcan't)\s+(?:\w+\s+)?(?:work|build|compil|run|start|load|boot|render|show|open|launch|function|link|install|display|respond|connect)\w*\s+(?:anymore\s+|any\s+more\s+)?(?:after|since|with|from|at|in)|\bno\s+longer\s+(?:[\w-]+able|working|functional|available|present|visible|valid|correct|possible|supported)\s+(?:since|after))\s+(?:the\s+)?(?:commit\s+)?[`'"(\[]*$/i;
+  /(?:(?:\bno\s+longer|\bnot|n't|\bcannot|\bcan't)\s+(?:\w+\s+)?(?:work|build|compil|run|start|load|boot|render|show|open|launch|function|link|install|display|respond|connect|read|writ|sav|pars|import|export|play|access|mount|detect|find|log\s*in|sign\s*in)\w*\s+(?:(?!after\b|since\b)[\w.-]+\s+){0,2}?(?:anymore\s+|any\s+more\s+)?(?:after|since|with|from|at|in)|\bno\s+longer\s+(?:[\w-]+able|working|functional|available|present|visible|valid|correct|possible|supported)\s+(?:since|after))\s+(?:the\s+)?(?:commit\s+)?[`'"(\[]*$/i;
 
 /** A denial said right after the reference ("X did not cause this", "X isn't what broke it"). */
 const NEGATION_AFTER =
@@ -234,7 +245,7 @@ const PARENT_GOOD =
 export const ELSEWHERE = /\b(?:is|was)\s+(?:an?\s+|the\s+)?(?:update|sync|import|bump|upgrade|roll)\s+(?:of|to|from)\s+[^.\n]{0,40}\bupstream\b|\b(?:regression|bug|problem)\s+in\s+[\w.-]+\s+itself\b|\b(?:recommend|suggest|please|should|better)\s+(?:reporting|report(?:ing)?\s+(?:it|this))\s+(?:to|upstream|with|at)\b|\breport(?:ing)?\s+(?:it|this)\s+upstream\b|\bbug\s+in\s+(?:the\s+)?(?:upstream|dependency)\b/i;
 
 /** Right before the reference: it is being reverted. */
-const REVERTED_BEFORE = /\b(?:revert(?:s|ing|ed)?|back(?:s|ing|ed)?\s+out|roll(?:s|ing|ed)?[\s-]?back|undoing|dropping)\s+(?:of\s+)?(?:the\s+)?(?:commit|change|patch|PR|pull\s+request)?\s*:?\s*[`'"([]*$/i;
+const REVERTED_BEFORE = /\b(?:revert(?:s|ing|ed)?|back(?:s|ing|ed)?\s+out|roll(?:s|ing|ed)?[\s-]?back|undoing|dropping|removing)\s+(?:of\s+)?(?:the\s+)?(?:commit|change|patch|PR|pull\s+request)?\s*:?\s*[`'"([]*$/i;
 
 /** The post says the revert fixes the problem. */
 const REVERT_FIXES = /\b(?:(?:is|was|are)\s+(?:simply\s+|just\s+|too\s+|so\s+)*broken|breakage|(?:made|makes|making)\s+(?:[\w-]+\s+){0,4}?(?:fail|crash|hang|break)\w*|due\s+to\s+(?:a\s+|the\s+|some\s+)?(?:bugs?|problems?|issues?|crash\w*|regressions?)\b|(?:is|are|was|were)\s+getting\s+broken|gets\s+broken|got\s+broken|malfunction\w*|helped|unbreak\w*|crash(?:es|ed|ing)?|misbehav\w*|(?:applied|added|changed|merged)\s+(?:by\s+)?(?:mistake|mistakenly|accidentally|wrongly)|fix(?:es|ed)?|solves?|solved|resolves?|resolved|helps|restores?|restored|go(?:es)?\s+away|went\s+away|works\s+again)\b|\b(?:caus|introduc)(?:ed|es|ing)\s+(?:(?:a|the|this)\s+)?(?:regression|crash\w*|failures?|breakage|hang|leak)\b|\b(?:break|broke|breaks|breaking|brakes?|(?:had|has)\s+broken)\s+(?:the\s+|in\s+)?\w+|\b(?:lead|leads|leading|led)\s+to\b[^.\n]{0,60}\b(?:not|disappear\w*|fail\w*|crash\w*|break\w*|errors?|wrong|missing)\b/i;
@@ -452,7 +463,7 @@ function evidenceOf(
   const own = own0 && /^(?:regress|breakage|culprit)/i.test(own0[0]) && DENIED_CAUSE.test(spoken.slice(Math.max(0, own0.index - 30), own0.index)) ? null : own0;
   // "whenever someone gets around to bisecting it": the search is still to come.
   const ownCausal = own && /^bisect/i.test(own[0]) && BISECT_TO_COME.test(sentence) ? null : own;
-  const causal = inCode || bareNumber ? null : (ownCausal ?? (ANAPHORA.test(next) ? ANAPHORA.exec(next) : null) ?? NEXT_PARTICIPLE.exec(next) ?? CONTINUED_VERB.exec(continuation(body, s, ref)) ?? subjectVerb(body, s, ref, context) ?? blameBefore(layout, s, ref) ?? fragmentBlame(body, s, ref, next) ?? (brokenCommit ? endpointAfter : null) ?? (facts.commitRefs === 1 ? BAD_COMMIT_LABEL.exec(body.slice(Math.max(s.start, ref.outerStart - 40), ref.outerStart)) : null));
+  const causal = inCode || bareNumber ? null : (ownCausal ?? (ANAPHORA.test(next) ? ANAPHORA.exec(next) : null) ?? NEXT_PARTICIPLE.exec(next) ?? CONTINUED_VERB.exec(continuation(body, s, ref)) ?? subjectVerb(body, s, ref, context) ?? blameBefore(layout, s, ref) ?? fragmentBlame(body, s, ref, next) ?? workedBefore(body, s, ref) ?? BROKEN_HERE.exec(body.slice(Math.max(s.start, ref.outerStart - 40), ref.outerStart)) ?? (brokenCommit ? endpointAfter : null) ?? (facts.commitRefs === 1 ? BAD_COMMIT_LABEL.exec(body.slice(Math.max(s.start, ref.outerStart - 40), ref.outerStart)) : null));
   const opener = causal || inCode || bareNumber ? null : (SINCE_OPENER.exec(body.slice(s.start + headingLength(body.slice(s.start, ref.outerStart)), ref.outerStart)) ?? CAUSE_NOUN_BEFORE.exec(body.slice(Math.max(s.start, ref.outerStart - 40), ref.outerStart)));
   // A title "Errors in the unit tests since 04c2d34": a symptom, then "since" right before the reference.
   const titleSince = !causal && !bareNumber && !inCode && post === -1 ? /\b(?:since|after)\s+(?:commit\s+)?[`'"(\[]*$/i.exec(body.slice(Math.max(0, ref.outerStart - 20), ref.outerStart)) : null;
@@ -512,6 +523,8 @@ function evidenceOf(
   const brokeBefore = negBefore && BREAKAGE_NEGATION.test(negBefore[0]) ? null : negBefore;
   const neg = brokeBefore ?? NEGATION_AFTER.exec(after);
   if (neg) add('negated', neg[0].trim());
+  // "Can't read the config file after X": the breakage dates from the commit.
+  else if (negBefore && !inCode && !bareNumber && /\b(?:after|since)\s+(?:the\s+)?(?:commit\s+)?[`'"(\[]*$/i.test(negBefore[0]) && !ev.some((e) => e.code === 'causal')) add('causal', negBefore[0].trim());
   return ev;
 }
 
@@ -531,11 +544,13 @@ function blameBefore(layout: Layout, s: Range, ref: RefMatch): RegExpExecArray |
   const lead = body.slice(s.start, ref.outerStart);
   if (!POINTER_SENTENCE.test(lead) && !(gitLog && /^[\s>]*commit\s+$/.test(lead))) return null;
   const tail = body.slice(ref.end, Math.max(ref.end, s.end)).replace(/\s*from\s+#\d+\.?$/, '').replace(GIT_LOG_HEADER, '');
-  if (!/^[`'")\]]*[.!]?\s*(?:\(?from\s+#\d+\)?\.?|(?:\t|\s{2,}|\s+[-–—]\s+)[^\n]{1,100})?$/i.test(tail)) return null;
+  // …or a relative clause saying what the commit holds ("It was X which includes the upgrades"), never one of a fix or a good state.
+  const relative = /^[`'")\]]*\s*,?\s+(?:which|that)\s+(?:includes|included|contains|contained|adds|added|has|had|holds|bumps|bumped|updates|updated|upgrades|upgraded|changes|changed|touches|touched)\b[^\n]{0,150}$/i.test(tail) && !/\b(?:fix\w*|solv\w*|resolv\w*|works?|worked|good|fine)\b/i.test(tail);
+  if (!relative && !/^[`'")\]]*[.!]?\s*(?:\(?from\s+#\d+\)?\.?|(?:\t|\s{2,}|\s+[-–—]\s+)[^\n]{1,100})?$/i.test(tail)) return null;
   const raw = body.slice(Math.max(0, s.start - 300), s.start);
   const before = raw.replace(/\s+$/, '');
   // Across a blank line only a lead-in ending in a colon points at what follows.
-  if (/\n[ \t>]*\n/.test(raw.slice(before.length)) && !/(?::|\b(?:commit|revision|changeset))$/i.test(before)) return null;
+  if (/\n[ \t>]*\n/.test(raw.slice(before.length)) && !/(?::|\b(?:commit|revision|changeset))$/i.test(before) && !(gitLog && FOUND_COMMIT.test(before))) return null;
   const cut = Math.max(before.lastIndexOf('. '), before.lastIndexOf('.\n'), before.lastIndexOf('\n\n'));
   const previous = before.slice(cut + 1);
   const m = CAUSAL.exec(previous) ?? CAUSAL_OTHER.exec(previous);
@@ -612,7 +627,7 @@ export function candidateAttributions(thread: Thread, candidates: readonly Candi
     const logBlock = c.evidence.some((e) => e.code === 'causal') && /^\s*commit\s+[0-9a-fA-F]{7,40}\s*$/.test(body.slice(body.lastIndexOf('\n', c.ref.start - 1) + 1, body.indexOf('\n', c.ref.end) < 0 ? body.length : body.indexOf('\n', c.ref.end)))
       ? /^[^\n]*(?:\n(?!\s*(?:```|~~~))[^\n]*){0,40}/.exec(body.slice(c.ref.start))
       : null;
-    const sentence = logBlock ? { start: sentence0.start, end: Math.max(sentence0.end, c.ref.start + logBlock[0].length) } : sentence0;
+    const sentence = logBlock ? logBlockSpan(body, sentence0, c.ref.start + logBlock[0].length) : sentence0;
     out.push({
       ref: c.ref.ref,
       kind: kindOf(c.ref),
@@ -626,6 +641,24 @@ export function candidateAttributions(thread: Thread, candidates: readonly Candi
     });
   }
   return out;
+}
+
+/**
+ * The span of a pasted `git log` header and its message: the message fenced right under the header
+ * goes with it, and so does a sentence right above that only says this is the commit found
+ * ("The bisect shows this is the commit that broke it.\n\ncommit X\nAuthor: …").
+ */
+function logBlockSpan(body: string, sentence: Range, blockEnd: number): Range {
+  let end = Math.max(sentence.end, blockEnd);
+  const fenced = /^\s*\n[ \t]*(```|~~~)[^\n]*\n[\s\S]*?\n[ \t]*\1[ \t]*(?=\n|$)/.exec(body.slice(end));
+  if (fenced && fenced[0].length <= 4000) end += fenced[0].length;
+  const before = body.slice(0, sentence.start).trimEnd();
+  let start = sentence.start;
+  if (FOUND_COMMIT.test(before)) {
+    const cut = Math.max(before.lastIndexOf('. '), before.lastIndexOf('.\n'), before.lastIndexOf('\n'));
+    start = cut + 1 + (/^\s*/.exec(before.slice(cut + 1))?.[0].length ?? 0);
+  }
+  return { start, end };
 }
 
 /** The subject of an anaphoric blame ("This commit" of "This commit had broken rendering"): it goes, the verb and what it broke stay. */
@@ -662,11 +695,14 @@ function blameHedged(body: string, c: Candidate): boolean {
 const MANY_CULPRITS_CAVEAT =
   /\b(?:more\s+than\s+one|several|multiple|other|another)\s+(?:commits?|changes?|culprits?|causes?)\s+(?:(?:causing|behind|involved|responsible|to\s+blame)\b|(?:(?:are|is|were|was|may\s+be|might\s+be|could\s+be)\s+(?:also\s+)?(?:involved|responsible|to\s+blame|at\s+fault|causing)))/i;
 
-/** The rest of the paragraph after an attribution says other commits may share the blame: the attribution is a guess. */
+/** The writer doubting the commit they found ("but it is hard to say if this really is the bug we see"). */
+const SELF_DOUBT =
+  /\b(?:hard|difficult|impossible)\s+to\s+(?:tell|say|know)\s+(?:whether|if)\s+(?:this|it|that|the\s+(?:commit|change))\s+(?:actually\s+|really\s+)?(?:contains|is|has|causes|introduced|introduces)\b|\bnot\s+(?:at\s+all\s+)?sure\s+(?:whether|if)\s+(?:this|it|that|the\s+(?:commit|change))\s+(?:is\s+)?(?:actually|really)\b/i;
+
+/** The rest of the paragraph after an attribution says other commits may share the blame, or doubts the commit found: the attribution is a guess. */
 export function caveatAfter(body: string, end: number): boolean {
-  const rest = body.slice(end, end + 400);
-  const para = rest.split(/\n[ \t>]*\n/)[0]!;
-  return MANY_CULPRITS_CAVEAT.test(para);
+  const para = body.slice(end, end + 800).split(/\n[ \t>]*\n/)[0]!;
+  return MANY_CULPRITS_CAVEAT.test(para.slice(0, 400)) || SELF_DOUBT.test(para);
 }
 
 /** A revert whose stated reason is a guess ("Revert the commit that I believe is causing the failures"). */
@@ -714,6 +750,12 @@ export function clauseSpan(body: string, s: Range, ref: RefMatch): Range {
   const verdict = /^[`'")\]]*\s+(?:is|was|has\s+been)\s+(?:broken|buggy|faulty|bad|wrong)\s*,?\s*(?:as|because|since|so\s+that|:)\s+/i.exec(text.slice(ref.end - s.start, end));
   if (verdict && (text.slice(ref.end - s.start + verdict[0].length, end).match(/[A-Za-z]{2,}/g) ?? []).length >= 3 && !/\bbisect/i.test(text.slice(start, end))) {
     return { start: s.start + start, end: ref.end + verdict[0].length };
+  }
+  // "Multiple plays worked before X and now are broken": only "before X" goes, what worked and what broke stay.
+  const workedLead = WORKED_BEFORE.exec(linkLead);
+  if (workedLead && !/\bbisect/i.test(text.slice(start, end))) {
+    const word = /\b(?:before|until)\b/i.exec(workedLead[0])!;
+    return { start: s.start + start + workedLead.index + word.index, end: ref.end };
   }
   // A clause without the causal word would leave the cause behind: keep the whole sentence then.
   // ("commit X makes the demo stutter": the verb of effect right after the reference is the cause.)
@@ -817,7 +859,7 @@ function headingLength(lead: string): number {
 }
 
 /** A feature that stopped working ("qiv does not start anymore", "no longer builds"). */
-const STOPPED_WORKING = /\b(?:anymore|any\s+more|no\s+longer|(?:does|do|did|will|would|can|could)(?:\s+not|n't)\s+\w+)\b/i;
+const STOPPED_WORKING = /\b(?:anymore|any\s+more|no\s+longer|(?:(?:does|do|did|will|would|can|could)(?:\s+not|n't)|can't|cannot|won't)\s+\w+)\b/i;
 
 /** Words of a symptom: a lead-in holding one is kept, not deleted with the reference. */
 const EFFECT_WORD = /\b(?:crash\w*|fail\w*|hang\w*|freez\w*|leak\w*|slow\w*|error\w*|panic\w*|broken|wrong|missing|stutter\w*|flicker\w*)\b/i;

@@ -75,7 +75,7 @@ export const FIX_AFTER =
   /^[`'")\]]*\s*(?:\([^)\n]{0,80}\)\s*)?(?:(?:(?:fixes|fixed|resolves|resolved|should fix|addresses|repairs|(?:tried|attempted|was\s+meant|was\s+intended|was\s+supposed)\s+to\s+(?:fix|address|solve))\s+(?:it|this|the|that|these|an?)\b|(?:is|was)\s+(?:the|a)\s+fix\b|,?\s*(?:as|since|because)\s+(?:that|this|the)\s+fix\b))/i;
 
 /** "reverting X fixes it": evidence for X as the culprit, not a fix. */
-export const REVERT_BEFORE = /\b(?:revert(?:ing|ed|s)?|back(?:ing|ed)?\s+out|roll(?:s|ing|ed)?[\s-]?back|undoing|undo)\b(?:\s+(?:of|the|commit|change|PR))*[\s`'"([]*$/i;
+export const REVERT_BEFORE = /\b(?:revert(?:ing|ed|s)?|back(?:ing|ed)?\s+out|roll(?:s|ing|ed)?[\s-]?back|undoing|undo|removing|dropping)\b(?:\s+(?:of|the|commit|change|PR))*[\s`'"([]*$/i;
 
 /** A bisect that found the fix instead of the regression. */
 export const FOUND_THE_FIX = /\b(?:fix(?:ing)?\s+bisection|bisect(?:ing|ed)?\s+(?:the\s+)?fixing\s+commit|(?:commit|change|one)\s+(?:that|which)\s+(?:fixed|fixes|resolved|resolves)\s+(?:it|this|the)|bisect(?:ed|ing)?\s+(?:for\s+)?the\s+fix|reverse\s+bisect|found\s+the\s+fix)\b/i;

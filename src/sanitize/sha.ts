@@ -33,7 +33,8 @@ export const EMBEDDED_SHA_DETECTOR = 'embedded-sha';
 /**
  * Prefixes (7+ hex) of known commit SHAs written inside a longer name, where word boundaries do not
  * fall ("log_b0268ab_bad.zip", "build-3f9a2c1d"): only the hex goes. A six-character prefix of a known
- * SHA written as a word of its own ("Revert 962f28") goes too.
+ * SHA written as a word of its own ("Revert 962f28") goes too, and so does the rest of a known SHA
+ * after an ellipsis (a long title cut by the host in the middle of the SHA, continued in the body).
  */
 export function detectEmbeddedShas(text: string, knownShas: readonly string[]): Span[] {
   const full = knownShas.filter((k) => /^[0-9a-f]{40}$/i.test(k)).map((k) => k.toLowerCase());
@@ -44,6 +45,8 @@ export function detectEmbeddedShas(text: string, knownShas: readonly string[]): 
     // Six characters ("Revert 962f28") only with a letter and a digit, and only as a word of its own.
     if (hex.length === 6 && (!/[a-f]/.test(hex) || !/\d/.test(hex) || /[\w]/.test(text[m.index - 1] ?? '') || /[\w]/.test(text[m.index + 6] ?? ''))) continue;
     if (full.some((k) => k.startsWith(hex))) out.push({ start: m.index, end: m.index + m[0].length, detector: EMBEDDED_SHA_DETECTOR });
+    // "…2f62340e…" opening a body: the rest of a SHA that a long title was cut in the middle of ("… commit fe25783ac734a3…").
+    else if (hex.length >= 7 && text[m.index - 1] === '\u2026' && full.some((k) => k.endsWith(hex))) out.push({ start: m.index - 1, end: m.index + m[0].length, detector: EMBEDDED_SHA_DETECTOR });
   }
   return out;
 }

@@ -1570,3 +1570,94 @@ describe('"<symptom> in commits after X"', () => {
     expect(found(titled(`Capes break in commits after ${FULL.slice(0, 7)}`, [`A lot of capes break in builds after ${FULL.slice(0, 7)}, fine with ${FULL.slice(0, 7)} itself.`]))).toEqual([]);
   });
 });
+
+describe('"<it> worked before X and now <is broken>"', () => {
+  it('names X, and only "before X" goes from the report', () => {
+    const thread = titled('Exports are empty', [`The CSV export worked before ${FULL} and now every file it writes is empty.`]);
+    expect(found(thread)).toEqual([FULL]);
+    const { out } = decide(thread);
+    expect(out.report.text).toContain('The CSV export worked');
+    expect(out.report.text).toContain('and now every file it writes is empty.');
+    expect(out.report.text).not.toContain(FULL.slice(0, 7));
+  });
+
+  it('"works fine on X" stays the good side', () => {
+    expect(found(titled('Exports are empty', [`The CSV export works fine on ${FULL}, but the nightly is broken.`]))).toEqual([]);
+  });
+});
+
+describe('a pasted `git log` header under "… showed this is the commit that ruined it."', () => {
+  it('names the commit, and the pointer sentence, the header and its fenced message go', () => {
+    const thread = titled('Tabs lose their order', [
+      `Tabs come back in a random order after a restart. A bisect session showed this is the commit that ruined it.\n\ncommit ${FULL}\nAuthor: Some One <one@example.org>\nDate:   Tue Mar 3 10:00:00 2020 +0100\n\n\`\`\`\nStore tabs in a set\n\nFaster lookups for the tab strip.\n\`\`\`\n\nSteps: open three tabs, restart.`,
+    ]);
+    expect(found(thread)).toEqual([FULL]);
+    const { out } = decide(thread);
+    expect(out.report.text).toContain('Tabs come back in a random order after a restart.');
+    expect(out.report.text).toContain('Steps: open three tabs, restart.');
+    expect(out.report.text).not.toMatch(/this is the commit|Author:|Faster lookups/);
+  });
+});
+
+describe('"Removing the commit X fixes it"', () => {
+  it('blames X as reverting it would', () => {
+    expect(found(titled('Subtitles drift with the newest build', [`Removing the commit ${FULL.slice(0, 8)} fixes the drift.`]))).toEqual([FULL.slice(0, 8)]);
+  });
+});
+
+describe('"I bisected … It was X which includes <a change>"', () => {
+  it('names X; a relative clause of a fix does not', () => {
+    const story = 'The date picker shows the wrong week. I ran git bisect until it said which commit was at fault.';
+    expect(found(titled('Wrong week', [`${story} It was ${FULL} which includes the calendar library update, so that fits.`]))).toEqual([FULL]);
+    expect(found(titled('Wrong week', [`${story} It was ${FULL} which fixed the week numbers.`]))).toEqual([]);
+  });
+});
+
+describe('"trunk broken here: X"', () => {
+  it('names X', () => {
+    expect(found(titled('Regenerate the bindings', ['Bindings are stale on trunk.', `trunk broken here: ${FULL}`]))).toEqual([FULL]);
+  });
+});
+
+describe('"Cannot <do something> after X"', () => {
+  it('dates the breakage from X instead of denying it', () => {
+    expect(found(titled('Drafts', [`Cannot save drafts after https://github.com/acme/widget/commit/${FULL}`]))).toEqual([FULL]);
+  });
+});
+
+describe('a revert titled with one commit while the only blame names another', () => {
+  it('is two culprits', () => {
+    const other = 'c0ffee0c0ffee0c0ffee0c0ffee0c0ffee0c0ffe';
+    const thread = titled(`revert ${FULL}`, ['Closes #12', `revert just https://github.com/acme/widget/commit/${other}, that is the bad commit`], ['ann', 'bob']);
+    expect(codesOf(thread)).toContain('competing');
+  });
+});
+
+describe('the one who named the commit finds the cause elsewhere', () => {
+  it.each([
+    ['stale dependencies', 'Sorry, those were stale dependencies on my machine. Everything passes now.'],
+    ['a plugin they use', 'Update: it seems to be the theme plugin I use, without it the latest commit starts fine.'],
+  ])('%s', (_name, later) => {
+    const thread = titled('Start-up crash', [`git bisect says the crash started with ${FULL}`, 'CI is green for us.', later], ['ann', 'bob', 'ann']);
+    expect(codesOf(thread)).toContain('retracted');
+  });
+});
+
+describe('the bisector doubting what they found', () => {
+  it('"hard to say if this really is the bug" hedges', () => {
+    const thread = titled('Audio stutter', [
+      `My manual bisect ended at ${FULL} (the first one that stutters). That change rewrote the mixer, which later commits touched again, so a plain revert is not possible, and it is hard to say if this really is the bug we see today.`,
+    ]);
+    expect(codesOf(thread)).toContain('hedged');
+  });
+});
+
+describe('"Unlike in #N, …" beside the culprit', () => {
+  it('sets the other issue apart: no different symptom', () => {
+    const thread = titled('Error when opening a log', [
+      `Opening a log window raises E42: unknown buffer.\n\nUnlike in #310, the failing function is part of this plugin and not another one. After checking out a few commits I see the error started with https://github.com/acme/widget/commit/${FULL}.`,
+    ]);
+    expect(found(thread)).toEqual([FULL]);
+    expect(codesOf(thread)).not.toContain('symptom-mismatch');
+  });
+});

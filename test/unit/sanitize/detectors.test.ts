@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { applyDeletions } from '../../../src/sanitize/delete.js';
-import { detectShas } from '../../../src/sanitize/sha.js';
+import { detectEmbeddedShas, detectShas } from '../../../src/sanitize/sha.js';
 import { detectRepoUrls } from '../../../src/sanitize/repo-urls.js';
 import { detectPrRefs } from '../../../src/sanitize/pr-refs.js';
 import { detectBisectOutcome, detectBisectTranscript } from '../../../src/sanitize/bisect.js';
@@ -11,6 +11,13 @@ const GOLD = '3f9a2c1d8e7b6a5f4e3d2c1b0a9f8e7d6c5b4a39';
 const OTHER = 'b0b0b0b0c1c1c1c1d2d2d2d2e3e3e3e3f4f4f4f4';
 const known = (hex: string): boolean => GOLD.startsWith(hex) || OTHER.startsWith(hex);
 const cut = (text: string, spans: Parameters<typeof applyDeletions>[1]): string => applyDeletions(text, spans).text;
+
+describe('detectEmbeddedShas', () => {
+  it('deletes the rest of a known SHA continued after an ellipsis (a long title cut in the middle of it), not other hex', () => {
+    const text = `Repair the linter, broken by ${GOLD.slice(0, 12)}\u2026\n\n\u2026${GOLD.slice(12)}\n\nAlso \u2026${OTHER.slice(20)} and \u2026deadbeef00.`;
+    expect(cut(text, detectEmbeddedShas(text, [GOLD]))).toBe(`Repair the linter, broken by \u2026\n\n\n\nAlso \u2026${OTHER.slice(20)} and \u2026deadbeef00.`);
+  });
+});
 
 describe('detectShas', () => {
   it('deletes abbreviations that name a commit and every 40-hex, keeps other hex', () => {
