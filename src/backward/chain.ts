@@ -78,7 +78,7 @@ export async function resolveThread(
   const branch = options.defaultBranch ?? (await defaultBranchOf(handle.gitDir));
   if (branch === null) throw new MinerError('git', `${repo}: cannot tell the default branch (mirror HEAD is detached; set default_branch in the config)`);
   const reportTime = new Date(thread.createdAt);
-  const cutoff = options.cutoffOf ? await options.cutoffOf(branch, reportTime) : await computeCutoff(handle.gitDir, branch, reportTime);
+  const cutoff = options.cutoffOf ? await options.cutoffOf(branch, reportTime) : await computeCutoff(handle.gitDir, branch, reportTime, [repo, ...(thread.aliases ?? [])]);
   const window = cutoff.sha
     ? options.countBetween
       ? await options.countBetween(branch, gold, cutoff.sha)

@@ -69,16 +69,35 @@ export function mergesBranchIn(subject: string, branch: string): boolean {
   return merged === branch || merged.endsWith(`/${branch}`);
 }
 
+/** A repository named by a merge subject's "of <url>" (`github.com/owner/name`, `git@github.com:owner/name.git`). */
+const MERGED_FROM = /^(?:[a-z][\w+.-]*:\/\/)?(?:[^@/\s]+@)?github\.com[/:]([\w.-]+)\/([\w.-]+?)(?:\.git)?\/?$/i;
+
+/**
+ * True when the subject merges a branch "of <url>" of another repository than this one (known by
+ * `repoNames`, owner/name and former names): "Merge branch 'master' of https://github.com/other/fork"
+ * brought another repository's branch of the same name, not this branch's earlier tip.
+ */
+function mergedFromElsewhere(subject: string, repoNames: readonly string[]): boolean {
+  if (repoNames.length === 0) return false;
+  const url = MERGE_SUBJECT.exec(subject)?.[2];
+  const m = url ? MERGED_FROM.exec(url) : null;
+  if (!m) return false;
+  const named = `${m[1]}/${m[2]}`.toLowerCase();
+  return !repoNames.some((r) => r.toLowerCase() === named);
+}
+
 /**
  * Why `merge` is a foxtrot merge on `branch`, or null when it is not one. Its subject merges the
  * branch itself in; or it is itself the head of a pull request (it was made on the PR's branch),
  * except GitHub's own "Merge pull request #N" commits and a merge whose second parent is the head
  * of the pull request its "(#N)" subject names: that merge was made on the base branch, and is a
  * pull-request head only because a later PR proposed the branch itself ("merge main into stable").
+ * With `repoNames` (the repository and its former names), a subject merging the branch "of" another
+ * repository's URL is no evidence.
  */
-export function foxtrotEvidence(merge: CommitFacts, branch: string, pulls: PullRefs): FoxtrotEvidence | null {
+export function foxtrotEvidence(merge: CommitFacts, branch: string, pulls: PullRefs, repoNames: readonly string[] = []): FoxtrotEvidence | null {
   if (merge.parents.length < 2) return null;
-  if (mergesBranchIn(merge.subject, branch)) return 'merge-message';
+  if (mergesBranchIn(merge.subject, branch)) return mergedFromElsewhere(merge.subject, repoNames) ? null : 'merge-message';
   if (GITHUB_MERGE_BUTTON.test(merge.subject) || !pulls.heads.has(merge.sha)) return null;
   const named = NAMED_PULL.exec(merge.subject)?.[1];
   if (named !== undefined && pulls.tips.get(Number(named)) === merge.parents[1]) return null;
@@ -109,6 +128,7 @@ export function decideCutoff(
   reportTime: Date,
   pulls: PullRefs,
   lineOf: (start: string) => LineFacts | undefined,
+  repoNames: readonly string[] = [],
 ): Cutoff | { missing: string } {
   const decided = new Map<string, Cutoff | { missing: string }>();
   const from = (start: string): Cutoff | { missing: string } => {
@@ -119,7 +139,7 @@ export function decideCutoff(
     const skipped: string[] = [];
     let answer: Cutoff | { missing: string } | null = null;
     for (const merge of line.merges) {
-      const evidence = foxtrotEvidence(merge, branch, pulls);
+      const evidence = foxtrotEvidence(merge, branch, pulls, repoNames);
       if (evidence === null) continue;
       const followed = from(merge.parents[1]!);
       if ('missing' in followed) return followed;

@@ -38,7 +38,7 @@ class Line {
     const i = this.shas.length;
     this.shas.push(node.sha);
     this.prefixMin.push(i === 0 ? node.time : Math.min(this.prefixMin[i - 1]!, node.time));
-    if (node.parents.length >= 2 && foxtrotEvidence(node, this.history.branch, this.history.pulls) !== null) this.foxtrots.push(i);
+    if (node.parents.length >= 2 && foxtrotEvidence(node, this.history.branch, this.history.pulls, this.history.repoNames) !== null) this.foxtrots.push(i);
     this.next = node.parents[0] ?? null;
     return true;
   }
@@ -95,10 +95,12 @@ export class BranchHistory {
     readonly tip: string,
     /** The repository's refs/pull/ heads (foxtrot evidence). */
     readonly pulls: PullRefs,
+    /** The repository's owner/name and former names (foxtrot evidence: a branch merged "of" another repository is none). */
+    readonly repoNames: readonly string[],
   ) {}
 
   /** Reads the branch's history; a missing branch is a not-found error naming it. */
-  static async load(gitDir: string, branch: string): Promise<BranchHistory> {
+  static async load(gitDir: string, branch: string, repoNames: readonly string[] = []): Promise<BranchHistory> {
     const ref = `refs/heads/${branch}`;
     const tipOut = await runGit(gitDir, ['rev-parse', '--verify', '-q', `${ref}^{commit}`], { allowExit: [0, 1] });
     if (tipOut.exitCode !== 0) throw new MinerError('not-found', `${gitDir}: branch ${branch} not found`);
@@ -107,7 +109,7 @@ export class BranchHistory {
       runGit(gitDir, ['rev-list', '--no-commit-header', '--format=%H%x00%P%x00%ct%x00%s', tip, '--']),
       readPullRefs(gitDir),
     ]);
-    const history = new BranchHistory(gitDir, branch, tip, pulls);
+    const history = new BranchHistory(gitDir, branch, tip, pulls, repoNames);
     const text = log.stdout;
     let at = 0;
     while (at < text.length) {
@@ -149,7 +151,7 @@ export class BranchHistory {
   cutoff(reportTime: Date): Cutoff {
     const limit = reportSeconds(reportTime);
     const tipRef = `refs/heads/${this.branch}`;
-    const answer = decideCutoff(this.branch, reportTime, this.pulls, (start) => this.line(start === tipRef ? this.tip : start).factsAt(limit));
+    const answer = decideCutoff(this.branch, reportTime, this.pulls, (start) => this.line(start === tipRef ? this.tip : start).factsAt(limit), this.repoNames);
     if ('missing' in answer) throw new MinerError('internal', `${this.gitDir}: the history of ${this.branch} has no line from ${answer.missing}`);
     return answer;
   }

@@ -45,12 +45,12 @@ export async function readPullRefs(gitDir: string): Promise<PullRefs> {
  * commits); the refs/pull/ heads once, when a line has a merge above its cutoff. The reference
  * for BranchHistory's batched reading (tests check that both agree).
  */
-export async function computeCutoff(gitDir: string, branch: string, reportTime: Date): Promise<Cutoff> {
+export async function computeCutoff(gitDir: string, branch: string, reportTime: Date, repoNames: readonly string[] = []): Promise<Cutoff> {
   const limit = reportSeconds(reportTime);
   const lines = new Map<string, LineFacts>();
   let pulls: PullRefs | null = null;
   for (;;) {
-    const answer = decideCutoff(branch, reportTime, pulls ?? NO_PULL_REFS, (start) => lines.get(start));
+    const answer = decideCutoff(branch, reportTime, pulls ?? NO_PULL_REFS, (start) => lines.get(start), repoNames);
     if (!('missing' in answer)) return answer;
     const start = answer.missing;
     const line = await readLine(gitDir, start, limit).catch(async (error: unknown) => {

@@ -15,7 +15,8 @@ export interface GitRepos {
    * The history of a mirror's branch (cutoffs and ancestry in memory), read once per run and branch
    * tip: every case of the repository shares it, and a fetch that moves the tip gives a fresh one.
    */
-  branchHistory(handle: GitRepoHandle, branch: string): Promise<BranchHistory>;
+  /** The branch's history read once per tip; `aliases`: the repository's former names (foxtrot evidence). */
+  branchHistory(handle: GitRepoHandle, branch: string, aliases?: readonly string[]): Promise<BranchHistory>;
   close(): Promise<void>;
 }
 
@@ -51,12 +52,13 @@ export function createGitPort(opts: GitPortOptions): GitRepos {
   return {
     get: (repo) => open().get(repo),
     markStale: (repo) => void stale.add(repo.toLowerCase()),
-    async branchHistory(handle, branch) {
+    async branchHistory(handle, branch, aliases = []) {
       const [tip] = await handle.objects.info([`refs/heads/${branch}`]);
-      const key = `${handle.gitDir}\u0000${branch}\u0000${tip?.sha ?? 'missing'}`;
+      const names = [handle.repo, ...aliases].map((n) => n.toLowerCase());
+      const key = `${handle.gitDir}\u0000${branch}\u0000${tip?.sha ?? 'missing'}\u0000${names.join(' ')}`;
       let history = histories.get(key);
       if (!history) {
-        history = BranchHistory.load(handle.gitDir, branch);
+        history = BranchHistory.load(handle.gitDir, branch, names);
         histories.set(key, history);
       }
       return history;

@@ -95,9 +95,9 @@ export const resolveStage: Stage<ResolveItem> = {
       pull: (n) => index.byNumber.get(n),
       carrying: (sha) => index.bySha.get(sha) ?? [],
       fixPulls: [...(index.fixesOf.get(number) ?? [])],
-      cutoffOf: async (branch, reportTime) => (await ctx.git.branchHistory(handle, branch)).cutoff(reportTime),
+      cutoffOf: async (branch, reportTime) => (await ctx.git.branchHistory(handle, branch, thread.aliases)).cutoff(reportTime),
       countBetween: async (branch, base, tip) =>
-        (await (await ctx.git.branchHistory(handle, branch)).countBetweenOutside(base, tip, async (sha) => (await handle.objects.commit(sha))?.parents ?? null)) ??
+        (await (await ctx.git.branchHistory(handle, branch, thread.aliases)).countBetweenOutside(base, tip, async (sha) => (await handle.objects.commit(sha))?.parents ?? null)) ??
         historyWindow(handle.gitDir, base, tip),
     });
     const save = (s: Store): void =>

@@ -3,6 +3,8 @@ import { validateCase } from '../backward/chain.js';
 import type { Store } from '../store/db.js';
 import type { BackwardCaseRecord } from '../store/tables/backward.js';
 import { planItem } from './plan.js';
+import { repositoryAliases } from '../github/identity.js';
+import { repoConfig } from '../config.js';
 import type { PlannedItem, Stage } from './types.js';
 
 export interface ValidateItem {
@@ -42,7 +44,9 @@ export const validateStage: Stage<ValidateItem> = {
       };
     }
     const handle = await ctx.git.get(repo);
-    const history = record.defaultBranch ? await ctx.git.branchHistory(handle, record.defaultBranch).catch(() => undefined) : undefined;
+    // The same names as the resolve stage's, so both share one reading of the branch.
+    const aliases = repositoryAliases(repo, repoConfig(ctx.config, repo)?.aliases ?? [], ctx.store.sources.repo(repo)?.htmlUrl);
+    const history = record.defaultBranch ? await ctx.git.branchHistory(handle, record.defaultBranch, aliases).catch(() => undefined) : undefined;
     const checks = await validateCase(handle, record, history);
     const reasons = checkReasons(checks);
     const save = (s: Store): void =>

@@ -85,6 +85,16 @@ describe('computeCutoff', () => {
     expect(history.cutoff(report)).toEqual(single);
   });
 
+  it('does not follow a branch merged "of" another repository when the repository is known, with either reader', async () => {
+    const f = await foxtrotRepo({ mergeMessage: "Merge branch 'main' of https://github.com/someone/widget-fork into feature" });
+    expect(await computeCutoff(f.gitDir, 'main', f.report)).toMatchObject({ sha: f.m2, rule: 'foxtrot-corrected' });
+    const names = ['acme/widget'];
+    const single = await computeCutoff(f.gitDir, 'main', f.report, names);
+    expect(single).toEqual({ sha: f.onFeature, rule: 'first-parent-by-date', notes: [] });
+    expect((await BranchHistory.load(f.gitDir, 'main', names)).cutoff(f.report)).toEqual(single);
+    expect(await computeCutoff(f.gitDir, 'main', f.report, ['someone/widget-fork'])).toMatchObject({ sha: f.m2, rule: 'foxtrot-corrected' });
+  });
+
   it('returns no cutoff when every commit is after the report', async () => {
     const repo = await makeRepo();
     await repo.commit('c1');

@@ -94,6 +94,18 @@ describe('foxtrotEvidence', () => {
     expect(foxtrotEvidence(merge('m', 's', 'Add feature (#7)'), 'main', pulls(['m'], [[7, 't']]))).toBe('pull-request-head');
   });
 
+  it('with the repository known, a branch merged "of" another repository is no evidence; "of" this one or a former name is', () => {
+    const names = ['acme/widget', 'oldowner/widget'];
+    const of = (url: string) => merge('m', 's', `Merge branch 'main' of ${url} into feature`);
+    expect(foxtrotEvidence(of('https://github.com/someone/widget-fork'), 'main', NO_PULL_REFS, names)).toBeNull();
+    expect(foxtrotEvidence(of('git@github.com:someone/widget-fork.git'), 'main', NO_PULL_REFS, names)).toBeNull();
+    expect(foxtrotEvidence(of('https://github.com/Acme/Widget'), 'main', NO_PULL_REFS, names)).toBe('merge-message');
+    expect(foxtrotEvidence(of('github.com:oldowner/widget.git'), 'main', NO_PULL_REFS, names)).toBe('merge-message');
+    // Not a GitHub address, or no names known: the subject alone decides, as before.
+    expect(foxtrotEvidence(of('https://git.example.org/widget'), 'main', NO_PULL_REFS, names)).toBe('merge-message');
+    expect(foxtrotEvidence(of('https://github.com/someone/widget-fork'), 'main', NO_PULL_REFS)).toBe('merge-message');
+  });
+
   it('never names a commit with one parent', () => {
     expect(foxtrotEvidence({ sha: sha('m'), parents: [sha('0')], subject: "Merge branch 'main' into x" }, 'main', pulls(['m']))).toBeNull();
   });

@@ -1661,3 +1661,15 @@ describe('"Unlike in #N, …" beside the culprit', () => {
     expect(codesOf(thread)).not.toContain('symptom-mismatch');
   });
 });
+
+describe('"git blame shows that commit X …" under a blame made in the title', () => {
+  it('goes whole: it says how the commit was found and what it did', () => {
+    const thread = titled(`${FULL} breaks the macOS build`, [
+      "Building on macOS stops with: error: unknown type name 'wordlist_t'.\n\nRunning git blame shows that commit " + FULL + ' dropped the typedef from the header. Adding it back gets further.',
+    ]);
+    const text = decide(thread).out.report.text;
+    expect(text).toContain("error: unknown type name 'wordlist_t'");
+    expect(text).toContain('Adding it back gets further.');
+    expect(text).not.toMatch(/git blame|dropped the typedef/);
+  });
+});
