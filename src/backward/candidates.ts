@@ -300,7 +300,9 @@ export function scoreCandidates(
         (src.index > 0 && isBarePost(body, ref) ? unnamedBlameBefore(thread, src.index, src.author) : null) ??
         (ref.ref.type !== 'pr' && !evidence.some((e) => e.weight < 0) ? ownUnnamedBlame(body, ref) : null);
       // A post that is nothing but a commit link, under a title that blames the last commit ("Windows build issue with last commit").
-      const titleBlame = !blame && src.index === 0 && isBarePost(body, ref) ? TITLE_LAST_COMMIT.exec(thread.title) : null;
+      // …or nothing but a link to a comment on a commit ("…/commit/X#commitcomment-22"), under a title that tells a breakage.
+      const commentLink = !blame && src.index === 0 && ref.ref.type !== 'pr' && isBarePost(body, ref) ? /^#commitcomment-\d+/.exec(body.slice(ref.end)) : null;
+      const titleBlame = !blame && src.index === 0 && isBarePost(body, ref) ? (TITLE_LAST_COMMIT.exec(thread.title) ?? (commentLink && BREAKAGE_REPORT.test(thread.title) ? commentLink : null)) : null;
       if (blame) evidence.push({ code: 'answers', weight: SCORING.answers, text: blame });
       else if (titleBlame && (BREAKAGE_REPORT.test(thread.title) || TITLE_TROUBLE.test(thread.title))) evidence.push({ code: 'answers', weight: SCORING.answers, text: titleBlame[0] });
       // "Yes, it is 586af36." answering someone else who named the same commit: the answer to a guess.

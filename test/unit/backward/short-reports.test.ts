@@ -1673,3 +1673,11 @@ describe('"git blame shows that commit X …" under a blame made in the title', 
     expect(text).not.toMatch(/git blame|dropped the typedef/);
   });
 });
+
+describe('a report that is only a link to a comment on a commit', () => {
+  it('under a title telling a breakage, blames that commit; under a neutral title, does not', () => {
+    const link = `https://github.com/acme/widget/commit/${FULL}#commitcomment-4242`;
+    expect(found(titled('The status line crashes at launch', [link]))).toEqual([FULL]);
+    expect(found(titled('A question about the status line', [link]))).toEqual([]);
+  });
+});
