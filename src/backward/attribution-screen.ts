@@ -145,8 +145,14 @@ export function screenThread(thread: Thread, attributions: readonly Attribution[
   if (reverted && groups.length > 0 && !groups.some((g) => g.some(({ a }) => sameTarget(a.ref, reverted.ref)))) {
     add('competing', `different culprits named: ${reverted.text} (reverted by the title) vs ${groups.map((g) => g[0]!.a.ref.text).join(', ')}`);
   }
+  // "Builds X and Z started and crashed. … Z is the first bad commit": a commit listed beside the verdict's own commit, in the
+  // post holding `git bisect`'s verdict, is a step of that bisect, not a rival culprit.
+  const verdicts = groups.filter((g) => g.some(({ a }) => a.kind === 'bisect-output')).flatMap((g) => g.filter(({ a }) => a.kind === 'bisect-output').map(({ a }) => a));
+  const step = (a: Attribution): boolean =>
+    a.kind !== 'bisect-output' && verdicts.some((v) => v.post === a.post && !sameTarget(v.ref, a.ref) && findRefs(a.sentence.text).some((r) => sameTarget(r.ref, v.ref)));
+  const rivals = groups.filter((g) => !g.every(({ a }) => step(a)));
   for (const family of ['commit', 'pr'] as const) {
-    const named = groups.filter((g) => familyOf(g[0]!.a.ref) === family);
+    const named = rivals.filter((g) => familyOf(g[0]!.a.ref) === family);
     if (named.length > 1) {
       const described = named.map((g) => `${g[0]!.a.ref.text} (post ${g[0]!.a.post}, ${g[0]!.a.author})`).join(' vs ');
       add('competing', `different culprits named: ${described}`);

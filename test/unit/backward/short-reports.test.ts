@@ -1681,3 +1681,38 @@ describe('a report that is only a link to a comment on a commit', () => {
     expect(found(titled('A question about the status line', [link]))).toEqual([]);
   });
 });
+
+describe('"X works, Y not": a good/bad pair in one sentence', () => {
+  it('makes X the good side, so Y alone is named', () => {
+    const good = '1a2b3c4d5e6f7a8b9c0d1e2f3a4b5c6d7e8f9a0b';
+    const thread = titled('Shaders no longer compile', [
+      `[Commit ${FULL.slice(0, 7)}](https://github.com/acme/widget/commit/${FULL}) broke the shaders for me.\n\nerror: undeclared name "tint"\n\n[Commit ${good.slice(0, 7)}](https://github.com/acme/widget/commit/${good}) works, [Commit ${FULL.slice(0, 7)}](https://github.com/acme/widget/commit/${FULL}) not, so it must be due to that change.`,
+    ]);
+    expect(codesOf(thread)).not.toContain('competing');
+    expect([...new Set(found(thread))]).toEqual([FULL]);
+  });
+});
+
+describe('commits a bisector mentions in passing beside the verdict of `git bisect`', () => {
+  it('are steps of that bisect, not rival culprits', () => {
+    const step = '9f8e7d6c5b4a39281706f5e4d3c2b1a098765432';
+    const thread = titled('Widget freezes after an hour', [
+      'It freezes after an hour with the new release.',
+      `I bisected between the two releases. Builds ${step.slice(0, 7)} and ${FULL.slice(0, 7)} started and froze soon after; the others ran for hours.\n\n${FULL} is the first bad commit\n\`\`\`\ncommit ${FULL}\nAuthor: Some One <one@example.org>\n\n    Tune the timer\n\`\`\``,
+    ], ['ann', 'bob']);
+    expect(codesOf(thread)).not.toContain('competing');
+  });
+});
+
+describe('"your recent commit "<subject>" <link> is broken"', () => {
+  it('blames the commit whose quoted subject sits between the word commit and the link', () => {
+    const thread = titled('Docs page symlinks are gone', [`Hello,\nyour recent commit "Move the FAQ into the guide"\nhttps://github.com/acme/widget/commit/${FULL}\nis broken: the docs symlinks became plain copies.`]);
+    expect(found(thread)).toEqual([FULL]);
+  });
+});
+
+describe('"X seems to break <something>"', () => {
+  it('is read as a blame, as "seems to have broken" is', () => {
+    expect(found(titled('make dist fails', [`https://github.com/acme/widget/commit/${FULL} seems to break \`make dist\`:\n\n    gmake[1]: docs/index.html: missing input, giving up`]))).toEqual([FULL]);
+  });
+});
