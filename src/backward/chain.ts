@@ -4,7 +4,7 @@
  * (attribute, attribution-screen, resolve, validate, report, decision). The stages run one step
  * each, storing the results in between; `r2v inspect backward` runs them all in memory (runChain).
  */
-import { extractAttributions } from './attribute.js';
+import { extractAttributions, extractWithCandidates } from './attribute.js';
 import { screenThread } from './attribution-screen.js';
 import type { Cutoff } from './cutoff.js';
 import { decideWithoutRepository, finalDecision } from './decision.js';
@@ -15,7 +15,7 @@ import { MinerError } from '../errors.js';
 import type { BatchObjects } from '../git/batch.js';
 import type { BranchHistory } from '../git/branch-history.js';
 import { readCheckFacts } from '../git/checks.js';
-import { computeCutoff, defaultBranchOf, historyWindow, matchingTag, tagWindow } from '../git/history.js';
+import { computeCutoff, defaultBranchOf, historyWindow, isAncestor, matchingTag, tagWindow } from '../git/history.js';
 import type { GitRepoHandle } from '../git/repos.js';
 import { resolveRef } from '../git/resolve-ref.js';
 import type { Attribution, Decision, Reason, TextScreen, Thread } from '../model/backward.js';
@@ -75,6 +75,11 @@ export async function resolveThread(
   if (gold === null) return { record: rejectedRecord(thread, fixPulls), resolutions, screen };
 
   const commit = await handle.objects.commit(gold);
+  const range = commit ? await namedGoodRange(handle, thread, attributions.filter((_a, i) => resolutions.some((r) => r.idx === i && r.sha === gold)), gold, commit.parents) : null;
+  if (range) {
+    const rejected: TextScreen = { decision: 'reject', culprits: [], reasons: [...screen.reasons, { code: 'range-only', evidence: range }] };
+    return { record: rejectedRecord(thread, fixPulls), resolutions, screen: rejected };
+  }
   const branch = options.defaultBranch ?? (await defaultBranchOf(handle.gitDir));
   if (branch === null) throw new MinerError('git', `${repo}: cannot tell the default branch (mirror HEAD is detached; set default_branch in the config)`);
   const reportTime = new Date(thread.createdAt);
@@ -101,6 +106,27 @@ export async function resolveThread(
     carryingPulls,
   });
   return { record, resolutions, screen };
+}
+
+/**
+ * "As of X it no longer loads. The last build I have that loads it is Y": a post naming the culprit
+ * (`attributions`: those resolving to gold) names a good commit that resolves to an ancestor of gold other than its parent, commits apart, so the
+ * thread localised a range, not a first bad commit. Evidence for `range-only`, or null. Not asked
+ * when a bisect names the culprit (its last good step need not be the parent on merged histories).
+ */
+async function namedGoodRange(handle: GitRepoHandle, thread: Thread, attributions: readonly Attribution[], gold: string, parents: readonly string[]): Promise<string | null> {
+  const posts = new Set(attributions.map((a) => a.post));
+  const text = (post: number): string => (post === -1 ? thread.title : (thread.posts.find((p) => p.index === post)?.body ?? ''));
+  if (attributions.some((a) => a.kind === 'bisect-output') || [...posts].some((p) => /\bbisect/i.test(text(p)))) return null;
+  const { candidates } = extractWithCandidates(thread);
+  for (const c of candidates) {
+    if (!posts.has(c.post) || c.ref.ref.type === 'pr' || !c.evidence.some((e) => e.code === 'goodSide')) continue;
+    const r = await resolveRef(handle, c.ref.ref, { repo: thread.repo, aliases: thread.aliases ?? [], pullCommits: () => undefined });
+    if (!r.sha || r.sha === gold || parents.includes(r.sha) || !(await isAncestor(handle.gitDir, r.sha, gold))) continue;
+    const between = await historyWindow(handle.gitDir, r.sha, gold);
+    if (between >= 2) return `the last good commit named (${c.ref.ref.text}) is ${between} commits before ${gold.slice(0, 12)}, not its parent`;
+  }
+  return null;
 }
 
 /**

@@ -87,6 +87,24 @@ describe('r2v inspect backward', () => {
     expect(two.gold).toEqual({ sha: null, status: 'unresolved' });
   });
 
+  it('refuses as range-only a culprit whose named last good commit is commits before it, not its parent', async () => {
+    const repo = await makeRepo();
+    await repo.commit('Initial import');
+    const good = await repo.commit('Add the loader');
+    await repo.commit('Speed up parsing');
+    const parent = await repo.commit('Cache parsed groups');
+    const gold = await repo.commit('Rework the path flattener');
+    await repo.commit('Tidy docs');
+    const dir = await tempDir();
+    const body = (g: string) => `${SYMPTOM}\n\nAs of commit ${gold.slice(0, 8)} nested.svg no longer renders. The last build I have that renders it is ${g.slice(0, 8)}.`;
+    await writeFile(join(dir, 'threads.jsonl'), [importLine(7, body(good)), importLine(8, body(parent))].join('\n') + '\n');
+    const r = await run(['inspect', 'backward', '--threads', 'threads.jsonl', '--git-dir', repo.dir], dir);
+    const [far, next] = r.out.trim().split('\n').map((l) => JSON.parse(l) as Record<string, any>) as [Record<string, any>, Record<string, any>];
+    expect(far).toMatchObject({ decision: 'reject', reasons: ['range-only'] });
+    expect(far.evidence.join('\n')).toMatch(/is 3 commits before/);
+    expect(next).toMatchObject({ decision: 'candidate', reasons: [], gold: { sha: gold, status: 'ok' } });
+  });
+
   it('resolves a commit URL attribution of the same repository to its commit and deletes the URL', async () => {
     const repo = await makeRepo();
     await repo.commit('Initial import');
