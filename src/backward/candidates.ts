@@ -162,11 +162,15 @@ const NEXT_PARTICIPLE = /^(?:causing|breaking|introducing|which\s+(?:causes|caus
 
 /** "commit X makes the game suffer …": the commit is the subject of a verb of effect, in a report that speaks of a regression. */
 const SUBJECT_LEAD = /^[\s>*_-]*(?:(?:the\s+)?commit\s+)?[`'"(\[]*$/i;
+/** …or "A [recent commit](URL) made …": an article before a link whose text is the commit. */
+const LINKED_SUBJECT_LEAD = /^[\s>*_-]*(?:an?|the|this|that)\s*$/i;
+const LINKED_SUBJECT = /^\[(?:(?:recent|latest|new|last)\s+)?(?:commit|change)\]\($/i;
 /** Verbs of effect with a commit as their subject ("commit X makes …"). */
 const EFFECT_VERBS = String.raw`makes|made|leads\s+to|led\s+to|triggers|triggered|results\s+in|resulted\s+in`;
 const EFFECT_VERB = new RegExp(String.raw`^[\`'")\]]*\s+(?:${EFFECT_VERBS})\b`, 'i');
 function subjectVerb(body: string, s: Range, ref: RefMatch, context: string): RegExpExecArray | null {
-  if (!SUBJECT_LEAD.test(body.slice(s.start, ref.outerStart))) return null;
+  const linked = LINKED_SUBJECT_LEAD.test(body.slice(s.start, ref.outerStart)) && LINKED_SUBJECT.test(body.slice(ref.outerStart, ref.start));
+  if (!linked && !SUBJECT_LEAD.test(body.slice(s.start, ref.outerStart))) return null;
   const verb = EFFECT_VERB.exec(body.slice(ref.end, ref.end + 40));
   return verb && (TITLE_CAUSAL.test(context) || /\bregress/i.test(context)) ? verb : null;
 }
@@ -235,7 +239,7 @@ const RANGE_BEFORE = /[\w`]\.\.\.?[`]?$/;
 const SEVERAL = /\b(?:(?:any|one)\s+of(?=\s*(?::|$)|\s+[`'"(\[]*(?:[0-9a-fA-F]{7,40}|#\d|https?:))|(?:any|one)\s+of\s+(?:these|those|them|the\s+(?:following|two|three)|(?:the|my|your|our)\s+(?:(?:recent|last|latest|new|newer|previous|\d+)\s+)*(?:commits|changes|PRs|revisions|candidates|patches))|either|between|among|several\s+(?:(?:possible|candidate|suspect|suspicious)\s+)?(?:commits?|changes?|PRs?|revisions?|candidates?|patches)|candidates?|roll-?up|reversing\s+changes\s+made\s+to|merge\s+commit)\b|(?:^|\s)(?:-m\s*[12]|--mainline(?:=|\s+)[12])\b/i;
 
 /** "between <versions>, and the first (bad) commit … was": a bisect's searched range, then its outcome. */
-const BETWEEN_SEARCHED = /^between\s+[^,;\n]{1,60}?\s+and\s+[^,;\n]{1,40}?[,;]?\s+(?:and\s+)?(?:the\s+)?(?:first|only)\s+(?:bad\s+|broken\s+|failing\s+)?(?:commit|revision)\b/i;
+const BETWEEN_SEARCHED = /^between\s+[^,;\n]{1,60}?\s+and\s+[^,;\n]{1,40}?[,;]?\s+(?:and\s+)?(?:(?:identified|found|determined|got|landed\s+on|ended\s+(?:up\s+)?(?:on|at))\b[^,;\n]{0,40}?\s+)?(?:the\s+)?(?:first|only)\s+(?:bad\s+|broken\s+|failing\s+)?(?:commit|revision|one)\b/i;
 
 /** A step line of a bisect run. */
 const TRANSCRIPT_LINE = /^\s*(?:[$>#]\s*)*(?:git\s+bisect\s+(?:good|bad|skip|start|new|old)\b|Bisecting:|(?:good|bad|skip):\s*\[)/i;
@@ -555,7 +559,7 @@ function blameBefore(layout: Layout, s: Range, ref: RefMatch): RegExpExecArray |
   const raw = body.slice(Math.max(0, s.start - 300), s.start);
   const before = raw.replace(/\s+$/, '');
   // Across a blank line only a lead-in ending in a colon points at what follows.
-  if (/\n[ \t>]*\n/.test(raw.slice(before.length)) && !/(?::|\b(?:commit|revision|changeset))$/i.test(before) && !(gitLog && FOUND_COMMIT.test(before))) return null;
+  if (/\n[ \t>]*\n/.test(raw.slice(before.length)) && !/(?::-?|\b(?:commit|revision|changeset))$/i.test(before) && !(gitLog && FOUND_COMMIT.test(before))) return null;
   const cut = Math.max(before.lastIndexOf('. '), before.lastIndexOf('.\n'), before.lastIndexOf('\n\n'));
   const previous = before.slice(cut + 1);
   const m = CAUSAL.exec(previous) ?? CAUSAL_OTHER.exec(previous);

@@ -80,6 +80,11 @@ export async function resolveThread(
     const rejected: TextScreen = { decision: 'reject', culprits: [], reasons: [...screen.reasons, { code: 'range-only', evidence: range }] };
     return { record: rejectedRecord(thread, fixPulls), resolutions, screen: rejected };
   }
+  const released = await releasedBeforeGood(handle, thread, gold);
+  if (released) {
+    const rejected: TextScreen = { decision: 'reject', culprits: [], reasons: [...screen.reasons, { code: 'symptom-mismatch', evidence: released }] };
+    return { record: rejectedRecord(thread, fixPulls), resolutions, screen: rejected };
+  }
   const branch = options.defaultBranch ?? (await defaultBranchOf(handle.gitDir));
   if (branch === null) throw new MinerError('git', `${repo}: cannot tell the default branch (mirror HEAD is detached; set default_branch in the config)`);
   const reportTime = new Date(thread.createdAt);
@@ -127,6 +132,23 @@ async function namedGoodRange(handle: GitRepoHandle, thread: Thread, attribution
     if (between >= 2) return `the last good commit named (${c.ref.ref.text}) is ${between} commits before ${gold.slice(0, 12)}, not its parent`;
   }
   return null;
+}
+
+/** The release the report says still worked ("This worked fine in `0.15.0`, but 0.16.0 …"): the version in group 1. */
+const GOOD_RELEASE = /\b(?:works?|worked|working|fine|ok|okay)\b[^.\n]{0,25}?\b(?:in|on|at|with|until|up\s+to)\s+(?:version\s+|release\s+)?[`'"]?v?(\d+(?:\.\d+){1,3})\b/i;
+
+/**
+ * The culprit is already in the release the report says worked: it cannot be what broke it (the
+ * release's tag contains gold). Evidence for `symptom-mismatch`, or null; asked only when that
+ * release's tag exists.
+ */
+async function releasedBeforeGood(handle: GitRepoHandle, thread: Thread, gold: string): Promise<string | null> {
+  const text = `${thread.title}\n${thread.posts[0]?.body ?? ''}`;
+  // "Exports don't work in 3.2.0" names the broken release, not a good one.
+  const said = [...text.matchAll(new RegExp(GOOD_RELEASE.source, 'gi'))].find((m) => !/(?:\bnot|n't|\bnever|\bno\s+longer|\bstopped)\s+(?:\w+\s+)?$/i.test(text.slice(Math.max(0, m.index - 30), m.index)));
+  const tag = said ? await matchingTag(handle.gitDir, said[1]!) : null;
+  if (!said || !tag || !(await isAncestor(handle.gitDir, gold, `refs/tags/${tag}`))) return null;
+  return `${gold.slice(0, 12)} is already in ${tag}, the release the report says worked ("${said[0]}")`;
 }
 
 /**

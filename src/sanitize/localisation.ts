@@ -69,7 +69,10 @@ const POINTED_CHANGE = /\b(?:this|that|the\s+(?:bad|offending|culprit))\s+commit
 /** "Running git blame shows that commit X dropped the helper": the search that found the commit, and what it says. */
 const BLAME_FOUND = /\bgit[- ]?blam(?:e|es|ed|ing)\b[^.\n]{0,40}?\b(?:reveals?|revealed|shows?|showed|shown|says|said|points?|pointed|tells?|told)\b[^.\n]{0,20}?\b(?:commit|change|revision)\b/gi;
 
-const SENTENCE_PATTERNS: readonly RegExp[] = [GOOD_NEIGHBOUR, POINTED_RESULT, LAST_GOOD_NAMED, POINTED_CHANGE, BLAME_FOUND];
+/** "(Found by bisection.)": how the culprit was found, said on its own. */
+const FOUND_BY_BISECT = /\b(?:found|identified|located|pinpointed|tracked\s+down)\s+(?:by|with|via|using|through)\s+(?:a\s+)?(?:git\s+)?bisect(?:ion|ing)?\b/gi;
+
+const SENTENCE_PATTERNS: readonly RegExp[] = [GOOD_NEIGHBOUR, POINTED_RESULT, LAST_GOOD_NAMED, POINTED_CHANGE, BLAME_FOUND, FOUND_BY_BISECT];
 /** Patterns whose whole match points at the culprit; the rest of the sentence stays. */
 const PHRASE_PATTERNS: readonly RegExp[] = [POINTING_BLAME, POINTING_CAUSE, FROM_THIS_COMMIT_ON, REVERT_POINTER, POINTED_COMMIT, BLAMING_PR_SUBJECT, DATED_COMMIT, REVERT_NEEDED];
 /** Patterns whose first group, ending the match, names the culprit's pull request. */

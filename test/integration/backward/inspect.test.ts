@@ -105,6 +105,27 @@ describe('r2v inspect backward', () => {
     expect(next).toMatchObject({ decision: 'candidate', reasons: [], gold: { sha: gold, status: 'ok' } });
   });
 
+  it('refuses a culprit that is already in the release the report says worked', async () => {
+    const repo = await makeRepo();
+    await repo.commit('Initial import');
+    const gold = await repo.commit('Rework the path flattener');
+    await repo.commit('Speed up parsing');
+    await repo.tag('v2.3.0');
+    const later = await repo.commit('Cache parsed groups');
+    await repo.commit('Tidy docs');
+    const dir = await tempDir();
+    const body = (c: string) => `Saving the layout worked fine in \`2.3.0\`, but 2.4.0 refuses it.\n\nIt appears commit ${c.slice(0, 10)} is responsible: with it reverted the layout saves again.`;
+    // "… doesn't work in 2.3.0" names the broken release: no release said to work.
+    const broken = `Saving the layout doesn't work in \`2.3.0\` any more.\n\nIt appears commit ${gold.slice(0, 10)} is responsible: with it reverted the layout saves again.`;
+    await writeFile(join(dir, 'threads.jsonl'), [importLine(9, body(gold)), importLine(10, body(later)), importLine(11, broken)].join('\n') + '\n');
+    const r = await run(['inspect', 'backward', '--threads', 'threads.jsonl', '--git-dir', repo.dir], dir);
+    const [inside, after, negated] = r.out.trim().split('\n').map((l) => JSON.parse(l) as Record<string, any>) as [Record<string, any>, Record<string, any>, Record<string, any>];
+    expect(negated).toMatchObject({ decision: 'candidate', reasons: [], gold: { sha: gold, status: 'ok' } });
+    expect(inside).toMatchObject({ decision: 'reject', reasons: ['symptom-mismatch'] });
+    expect(inside.evidence.join('\n')).toMatch(/is already in v2\.3\.0, the release the report says worked/);
+    expect(after).toMatchObject({ decision: 'candidate', reasons: [], gold: { sha: later, status: 'ok' } });
+  });
+
   it('resolves a commit URL attribution of the same repository to its commit and deletes the URL', async () => {
     const repo = await makeRepo();
     await repo.commit('Initial import');

@@ -1716,3 +1716,32 @@ describe('"X seems to break <something>"', () => {
     expect(found(titled('make dist fails', [`https://github.com/acme/widget/commit/${FULL} seems to break \`make dist\`:\n\n    gmake[1]: docs/index.html: missing input, giving up`]))).toEqual([FULL]);
   });
 });
+
+describe('"I suppose the bug came with commit X"', () => {
+  it('is a guess', () => {
+    const thread = titled('configure fails', [`./configure stops with a syntax error near stdlib.h.\n\nI suppose the error got introduced by\n${FULL}`]);
+    expect(codesOf(thread)).toContain('hedged');
+  });
+});
+
+describe('more shapes of a named culprit', () => {
+  it('"I ran git bisect between 2.1 and 2.2 and got the first bad one: X"', () => {
+    expect(found(titled('Menus open off screen', ['Menus open at the far left since 2.2.', `I ran \`git bisect\` between 2.1 and 2.2 and got the first bad one: ${FULL}.`]))).toEqual([FULL]);
+  });
+
+  it('a lead-in ending in ":-" across a blank line', () => {
+    expect(found(titled('Garbled sprites', ['Sprites are garbled in the intro.', `The garbling got introduced by this commit:-\n\nhttps://github.com/acme/widget/commit/${FULL}`]))).toEqual([FULL]);
+  });
+
+  it('"The [latest change](URL) made <symptom>" in a report that speaks of a regression', () => {
+    expect(found(titled('Fix the clock regression', [`The [latest change](https://github.com/acme/widget/commit/${FULL}) made the clock hands swap places.`]))).toEqual([FULL]);
+    expect(found(titled('Clock hands', [`The [latest change](https://github.com/acme/widget/commit/${FULL}) made the clock hands thinner.`]))).toEqual([]);
+  });
+
+  it('"(Found by bisection.)" goes from the report', () => {
+    const thread = titled('Pico build hangs', [`Commit ${FULL.slice(0, 8)} breaks the pico build at boot.\n(Found by bisection.)\nThe board blinks twice and stops.`]);
+    const text = decide(thread).out.report.text;
+    expect(text).not.toMatch(/bisection/);
+    expect(text).toContain('The board blinks twice and stops.');
+  });
+});
