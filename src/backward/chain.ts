@@ -9,7 +9,7 @@ import { screenThread } from './attribution-screen.js';
 import type { Cutoff } from './cutoff.js';
 import { decideWithoutRepository, finalDecision } from './decision.js';
 import { decideReport, hexRunsOf, isKnownPrefix, knownCommitShas, reportDrafts, type SanitizeTarget, type ThreadSanitization } from './report.js';
-import { decideGold, rejectedRecord, resolvedRecord, threadVersionText, type ThreadResolution } from './resolve.js';
+import { decideGold, goodReleaseSaid, rejectedRecord, resolvedRecord, threadVersionText, type ThreadResolution } from './resolve.js';
 import { checkReasons, decideChecks, type CheckInput, type CheckResult } from './validate.js';
 import { MinerError } from '../errors.js';
 import type { BatchObjects } from '../git/batch.js';
@@ -75,16 +75,12 @@ export async function resolveThread(
   if (gold === null) return { record: rejectedRecord(thread, fixPulls), resolutions, screen };
 
   const commit = await handle.objects.commit(gold);
-  const range = commit ? await namedGoodRange(handle, thread, attributions.filter((_a, i) => resolutions.some((r) => r.idx === i && r.sha === gold)), gold, commit.parents) : null;
-  if (range) {
-    const rejected: TextScreen = { decision: 'reject', culprits: [], reasons: [...screen.reasons, { code: 'range-only', evidence: range }] };
-    return { record: rejectedRecord(thread, fixPulls), resolutions, screen: rejected };
-  }
-  const released = await releasedBeforeGood(handle, thread, gold);
-  if (released) {
-    const rejected: TextScreen = { decision: 'reject', culprits: [], reasons: [...screen.reasons, { code: 'symptom-mismatch', evidence: released }] };
-    return { record: rejectedRecord(thread, fixPulls), resolutions, screen: rejected };
-  }
+  // What git says against the thread's own words: a good commit named commits before gold, or gold already in a release said to work.
+  const naming = attributions.filter((_a, i) => resolutions.some((r) => r.idx === i && r.sha === gold));
+  const range = commit ? await namedGoodRange(handle, thread, naming, gold, commit.parents) : null;
+  const released = range ? null : await releasedBeforeGood(handle, thread, gold);
+  const refusal: Reason | null = range ? { code: 'range-only', evidence: range } : released ? { code: 'symptom-mismatch', evidence: released } : null;
+  if (refusal) return { record: rejectedRecord(thread, fixPulls), resolutions, screen: { decision: 'reject', culprits: [], reasons: [...screen.reasons, refusal] } };
   const branch = options.defaultBranch ?? (await defaultBranchOf(handle.gitDir));
   if (branch === null) throw new MinerError('git', `${repo}: cannot tell the default branch (mirror HEAD is detached; set default_branch in the config)`);
   const reportTime = new Date(thread.createdAt);
@@ -115,9 +111,11 @@ export async function resolveThread(
 
 /**
  * "As of X it no longer loads. The last build I have that loads it is Y": a post naming the culprit
- * (`attributions`: those resolving to gold) names a good commit that resolves to an ancestor of gold other than its parent, commits apart, so the
- * thread localised a range, not a first bad commit. Evidence for `range-only`, or null. Not asked
- * when a bisect names the culprit (its last good step need not be the parent on merged histories).
+ * (`attributions`: those resolving to gold) names a good commit that resolves to an ancestor of
+ * gold other than its parent, commits apart, so the thread localised a range, not a first bad
+ * commit. Evidence for `range-only`, or null. Not asked when a bisect names the culprit (its last
+ * good step need not be the parent on merged histories). The candidates are scored again here: the
+ * stages store attributions, not the good side of a range.
  */
 async function namedGoodRange(handle: GitRepoHandle, thread: Thread, attributions: readonly Attribution[], gold: string, parents: readonly string[]): Promise<string | null> {
   const posts = new Set(attributions.map((a) => a.post));
@@ -134,21 +132,16 @@ async function namedGoodRange(handle: GitRepoHandle, thread: Thread, attribution
   return null;
 }
 
-/** The release the report says still worked ("This worked fine in `0.15.0`, but 0.16.0 …"): the version in group 1. */
-const GOOD_RELEASE = /\b(?:works?|worked|working|fine|ok|okay)\b[^.\n]{0,25}?\b(?:in|on|at|with|until|up\s+to)\s+(?:version\s+|release\s+)?[`'"]?v?(\d+(?:\.\d+){1,3})\b/i;
-
 /**
  * The culprit is already in the release the report says worked: it cannot be what broke it (the
  * release's tag contains gold). Evidence for `symptom-mismatch`, or null; asked only when that
  * release's tag exists.
  */
 async function releasedBeforeGood(handle: GitRepoHandle, thread: Thread, gold: string): Promise<string | null> {
-  const text = `${thread.title}\n${thread.posts[0]?.body ?? ''}`;
-  // "Exports don't work in 3.2.0" names the broken release, not a good one.
-  const said = [...text.matchAll(new RegExp(GOOD_RELEASE.source, 'gi'))].find((m) => !/(?:\bnot|n't|\bnever|\bno\s+longer|\bstopped)\s+(?:\w+\s+)?$/i.test(text.slice(Math.max(0, m.index - 30), m.index)));
-  const tag = said ? await matchingTag(handle.gitDir, said[1]!) : null;
+  const said = goodReleaseSaid(`${thread.title}\n${thread.posts[0]?.body ?? ''}`);
+  const tag = said ? await matchingTag(handle.gitDir, said.version) : null;
   if (!said || !tag || !(await isAncestor(handle.gitDir, gold, `refs/tags/${tag}`))) return null;
-  return `${gold.slice(0, 12)} is already in ${tag}, the release the report says worked ("${said[0]}")`;
+  return `${gold.slice(0, 12)} is already in ${tag}, the release the report says worked ("${said.phrase}")`;
 }
 
 /**

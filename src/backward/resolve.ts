@@ -23,6 +23,20 @@ export function goodVersionText(text: string): string | null {
   return GOOD_VERSION.exec(text)?.[0] ?? null;
 }
 
+/** The release a report says still worked ("This worked fine in `0.15.0`, but 0.16.0 …"), said plainly: the version in group 1. */
+const GOOD_RELEASE = /\b(?:works?|worked|working|fine|ok|okay)\b[^.\n]{0,25}?\b(?:in|on|at|with|until|up\s+to)\s+(?:version\s+|release\s+)?[`'"]?v?(\d+(?:\.\d+){1,3})\b/gi;
+
+/**
+ * The release `text` says worked, tighter than goodVersionText (a preposition right before the
+ * version), and never a negated one ("Exports don't work in 3.2.0" names the broken release).
+ */
+export function goodReleaseSaid(text: string): { phrase: string; version: string } | null {
+  for (const m of text.matchAll(GOOD_RELEASE)) {
+    if (!/(?:\bnot|n't|\bnever|\bno\s+longer|\bstopped)\s+(?:\w+\s+)?$/i.test(text.slice(Math.max(0, m.index - 30), m.index))) return { phrase: m[0], version: m[1]! };
+  }
+  return null;
+}
+
 /** The version phrase of a thread's title and body, whose tag gives the tag window. */
 export function threadVersionText(thread: Thread): string | null {
   return goodVersionText(`${thread.title}\n${thread.posts[0]?.body ?? ''}`);
