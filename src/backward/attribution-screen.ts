@@ -18,7 +18,7 @@ import {
 } from './phrases.js';
 import { familyOf, findRefs, isCrossRepository, sameTarget } from './refs.js';
 import { layoutOf, lineIndexAt, sentenceAt, sentencesOf, type Layout, type Range } from './text.js';
-import type { Attribution, BackwardReason, Decision, Reason, TextScreen, Thread } from '../model/backward.js';
+import type { Attribution, AttributionRef, BackwardReason, Decision, Reason, TextScreen, Thread } from '../model/backward.js';
 
 export { hasObservableSymptom } from './symptom.js';
 
@@ -142,12 +142,12 @@ export function screenThread(thread: Thread, attributions: readonly Attribution[
   // A pull request titled as the revert of one commit, where the only blame names another ("only revert Y, that is the bad
   // commit"): two commits are held to blame, one by the revert itself.
   const reverted = revertedByTitle(thread);
-  if (reverted && groups.length > 0 && !groups.some((g) => g.some(({ a }) => sameTarget(a.ref, reverted.ref)))) {
+  if (reverted && groups.length > 0 && !groups.some((g) => g.some(({ a }) => sameTarget(a.ref, reverted)))) {
     add('competing', `different culprits named: ${reverted.text} (reverted by the title) vs ${groups.map((g) => g[0]!.a.ref.text).join(', ')}`);
   }
   // "Builds X and Z started and crashed. … Z is the first bad commit": a commit listed beside the verdict's own commit, in the
   // post holding `git bisect`'s verdict, is a step of that bisect, not a rival culprit.
-  const verdicts = groups.filter((g) => g.some(({ a }) => a.kind === 'bisect-output')).flatMap((g) => g.filter(({ a }) => a.kind === 'bisect-output').map(({ a }) => a));
+  const verdicts = domestic.map(({ a }) => a).filter((a) => a.kind === 'bisect-output');
   const step = (a: Attribution): boolean =>
     a.kind !== 'bisect-output' && verdicts.some((v) => v.post === a.post && !sameTarget(v.ref, a.ref) && findRefs(a.sentence.text).some((r) => sameTarget(r.ref, v.ref)));
   const rivals = groups.filter((g) => !g.every(({ a }) => step(a)));
@@ -211,11 +211,11 @@ export function screenThread(thread: Thread, attributions: readonly Attribution[
 }
 
 /** The one commit a title reverts ("revert 9ea0ce6…", "Revert abc1234 (…)"), or null. */
-function revertedByTitle(thread: Thread): { ref: ReturnType<typeof findRefs>[number]['ref']; text: string } | null {
+function revertedByTitle(thread: Thread): AttributionRef | null {
   const m = /^\s*(?:\[[^\]]*\]\s*)?revert(?:s|ing)?\s+(?:commit\s+)?[`'"]?(?=[0-9a-fA-F]{7,40}\b|https?:)/i.exec(thread.title);
   if (!m) return null;
   const refs = findRefs(thread.title).filter((r) => r.ref.type !== 'pr');
-  return refs.length === 1 && refs[0]!.outerStart === m[0].length ? { ref: refs[0]!.ref, text: refs[0]!.ref.text } : null;
+  return refs.length === 1 && refs[0]!.outerStart === m[0].length ? refs[0]!.ref : null;
 }
 
 /**
