@@ -56,6 +56,8 @@ export interface LineFacts {
 const MERGE_SUBJECT = /^Merge (?:remote-tracking )?branch '([^']+)'(?: of (\S+))?(?: into (\S+))?/;
 const GITHUB_MERGE_BUTTON = /^Merge pull request #\d+ from /;
 const NAMED_PULL = /\(#(\d+)\)\s*$/;
+/** `git subtree`'s merge of a squashed subproject ("Merge commit '<sha>' into <branch>", "… as '<dir>'"): its second parent is the subproject's line. */
+const SUBTREE_MERGE = /^Merge commit '[0-9a-f]{40}'(?: into \S+| as '[^']+')?\s*$/;
 
 /**
  * True when a merge subject says the branch itself was merged in ("Merge branch 'main' into
@@ -86,19 +88,52 @@ function mergedFromElsewhere(subject: string, repoNames: readonly string[]): boo
   return !repoNames.some((r) => r.toLowerCase() === named);
 }
 
+/** Remote names that stand for the repository itself in a clone (and its owner or name, when known). */
+const OWN_REMOTES = new Set(['origin', 'upstream']);
+
+/**
+ * True when the subject merges a remote-tracking branch of a remote named after something else
+ * than this repository (a merge of 'refs/remotes/parentproject/master'), when
+ * the repository's names are known: another repository's branch of the same name was merged in.
+ */
+function mergedFromOtherRemote(subject: string, repoNames: readonly string[]): boolean {
+  if (repoNames.length === 0) return false;
+  const merged = MERGE_SUBJECT.exec(subject)?.[1] ?? '';
+  const parts = merged.replace(/^refs\/remotes\//, '').split('/');
+  if (!/^Merge remote-tracking branch /.test(subject) || parts.length < 2) return false;
+  const remote = parts[0]!.toLowerCase();
+  const own = new Set([...OWN_REMOTES, ...repoNames.flatMap((r) => r.toLowerCase().split('/'))]);
+  return !own.has(remote);
+}
+
+/**
+ * "Merge branch 'release-1.3' into master", "Merge branch 'release-1.3'" on master (git leaves
+ * "into master" out there) or "Merge back Release 1.3.1": a merge of another branch made on the
+ * branch itself, whose first parent is the branch.
+ */
+function mergedInto(subject: string, branch: string): boolean {
+  const into = /^Merge\b.*\binto\s+['"]?(\S+?)['"]?\s*$/.exec(subject);
+  if (into) return into[1] === branch || into[1] === `origin/${branch}`;
+  // "Merge back Release 1.3.1": a release line merged back into the branch.
+  if (/^Merge\s+back\b/i.test(subject)) return true;
+  return branch === 'master' && /^Merge (?:remote-tracking )?branch '[^']+'\s*$/.test(subject) && !mergesBranchIn(subject, branch);
+}
+
 /**
  * Why `merge` is a foxtrot merge on `branch`, or null when it is not one. Its subject merges the
  * branch itself in; or it is itself the head of a pull request (it was made on the PR's branch),
- * except GitHub's own "Merge pull request #N" commits and a merge whose second parent is the head
- * of the pull request its "(#N)" subject names: that merge was made on the base branch, and is a
+ * except GitHub's own "Merge pull request #N" commits, `git subtree`'s merges of a squashed
+ * subproject ("Merge commit '<sha>' into …", whose second parent is the subproject), a merge whose
+ * subject says it was made into the branch itself ("Merge branch 'release-1.3' into master") and a merge
+ * whose second parent is the head of the pull request its "(#N)" subject names: that merge was made on the base branch, and is a
  * pull-request head only because a later PR proposed the branch itself ("merge main into stable").
  * With `repoNames` (the repository and its former names), a subject merging the branch "of" another
  * repository's URL is no evidence.
  */
 export function foxtrotEvidence(merge: CommitFacts, branch: string, pulls: PullRefs, repoNames: readonly string[] = []): FoxtrotEvidence | null {
   if (merge.parents.length < 2) return null;
-  if (mergesBranchIn(merge.subject, branch)) return mergedFromElsewhere(merge.subject, repoNames) ? null : 'merge-message';
-  if (GITHUB_MERGE_BUTTON.test(merge.subject) || !pulls.heads.has(merge.sha)) return null;
+  if (mergesBranchIn(merge.subject, branch)) return mergedFromElsewhere(merge.subject, repoNames) || mergedFromOtherRemote(merge.subject, repoNames) ? null : 'merge-message';
+  if (GITHUB_MERGE_BUTTON.test(merge.subject) || SUBTREE_MERGE.test(merge.subject) || mergedInto(merge.subject, branch) || !pulls.heads.has(merge.sha)) return null;
   const named = NAMED_PULL.exec(merge.subject)?.[1];
   if (named !== undefined && pulls.tips.get(Number(named)) === merge.parents[1]) return null;
   return 'pull-request-head';

@@ -106,6 +106,30 @@ describe('foxtrotEvidence', () => {
     expect(foxtrotEvidence(of('https://github.com/someone/widget-fork'), 'main', NO_PULL_REFS)).toBe('merge-message');
   });
 
+  it('never names a pull-request head that merged another line into the branch itself', () => {
+    const head = (subject: string, branch = 'master') => foxtrotEvidence(merge('m', 's', subject), branch, pulls(['m']));
+    // git subtree's merge of a squashed subproject: the second parent is the subproject's line.
+    expect(head(`Merge commit '${'ab'.repeat(20)}' into update_vendored_lib`)).toBeNull();
+    expect(head(`Merge commit '${'ab'.repeat(20)}' as 'vendor/lib'`)).toBeNull();
+    // A release branch merged into the branch, said with or without "into <branch>" (git leaves it out on master).
+    expect(head("Merge branch 'release-2.0' into master")).toBeNull();
+    expect(head("Merge branch 'release-2.0' into main", 'main')).toBeNull();
+    expect(head("Merge branch 'release-2.0'")).toBeNull();
+    expect(head('Merge back Release 2.0.1')).toBeNull();
+    // Into another branch, or without a branch named, the pull-request head still counts.
+    expect(head("Merge branch 'release-2.0' into topic")).toBe('pull-request-head');
+    expect(head("Merge branch 'release-2.0'", 'trunk')).toBe('pull-request-head');
+  });
+
+  it('with the repository known, a remote-tracking branch of a remote named after another project is no evidence', () => {
+    const names = ['acme/widget-ng'];
+    const tracking = (remote: string) => merge('m', 's', `Merge remote-tracking branch '${remote}/master'`);
+    expect(foxtrotEvidence(tracking('refs/remotes/widget'), 'master', NO_PULL_REFS, names)).toBeNull();
+    expect(foxtrotEvidence(tracking('parent'), 'master', NO_PULL_REFS, names)).toBeNull();
+    for (const own of ['origin', 'upstream', 'refs/remotes/origin', 'acme', 'widget-ng']) expect(foxtrotEvidence(tracking(own), 'master', NO_PULL_REFS, names)).toBe('merge-message');
+    expect(foxtrotEvidence(tracking('parent'), 'master', NO_PULL_REFS)).toBe('merge-message');
+  });
+
   it('never names a commit with one parent', () => {
     expect(foxtrotEvidence({ sha: sha('m'), parents: [sha('0')], subject: "Merge branch 'main' into x" }, 'main', pulls(['m']))).toBeNull();
   });
