@@ -109,6 +109,19 @@ export function screenThread(thread: Thread, attributions: readonly Attribution[
     if (merge) add('range-only', `the first bad commit is a merge (${merge[0].trim()})`, a.post);
   }
 
+  // A later revert of the named commit whose message says "reversing changes made to Y": git's revert of a merge.
+  for (const p of posts) {
+    for (const m of p.body.matchAll(/\breverts\s+commit\s+([0-9a-fA-F]{7,40}),?\s+reversing\s+changes\s+made\s+to\s+[0-9a-fA-F]{7,40}/gi)) {
+      const hex = m[1]!.toLowerCase();
+      if (domestic.some(({ a }) => a.ref.type !== 'pr' && (a.ref.value.startsWith(hex) || hex.startsWith(a.ref.value)))) add('range-only', `the named commit is a merge (${m[0].trim()})`, p.index);
+    }
+  }
+  // cargo-bisect-rustc bisects the CI builds of merged pull requests: the commit it reports is a merge.
+  for (const a of domestic.map(({ a: x }) => x)) {
+    const raw = thread.posts.find((q) => q.index === a.post)?.body ?? '';
+    if (/\bcargo[- ]bisect-rustc\b/i.test(raw)) add('range-only', 'cargo-bisect-rustc reports the merge commit of a pull request', a.post);
+  }
+
   const skipped = matching(BISECT_SKIPPED, null);
   for (const s of skipped) add('bisect-skipped', s.text, s.post);
   if (attributions.length === 0) {
@@ -261,7 +274,7 @@ const OTHER_CAUSE =
   /\b(?:this|the)\s+(?:bug|issue|problem|regression)\s+(?:is\s+|was\s+)?(?:caused|introduced)\s+by\s+(?!(?:the\s+|this\s+|that\s+|your\s+|a\s+|my\s+)?(?:commit|change|pr\b|pull|patch|revision|merge)|[0-9a-f]{7}|#\d|https?:|it\b|that\b|this\b)[A-Za-z]/i;
 
 const DISPUTE =
-  /\b(?:we|I|the\s+team|nobody\s+else|no\s+one\s+else)\s+(?:do(?:es)?\s*(?:not|n't)|cannot|can't|could\s*(?:not|n't)|(?:am|are|was|were)\s*(?:not|n't)\s+able\s+to)\s+(?:(?:have|see|get|reproduce|repro|hit|trigger)\w*)\s+(?:this|the|that|your|it|any)\b/i;
+  /\b(?:we|I|the\s+team|nobody\s+else|no\s+one\s+else)\s+(?:do(?:es)?\s*(?:not|n't)|cannot|can't|could\s*(?:not|n't)|(?:am|are|was|were)\s*(?:not|n't)\s+able\s+to)\s+(?:(?:have|see|get|reproduce|repro|hit|trigger)\w*)\s+(?:this|the|that|your|it|any)\b|\b(?:not|isn't|wasn't|is\s+not|was\s+not)\s+(?:@[\w-]+'s|his|her|their|your|(?:the|this|that)\s+(?:commit|change|PR)'s)\s+fault\b/i;
 /** "I can confirm I also have this issue with the new compiler and I don't have it with the old one": a good side, not a dispute. */
 const CONFIRM_SAME = /\bconfirm\w*|\b(?:also|too)\s+(?:have|see|get|hit)\b|\b(?:do(?:es)?\s*(?:not|n't)|cannot|can't)\s+\w+\s+(?:this|the|that|it)\s+(?:\w+\s+)?(?:when|if|with|using|after|before|until|on\s+(?:the\s+)?(?:old|older|previous))\b/i;
 /** Not seeing the problem any more, on a newer revision: fixed since, not disputed. */
@@ -439,7 +452,7 @@ function symptomMismatches(
       const linked = /\/\/[^/\s]+\/([\w.-]+\/[\w.-]+)\/issues\/\d+$/.exec(text.slice(Math.max(0, m.index - 160), m.index + m[0].length));
       const here = [thread.repo, ...(thread.aliases ?? [])].map((r) => r.toLowerCase());
       if (linked && !here.includes(linked[1]!.toLowerCase())) continue;
-      // "X from #1065", "X (#1065)": the pull request that brought the culprit, not another issue.
+      // "X from #1065", "X (#1065)", "X which relates to issue #4987": the pull request or issue the culprit was made for, not another bug.
       if (c.ref.type !== 'pr' && at >= c.end && OWN_PULL_GAP.test(p.body.slice(c.end, at + m[0].length))) continue;
       // "Unlike in #1077, …": the other issue is set apart from this one, so the attribution is not its.
       if (/\bunlike\s*$/i.test(p.body.slice(Math.max(0, at - 12), at))) continue;
@@ -467,7 +480,8 @@ function symptomMismatches(
 const SAME_SEEN_ELSEWHERE = /\b(?:similar|the\s+same|also|too|as\s+well|likewise)\b[^.\n]{0,40}\b(?:reported|seen|noticed|observed|mentioned|filed)\s+(?:in|on|as)\s+(?:an?other|a\s+separate|the\s+other)\s+(?:bug|issue|ticket|report)\b/i;
 
 /** Between a commit reference and a `#N` that names the pull request it came from ("X from #N", "X (#N)", "X in PR #N"). */
-const OWN_PULL_GAP = /^[`'"\])]*\s*(?:,\s*)?(?:\(|(?:from|in|of|via|by)\s+(?:(?:the\s+)?(?:PR|pull\s+request|merge\s+of)\s+)?)#\d+\b\)?$/i;
+const OWN_PULL_GAP =
+  /^[`'"\])]*\s*(?:,\s*)?(?:\(|(?:from|in|of|via|by)\s+(?:(?:the\s+)?(?:PR|pull\s+request|merge\s+of)\s+)?|,?\s*(?:which|that)\s+(?:relates|related|refers|referred|belongs|belonged|is\s+related|was\s+made)\s+(?:to|for)\s+(?:(?:the\s+)?(?:issue|PR|pull\s+request)\s+)?)#\d+\b\)?$/i;
 
 /** How far before an attribution's sentence another issue's mention still counts as its context. */
 const CONTEXT_CHARS = 400;

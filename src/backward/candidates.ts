@@ -12,7 +12,7 @@
 import { findHedge } from './hedge.js';
 import { BLAMING_VERB, FIX_AFTER, FIX_BEFORE, NEUTRAL_SUBJECT, REVERT_BEFORE, UNNAMED_COMMIT } from './phrases.js';
 import { CAUSAL_OTHER, NEGATION_OTHER_BEFORE } from './other-languages.js';
-import { findRefs, isCrossRepository, type RefMatch } from './refs.js';
+import { findRefs, isCrossRepository, sameTarget, type RefMatch } from './refs.js';
 import { layoutOf, lineIndexAt, sentenceAt, type Layout, type Range } from './text.js';
 import type { Attribution, AttributionKind, Thread } from '../model/backward.js';
 
@@ -112,10 +112,10 @@ export interface Candidate {
 
 /** Causal words that tie a reference to the regression when they share its sentence or list item. */
 const CAUSAL =
-  /\b(?:bisect(?!ab)\w*|first[- ]["'`]?(?:bad|broken|failing)["'`]?|introduc(?:e|ed|es|ing)|caus(?:e|ed|es|ing)|result(?:s|ed)?\s+in|due\s+to|fix(?:es|ed|ing)?\s+up|(?:missing|broken|wrong|forgotten|dropped|removed)\s+(?:in|by|with)\s+(?:this|that|the)\s+commit|broke|breaks|breaking|breakage|broken\s+(?:for\s+(?:me|us|everyone|\w+\s+users)\s+)?(?:by|in|since|after)|(?:has|have|had)\s+broken|(?:seems?|seemed|appears?|appeared)\s+to\s+break\b|offending|culprit|regress(?:ed|ing|ion|ions)|responsible|start(?:s|ed)?\s+(?:with|at|from|after|since|in)|started|appeared|(?:happen|occur)(?:s|ed|red|ring|ing)?\s+(?:only\s+|right\s+)?(?:after|since|with|from)|(?:since|after)\s+(?:(?:the|that|this)\s+)?commit|(?:broken|failing|fails|crash\w*|hangs?)\s+(?:on|in|with)\s+[\w.-]+\s+since|(?:first|only)\s+(?:commit|revision|version|build)\s+(?:where|in\s+which|that|with)|beginning\s+(?:at|with|from)|begins\s+with|(?:that|which)\s+(?:break|cause|introduce|trigger)(?:s|d|ed)?\b|(?:sorry\s+for\s+)?(?:missing|forgetting|breaking)\s+(?:this|that|it)\s+(?:in|with)\b|(?:works?|worked|working)\b[^.\n]{0,30}\buntil\s+(?:this|that|the)\s+commit\b|slowed\s+down|began\s+(?:with|at|in|after|since)|narrow(?:ed|ing)?\s+(?:[\w-]+\s+){0,3}?down\s+to|(?:tracked|traced|pinned|pinpointed)\s+(?:[\w-]+\s+){0,3}?(?:down|back)?\s*to|(?:got|became|went)\s+(?:broken|bad|wrong)|introducer|(?:is|was)\s+the\s+(?:issue|problem|cause|culprit|source)\b|source\s+of\s+(?:the\s+)?(?:crash|bug|issue|problem|regression|breakage)\w*|guilty|faulty|the\s+bad\s+commit|(?:bugs?|errors?|failures?|problems?|issues?|crash(?:es)?)\s+(?:were|was|are|is|got|have\s+been|has\s+been)\s+(?:produced|created|triggered)\s+by|(?:problems?|issues?|bugs?|crash(?:es)?|failures?|breakage)\s+(?:first\s+)?(?:starts?|appears?|begins?|shows?\s+up)\b|murderer|accidentally|inadvertently|mistakenly|incorrectly|wrongly|erroneously|(?:where|when|since|after)\s+(?:it|this|things?|everything)\s+stopped\s+working|(?:fail(?:s|ed|ing)?|crash(?:es|ed|ing)?|hangs?|hanging|broken|slower)\s+(?:ever\s+)?since)\b/i;
+  /\b(?:bisect(?!ab)\w*|first[- ]["'`]?(?:bad|broken|failing)["'`]?|introduc(?:e|ed|es|ing)|caus(?:e|ed|es|ing)|result(?:s|ed)?\s+in|due\s+to|fix(?:es|ed|ing)?\s+up|(?:missing|broken|wrong|forgotten|dropped|removed)\s+(?:in|by|with)\s+(?:this|that|the)\s+commit|broke|breaks|breaking|breakage|broken\s+(?:for\s+(?:me|us|everyone|\w+\s+users)\s+)?(?:by|in|since|after)|(?:has|have|had)\s+broken|(?:seems?|seemed|appears?|appeared)\s+to\s+break\b|offending|culprit|regress(?:ed|es|ing|ion|ions)|responsible|start(?:s|ed)?\s+(?:with|at|from|after|since|in)|started|appeared|(?:happen|occur)(?:s|ed|red|ring|ing)?\s+(?:only\s+|right\s+)?(?:after|since|with|from)|(?:since|after)\s+(?:(?:the|that|this)\s+)?commit|(?:broken|failing|fails|crash\w*|hangs?)\s+(?:on|in|with)\s+[\w.-]+\s+since|(?:first|only)\s+(?:commit|revision|version|build)\s+(?:where|in\s+which|that|with)|beginning\s+(?:at|with|from)|begins\s+with|(?:that|which)\s+(?:break|cause|introduce|trigger)(?:s|d|ed)?\b|(?:sorry\s+for\s+)?(?:missing|forgetting|breaking)\s+(?:this|that|it)\s+(?:in|with)\b|(?:works?|worked|working)\b[^.\n]{0,30}\buntil\s+(?:this|that|the)\s+commit\b|slowed\s+down|began\s+(?:with|at|in|after|since)|narrow(?:ed|ing)?\s+(?:[\w-]+\s+){0,3}?down\s+to|(?:tracked|traced|pinned|pinpointed)\s+(?:[\w-]+\s+){0,3}?(?:down|back)?\s*to|(?:got|became|went)\s+(?:broken|bad|wrong)|introducer|(?:is|was)\s+the\s+(?:issue|problem|cause|culprit|source)\b|source\s+of\s+(?:the\s+)?(?:crash|bug|issue|problem|regression|breakage)\w*|guilty|faulty|the\s+bad\s+commit|(?:exact|specific|actual|breaking)\s+(?:commit|change|revision)\s+(?:(?:looks|seems|appears)\s+to\s+be|is|was)\b|(?:bugs?|errors?|failures?|problems?|issues?|crash(?:es)?)\s+(?:were|was|are|is|got|have\s+been|has\s+been)\s+(?:produced|created|triggered)\s+by|(?:problems?|issues?|bugs?|crash(?:es)?|failures?|breakage)\s+(?:first\s+)?(?:starts?|appears?|begins?|shows?\s+up)\b|murderer|accidentally|by\s+(?:mistake|accident)|inadvertently|mistakenly|incorrectly|wrongly|erroneously|(?:where|when|since|after)\s+(?:it|this|things?|everything)\s+stopped\s+working|(?:fail(?:s|ed|ing)?|crash(?:es|ed|ing)?|hangs?|hanging|broken|slower)\s+(?:ever\s+)?since)\b/i;
 
-/** "Bad commit: X", "the problematic commit is this one X": the label of the one commit a post names (beside a good one it would be a range). */
-const BAD_COMMIT_LABEL = /\b(?:bad|problematic)\s+(?:commit|revision|changeset)\b[^.\n]{0,24}?[:=]?\s*[`'"(\[]*$/i;
+/** "Bad commit: X", "affected commit : X", "the problematic commit is this one X": the label of the one commit a post names (beside a good one it would be a range). */
+const BAD_COMMIT_LABEL = /\b(?:bad|problematic|affected)\s+(?:commit|revision|changeset)\b[^.\n]{0,24}?[:=]?\s*[`'"(\[]*$/i;
 
 /** Just before a noun of cause: it is denied ("no regression", "not a regression", "without any breakage"). */
 const DENIED_CAUSE = /\b(?:no|not\s+an?|without(?:\s+any)?|never\s+an?|isn't\s+an?|is\s+not\s+an?|any)\s+(?:\w+\s+)?$/i;
@@ -193,10 +193,12 @@ function workedBefore(body: string, s: Range, ref: RefMatch): RegExpExecArray | 
 
 /** "master broken here: X": the place it broke, pointed at with a colon right before the reference. */
 const BROKEN_HERE = /\b(?:broken|broke|regressed|started\s+failing)\s+here\s*:\s*[`'"(\[]*$/i;
+/** …or a sentence that opens with it ("Broken at X."); "the build is broken at X" tells the state at X, not where it broke. */
+const BROKEN_AT_LEAD = /^[\s>*_-]*(?:broken|broke|regressed)\s+at\s*(?:commit\s+)?[`'"(\[]*$/i;
 
 /** The good side of a range, said before the reference. */
 const GOOD_BEFORE =
-  /(?:\b(?:the\s+)?last\s+(?:[\w-]+\s+)?(?:commit|version|build|revision)\b[^.\n]{0,50}\b(?:fine|good|ok|okay|worked|working|works|loads|runs|boots|builds|compiles|passes|starts|renders|opens|plays|launches)\b[^.\n]{0,15}|\b(?:some\s*time|somewhere)\s+(?:after|before)\s+(?:commit\s+)?|\b(?:last|earliest|latest|previous)\s+(?:known[- ])?(?:good|working|ok)\b[^.\n]{0,30}|\bgood\s*(?:commit|revision|build)?\s*(?:was|is|[:=])\s*|\b(?:works?|worked|working|fine)\s+(?:fine\s+)?(?:on|at|with|in)\s+(?:commit\s+)?|\bprevious\s+(?:commit|version|revision|build)\b[^.\n]{0,20}|(?<!\b(?:works?|worked|working|fine|ok|okay)\s+(?:fine\s+)?(?:just\s+)?)\b(?:just\s+)?before\s+(?:commit\s+)?|\b(?:commits|revisions|builds|versions)\s+(?:after|since|following)\s+(?:commit\s+)?|\bthe\s+one\s+(?:right\s+|just\s+|immediately\s+)?before\s+(?:that|it|this)(?:\s+one)?\s*,\s*|\b(?:can|could)\s+\w+[^.\n]{0,40}\bwhen\s+(?:I\s+|we\s+)?(?:use|using|run|build|check\s*out)\s+(?:this|that|the)?\s*(?:commit|revision|version|build)?\s*:?\s*|\broll(?:s|ing|ed)?[\s-]?back\s+(?:[\w-]+\s+){0,3}?to\s+(?:commit\s+)?|\b(?:go|goes|went|going|revert(?:s|ed|ing)?)\s+back\s+(?:(?:one|a|1|two|\d+)\s+commits?\s+)?to\s+(?:commit\s+)?|\bparent\s+(?:commit\s+)?|\bcompared\s+(?:to|with)\s+[^.\n]{0,30})[\s`'"([*_]*$/i;
+  /(?:\b(?:the\s+)?last\s+(?:[\w-]+\s+)?(?:commit|version|build|revision)\b[^.\n]{0,50}\b(?:fine|good|ok|okay|worked|working|works|loads|runs|boots|builds|compiles|passes|starts|renders|opens|plays|launches)\b[^.\n]{0,15}|\b(?:some\s*time|somewhere)\s+(?:after|before)\s+(?:commit\s+)?|\b(?:last|earliest|latest|previous)\s+(?:known[- ])?(?:good|working|ok)\b[^.\n]{0,30}|\bgood\s*(?:commit|revision|build)?\s*(?:was|is|[:=])\s*|\b(?:works?|worked|working|fine)\s+(?:fine\s+)?(?:on|at|with|in)\s+(?:commit\s+)?|\bprevious\s+(?:commit|version|revision|build)\b[^.\n]{0,20}|(?<!\b(?:works?|worked|working|fine|ok|okay)\s+(?:fine\s+)?(?:just\s+)?)\b(?:just\s+)?before\s+(?:commit\s+)?|\b(?:commits|revisions|builds|versions)\s+(?:after|since|following)\s+(?:commit\s+)?|\b(?:a|one|some)\s+(?:commit|revision|change)\s+(?:after|following)\s+(?:commit\s+)?|\bthe\s+one\s+(?:right\s+|just\s+|immediately\s+)?before\s+(?:that|it|this)(?:\s+one)?\s*,\s*|\b(?:can|could)\s+\w+[^.\n]{0,40}\bwhen\s+(?:I\s+|we\s+)?(?:use|using|run|build|check\s*out)\s+(?:this|that|the)?\s*(?:commit|revision|version|build)?\s*:?\s*|\broll(?:s|ing|ed)?[\s-]?back\s+(?:[\w-]+\s+){0,3}?to\s+(?:commit\s+)?|\b(?:go|goes|went|going|revert(?:s|ed|ing)?)\s+back\s+(?:(?:one|a|1|two|\d+)\s+commits?\s+)?to\s+(?:commit\s+)?|\bparent\s+(?:commit\s+)?|\bcompared\s+(?:to|with)\s+[^.\n]{0,30})[\s`'"([*_]*$/i;
 
 /** The good side, said right after the reference ("X, which doesn't crash", "X where it still works"). */
 const GOOD_AFTER =
@@ -236,7 +238,7 @@ const ENDPOINT_AFTER = /^[`'"*_)\]]*(?:\s*(?:(?:as|is|was|=|:|->|→|-)\s*)?(?:t
 const RANGE_BEFORE = /[\w`]\.\.\.?[`]?$/;
 
 /** The sentence names several possible commits, or a commit that bundles several (a rollup; git's revert of a merge says "reversing changes made to"). */
-const SEVERAL = /\b(?:(?:any|one)\s+of(?=\s*(?::|$)|\s+[`'"(\[]*(?:[0-9a-fA-F]{7,40}|#\d|https?:))|(?:any|one)\s+of\s+(?:these|those|them|the\s+(?:following|two|three)|(?:the|my|your|our)\s+(?:(?:recent|last|latest|new|newer|previous|\d+)\s+)*(?:commits|changes|PRs|revisions|candidates|patches))|either|between|among|several\s+(?:(?:possible|candidate|suspect|suspicious)\s+)?(?:commits?|changes?|PRs?|revisions?|candidates?|patches)|candidates?|roll-?up|reversing\s+changes\s+made\s+to|merge\s+commit)\b|(?:^|\s)(?:-m\s*[12]|--mainline(?:=|\s+)[12])\b/i;
+const SEVERAL = /\b(?:(?:any|one)\s+of(?=\s*(?::|$)|\s+[`'"(\[]*(?:[0-9a-fA-F]{7,40}|#\d|https?:))|(?:any|one)\s+of\s+(?:these|those|them|the\s+(?:following|two|three)|(?:the|my|your|our)\s+(?:(?:recent|last|latest|new|newer|previous|\d+)\s+)*(?:commits|changes|PRs|revisions|candidates|patches))|either|between(?=\s[^.\n]{0,60}?(?:[0-9a-fA-F]{7,40}|\d|#|https?:|\b(?:commits?|revisions?|versions?|releases?|tags?|builds?|them|these|those|two|then|now|today|yesterday)\b))|among|several\s+(?:(?:possible|candidate|suspect|suspicious)\s+)?(?:commits?|changes?|PRs?|revisions?|candidates?|patches)|candidates?|roll-?up|reversing\s+changes\s+made\s+to|merge\s+commit)\b|(?:^|\s)(?:-m\s*[12]|--mainline(?:=|\s+)[12])\b/i;
 
 /** "between <versions>, and the first (bad) commit … was": a bisect's searched range, then its outcome. */
 const BETWEEN_SEARCHED = /^between\s+[^,;\n]{1,60}?\s+and\s+[^,;\n]{1,40}?[,;]?\s+(?:and\s+)?(?:(?:identified|found|determined|got|landed\s+on|ended\s+(?:up\s+)?(?:on|at))\b[^,;\n]{0,40}?\s+)?(?:the\s+)?(?:first|only)\s+(?:bad\s+|broken\s+|failing\s+)?(?:commit|revision|one)\b/i;
@@ -255,7 +257,7 @@ export const ELSEWHERE = /\b(?:is|was)\s+(?:an?\s+|the\s+)?(?:update|sync|import
 const REVERTED_BEFORE = /\b(?:revert(?:s|ing|ed)?|back(?:s|ing|ed)?\s+out|roll(?:s|ing|ed)?[\s-]?back|undoing|dropping|removing)\s+(?:of\s+)?(?:the\s+)?(?:commit|change|patch|PR|pull\s+request)?\s*:?\s*[`'"([]*$/i;
 
 /** The post says the revert fixes the problem. */
-const REVERT_FIXES = /\b(?:(?:is|was|are)\s+(?:simply\s+|just\s+|too\s+|so\s+)*broken|breakage|(?:made|makes|making)\s+(?:[\w-]+\s+){0,4}?(?:fail|crash|hang|break)\w*|due\s+to\s+(?:a\s+|the\s+|some\s+)?(?:bugs?|problems?|issues?|crash\w*|regressions?)\b|(?:is|are|was|were)\s+getting\s+broken|gets\s+broken|got\s+broken|malfunction\w*|helped|unbreak\w*|crash(?:es|ed|ing)?|misbehav\w*|(?:applied|added|changed|merged)\s+(?:by\s+)?(?:mistake|mistakenly|accidentally|wrongly)|fix(?:es|ed)?|solves?|solved|resolves?|resolved|helps|restores?|restored|go(?:es)?\s+away|went\s+away|works\s+again)\b|\b(?:caus|introduc)(?:ed|es|ing)\s+(?:(?:a|the|this)\s+)?(?:regression|crash\w*|failures?|breakage|hang|leak)\b|\b(?:break|broke|breaks|breaking|brakes?|(?:had|has)\s+broken)\s+(?:the\s+|in\s+)?\w+|\b(?:lead|leads|leading|led)\s+to\b[^.\n]{0,60}\b(?:not|disappear\w*|fail\w*|crash\w*|break\w*|errors?|wrong|missing)\b/i;
+const REVERT_FIXES = /\b(?:(?:is|was|are)\s+(?:simply\s+|just\s+|too\s+|so\s+)*broken|breakage|(?:made|makes|making)\s+(?:[\w-]+\s+){0,4}?(?:fail|crash|hang|break)\w*|due\s+to\s+(?:a\s+|the\s+|some\s+)?(?:bugs?|problems?|issues?|crash\w*|regressions?)\b|(?:is|are|was|were)\s+getting\s+broken|gets\s+broken|got\s+broken|malfunction\w*|helped|back\s+to\s+working|result(?:s|ed|ing)?\s+in\s+(?:[\w-]+\s+){0,3}?(?:fail|crash|break|error|hang)\w*|unbreak\w*|crash(?:es|ed|ing)?|misbehav\w*|(?:applied|added|changed|merged)\s+(?:by\s+)?(?:mistake|mistakenly|accidentally|wrongly)|fix(?:es|ed)?|solves?|solved|resolves?|resolved|helps|restores?|restored|go(?:es)?\s+away|went\s+away|works\s+again)\b|\b(?:caus|introduc)(?:ed|es|ing)\s+(?:(?:a|the|this)\s+)?(?:regression|crash\w*|failures?|breakage|hang|leak)\b|\b(?:break|broke|breaks|breaking|brakes?|(?:had|has)\s+broken)\s+(?:the\s+|in\s+)?\w+|\b(?:lead|leads|leading|led)\s+to\b[^.\n]{0,60}\b(?:not|disappear\w*|fail\w*|crash\w*|break\w*|errors?|wrong|missing)\b/i;
 
 /** The thread calls the reverted commit the bad one ("Revert breaking commit", "found the breaking commit"). */
 const BLAME_NOUN = /\b(?:breaking|bad|faulty|offending|culprit|regressing|broken)\s+(?:commit|change|patch|PR)s?\b/i;
@@ -290,6 +292,8 @@ export function scoreCandidates(
   // The one commit (not pull request) the whole thread names, if it names exactly one.
   const commitsNamed = new Set(sources.flatMap((src) => findRefs(src.body.slice(0, SCORING.maxScan)).filter((r) => r.ref.type !== 'pr').map((r) => r.ref.value.slice(0, 7).toLowerCase())));
   const onlyCommit = commitsNamed.size === 1 ? [...commitsNamed][0]! : null;
+  // A revert's reason may come in its writer's own first comments, before anyone else answers ("this change is causing failures in CI").
+  const revertContext = REVERT_TITLE.test(thread.title) ? [thread.title, ...followUps(thread).flatMap((p) => p.body.slice(0, SCORING.maxScan).match(FOLLOW_UP_REASON) ?? [])].join('\n') : thread.title;
   for (const src of sources) {
     const body = src.body.length > SCORING.maxScan ? src.body.slice(0, SCORING.maxScan) : src.body;
     const layout = layoutOf(body);
@@ -297,7 +301,7 @@ export function scoreCandidates(
     for (const ref of findRefs(body)) {
       if (out.length >= SCORING.maxCandidates) return out;
       count += 1;
-      const evidence = evidenceOf(layout, ref, src.index, patternHits, src.index === -1 ? (thread.posts[0]?.body ?? '').slice(0, SCORING.maxScan) : thread.title);
+      const evidence = evidenceOf(layout, ref, src.index, patternHits, src.index === -1 ? (thread.posts[0]?.body ?? '').slice(0, SCORING.maxScan) : src.index === 0 ? revertContext : thread.title);
       if (src.index !== -1 && titleCausal && titleRefs.some((t) => sameCommit(t.ref.value, ref.ref.value))) {
         evidence.push({ code: 'titled', weight: SCORING.titled, text: thread.title });
       }
@@ -309,7 +313,8 @@ export function scoreCandidates(
       // A post that is nothing but a commit link, under a title that blames the last commit ("Windows build issue with last commit").
       // …or nothing but a link to a comment on a commit ("…/commit/X#commitcomment-22"), under a title that tells a breakage.
       const commentLink = !blame && src.index === 0 && ref.ref.type !== 'pr' && isBarePost(body, ref) ? /^#commitcomment-\d+/.exec(body.slice(ref.end)) : null;
-      const titleBlame = !blame && src.index === 0 && isBarePost(body, ref) ? (TITLE_LAST_COMMIT.exec(thread.title) ?? (commentLink && BREAKAGE_REPORT.test(thread.title) ? commentLink : null)) : null;
+      const pointed = src.index === 0 && ref.ref.type !== 'pr' && pointedLine(body, ref) && commitsNamed.size === 1;
+      const titleBlame = !blame && src.index === 0 && (isBarePost(body, ref) || pointed) ? (TITLE_LAST_COMMIT.exec(thread.title) ?? (commentLink && BREAKAGE_REPORT.test(thread.title) ? commentLink : null)) : null;
       if (blame) evidence.push({ code: 'answers', weight: SCORING.answers, text: blame });
       else if (titleBlame && (BREAKAGE_REPORT.test(thread.title) || TITLE_TROUBLE.test(thread.title))) evidence.push({ code: 'answers', weight: SCORING.answers, text: titleBlame[0] });
       // "Yes, it is 586af36." answering someone else who named the same commit: the answer to a guess.
@@ -364,12 +369,34 @@ const COMMIT_LEAD = String.raw`(?:[^,.;:\n]{0,80}?\b(?:in|with|by)\s+(?:the\s+)?
 /** A sentence that opens with the commit the trouble dates from ("Since X, …", "After X the build fails"). */
 const SINCE_OPENER = new RegExp(String.raw`^[\s>*_-]*(?:ever\s+)?(?:since|after|with(?=\s+(?:the\s+)?commit\b)|starting\s+(?:with|from|at))\s+${COMMIT_LEAD}[\`'"(\[]*$`, 'i');
 
+/** A line of an issue form asking which revision is run ("### Revision hash", "**Commit:**"). */
+const REVISION_FIELD = /^[ \t]*(?:#{1,6}[ \t]+|\*\*|__)?[^\n]{0,40}\b(?:hash|commit|revision|rev|sha|build|version)\b[^\n]{0,20}$/i;
+
+/**
+ * "After updating to commit X the daemon dies", where the form's revision field holds the same X:
+ * the revision updated to and run, not where the trouble started.
+ */
+function updatedRunning(lead: string, body: string, ref: RefMatch): boolean {
+  if (!/\b(?:updat|upgrad|pull)/i.test(lead)) return false;
+  const lines = body.split('\n');
+  for (let i = 1; i < lines.length; i += 1) {
+    const refs = findRefs(lines[i]!);
+    if (refs.length !== 1 || !sameTarget(refs[0]!.ref, ref.ref) || lines[i]!.replace(refs[0]!.ref.text, '').replace(/[\s`'"*_]/g, '') !== '') continue;
+    let k = i - 1;
+    while (k > 0 && lines[k]!.trim() === '') k -= 1;
+    if (REVISION_FIELD.test(lines[k]!) && findRefs(lines[k]!).length === 0) return true;
+  }
+  return false;
+}
+
 /** A report that says something broke. */
 const BREAKAGE_REPORT =
   /\b(?:(?:does|do|did|is|are|was|were)\s*(?:not|n't)|doesn't|don't|didn't|isn't|aren't|wasn't|no\s+longer|cannot|can't|won't)\s+(?:\w+\s+)?(?:work|build|compil|run|start|load|boot|render|show|open|launch|function|link|install|display|respond|connect|accept|echo|pass)\w*|\b(?:broken|broke|breaks|crash\w*|fail(?:s|ed|ure|ures|ing)?|segfault\w*|panic\w*|hangs?|freez\w*|invalid|wrong|regress\w*|stopped\s+working|errors?|undefined|segfaults?)\b/i;
 
 /** A title that puts the trouble on the last commit without naming it. */
-const TITLE_LAST_COMMIT = /\b(?:with|in|since|after|by|from)\s+(?:the\s+)?(?:last|latest|recent|newest)\s+commit\b/i;
+const TITLE_LAST_COMMIT = /\b(?:with|in|since|after|by|from|due\s+to|caused\s+by)\s+(?:the\s+|a\s+)?(?:last|latest|recent|newest)\s+commit\b/i;
+/** A line that only points at the commit ("Edit: commit is this one: X"). */
+const POINTED_LINE = /^[\s>*_-]*(?:(?:edit|update)\s*:\s*)?(?:the\s+)?(?:commit|change)\s+(?:is|was)\s+(?:this\s+one|this|here)\s*:?\s*[`'"(\[<]*$/i;
 /** Trouble words of a title ("build issue", "problem"). */
 const TITLE_TROUBLE = /\b(?:issue|problem|bug|error|failure)s?\b/i;
 
@@ -388,6 +415,26 @@ function otherProjectBefore(body: string, ref: RefMatch, repo: string, aliases: 
 }
 
 /** Whether the post holds only this reference. */
+/** A revert's writer saying in a comment what the reverted change does ("this change is causing failures in CI"). */
+const FOLLOW_UP_REASON = /\b(?:this|that|the)\s+(?:change|commit|patch|PR)\s+(?:is\s+|was\s+)?(?:resulting\s+in|causing|caused|causes|breaking|broke|breaks)\b[^.\n]*/gi;
+
+/** The thread writer's own comments right after the body, before anyone else answers. */
+function followUps(thread: Thread): readonly { body: string }[] {
+  const out: { body: string }[] = [];
+  for (const p of thread.posts.slice(1)) {
+    if (p.author !== thread.author || !thread.author) break;
+    out.push(p);
+  }
+  return out;
+}
+
+/** Whether the reference's line is only a pointer at it ("Edit: commit is this one: X"). */
+function pointedLine(body: string, ref: RefMatch): boolean {
+  const lineStart = body.lastIndexOf('\n', ref.outerStart - 1) + 1;
+  const lineEnd = body.indexOf('\n', ref.end);
+  return POINTED_LINE.test(body.slice(lineStart, ref.outerStart)) && /^[`'")\]>]*[.]?\s*$/.test(body.slice(ref.end, lineEnd === -1 ? body.length : lineEnd));
+}
+
 function isBarePost(body: string, ref: RefMatch): boolean {
   return ref.ref.type !== 'pr' && BARE_POST.test(body.slice(0, ref.outerStart)) && BARE_POST_AFTER.test(body.slice(ref.end));
 }
@@ -397,7 +444,8 @@ function isBarePost(body: string, ref: RefMatch): boolean {
  * it and names exactly one commit elsewhere; the words of the blame, or null.
  */
 function ownUnnamedBlame(body: string, ref: RefMatch): string | null {
-  const m = OWN_UNNAMED_BLAME.exec(body);
+  // "I am not claiming that this commit caused it": a blame denied is none.
+  const m = [...body.matchAll(new RegExp(OWN_UNNAMED_BLAME.source, 'gi'))].find((x) => !/(?:\bnot\b|n't\b|\bnever\b|\bno\s+idea\s+if\b)[^.!?\n]{0,30}$/i.test(body.slice(Math.max(0, x.index - 40), x.index)));
   if (!m) return null;
   const commits = new Set(findRefs(body).filter((r) => r.ref.type !== 'pr').map((r) => r.ref.value.slice(0, 7)));
   return commits.size === 1 && commits.has(ref.ref.value.slice(0, 7)) ? m[0] : null;
@@ -472,16 +520,20 @@ function evidenceOf(
   const own = own0 && /^(?:regress|breakage|culprit)/i.test(own0[0]) && DENIED_CAUSE.test(spoken.slice(Math.max(0, own0.index - 30), own0.index)) ? null : own0;
   // "whenever someone gets around to bisecting it": the search is still to come.
   const ownCausal = own && /^bisect/i.test(own[0]) && BISECT_TO_COME.test(sentence) ? null : own;
-  const causal = inCode || bareNumber ? null : (ownCausal ?? (ANAPHORA.test(next) ? ANAPHORA.exec(next) : null) ?? NEXT_PARTICIPLE.exec(next) ?? CONTINUED_VERB.exec(continuation(body, s, ref)) ?? subjectVerb(body, s, ref, context) ?? blameBefore(layout, s, ref) ?? fragmentBlame(body, s, ref, next) ?? workedBefore(body, s, ref) ?? BROKEN_HERE.exec(body.slice(Math.max(s.start, ref.outerStart - 40), ref.outerStart)) ?? (brokenCommit ? endpointAfter : null) ?? (facts.commitRefs === 1 ? BAD_COMMIT_LABEL.exec(body.slice(Math.max(s.start, ref.outerStart - 40), ref.outerStart)) : null));
+  const causal = inCode || bareNumber ? null : (ownCausal ?? (ANAPHORA.test(next) ? ANAPHORA.exec(next) : null) ?? NEXT_PARTICIPLE.exec(next) ?? CONTINUED_VERB.exec(continuation(body, s, ref)) ?? subjectVerb(body, s, ref, context) ?? blameBefore(layout, s, ref) ?? fragmentBlame(body, s, ref, next) ?? workedBefore(body, s, ref) ?? BROKEN_HERE.exec(body.slice(Math.max(s.start, ref.outerStart - 40), ref.outerStart)) ?? (post === -1 ? null : BROKEN_AT_LEAD.exec(body.slice(s.start, ref.outerStart))) ?? (brokenCommit ? endpointAfter : null) ?? (facts.commitRefs === 1 ? BAD_COMMIT_LABEL.exec(body.slice(Math.max(s.start, ref.outerStart - 40), ref.outerStart)) : null));
   const opener = causal || inCode || bareNumber ? null : (SINCE_OPENER.exec(body.slice(s.start + headingLength(body.slice(s.start, ref.outerStart)), ref.outerStart)) ?? CAUSE_NOUN_BEFORE.exec(body.slice(Math.max(s.start, ref.outerStart - 40), ref.outerStart)));
   // A title "Errors in the unit tests since 04c2d34": a symptom, then "since" right before the reference.
   const titleSince = !causal && !bareNumber && !inCode && post === -1 ? /\b(?:since|after)\s+(?:commit\s+)?[`'"(\[]*$/i.exec(body.slice(Math.max(0, ref.outerStart - 20), ref.outerStart)) : null;
   if (titleSince && (EFFECT_WORD.test(body.slice(0, ref.outerStart)) || /\b(?:errors?|broken|breaks|regress\w*)\b/i.test(body.slice(0, ref.outerStart)))) add('causal', titleSince[0].trim());
   // A fix's title naming what it repairs ("Build fixes after X", "Fix the second mistake in commit X"), when it names one commit only.
+  // ("Add back the bug fix in commit X" brings the fix of X back: X is no culprit.)
   const titleFix =
-    !causal && !bareNumber && !inCode && post === -1 && !ev.some((e) => e.code === 'causal') && findRefs(body).length === 1 ? FIX_TITLE_BEFORE.exec(body.slice(0, ref.outerStart)) : null;
+    !causal && !bareNumber && !inCode && post === -1 && !ev.some((e) => e.code === 'causal') && findRefs(body).length === 1 && !FIX_BROUGHT_BACK.test(body)
+      ? (FIX_TITLE_BEFORE.exec(body.slice(0, ref.outerStart)) ?? TITLE_FIXUP.exec(body.slice(0, ref.outerStart)))
+      : null;
   if (titleFix) add('causal', titleFix[0].trim());
   if (causal) add('causal', causal[0]);
+  else if (opener && updatedRunning(opener[0], body, ref)) add('tested', opener[0].trim());
   else if (opener && BREAKAGE_REPORT.test(`${context}\n${sentence}\n${body.slice(0, 2000)}`)) add('causal', opener[0]);
   if (!causal && !inCode && !bareNumber && facts.parentGood && facts.commitRefs === 1) add('parentGood', facts.parentGood);
   const reverted = causal ? null : REVERTED_BEFORE.exec(body.slice(Math.max(s.start, ref.outerStart - 40), ref.outerStart));
@@ -492,6 +544,11 @@ function evidenceOf(
   // "I bisected between v4.2 and v4.4, and the first bad commit was X": the range searched is not a list of suspects.
   const several = severalAt && /^between$/i.test(severalAt[0]) && BETWEEN_SEARCHED.test(sentence.slice(severalAt.index, ref.outerStart - s.start)) ? null : severalAt;
   if (several) add('several', several[0]);
+  // "X also needs to be reverted", "also revert X": one more of several commits taken back together.
+  else {
+    const also = ALSO_REVERTED_AFTER.exec(body.slice(ref.end, ref.end + 60)) ?? ALSO_REVERTED_BEFORE.exec(body.slice(Math.max(s.start, ref.outerStart - 40), ref.outerStart));
+    if (also) add('several', also[0].trim());
+  }
   const before = body.slice(Math.max(s.start, ref.outerStart - 80), ref.outerStart);
   const after = body.slice(ref.end, ref.end + 140);
   const good = GOOD_BEFORE.exec(before) ?? GOOD_AFTER.exec(after);
@@ -529,7 +586,10 @@ function evidenceOf(
   const nearBefore = body.slice(Math.max(s.start, ref.outerStart - 40), ref.outerStart);
   const negBefore = NEGATION_BEFORE.exec(nearBefore) ?? NEGATION_OTHER_BEFORE.exec(nearBefore);
   // "no longer works after X", "doesn't build since X": the negation is the breakage, said of the symptom.
-  const brokeBefore = negBefore && BREAKAGE_NEGATION.test(negBefore[0]) ? null : negBefore;
+  // "src/rules.mk was not updated in commit X": a file the commit left behind, the omission that broke it.
+  const omission = negBefore && !inCode ? FILE_LEFT_BEHIND.exec(body.slice(Math.max(s.start, ref.outerStart - 160), ref.outerStart)) : null;
+  if (omission && !ev.some((e) => e.code === 'causal')) add('causal', omission[0].trim());
+  const brokeBefore = negBefore && (BREAKAGE_NEGATION.test(negBefore[0]) || omission) ? null : negBefore;
   const neg = brokeBefore ?? NEGATION_AFTER.exec(after);
   if (neg) add('negated', neg[0].trim());
   // "Can't read the config file after X": the breakage dates from the commit.
@@ -721,15 +781,17 @@ function revertReasonHedged(body: string): boolean {
     .split(/(?<=[.!?])\s+|\n+|,\s*but\s+|;\s+|:\s+/)
     .some(
       (sentence) =>
-        (/\b(?:caus\w*|broke\w*|break\w*|fail\w*|regress\w*|introduc\w*|suspect\w*)\b/i.test(sentence) && (findHedge(sentence) !== null || /\bseems?\s+to\b/i.test(sentence))) ||
+        (/\b(?:caus\w*|broke\w*|break\w*|fail\w*|crash\w*|regress\w*|introduc\w*|suspect\w*)\b/i.test(sentence) && (findHedge(sentence) !== null || /\bseems?\s+to\b|\bit\s+seems\b/i.test(sentence))) ||
         /\bno\s+evidence\s+that\b/i.test(sentence) ||
+        // "we will see whether undoing it helps", "Attempts to fix the login": the revert is an experiment, its outcome not known yet.
+        /\b(?:attempt(?:s|ing)?|tr(?:y|ies|ying))\s+to\s+fix\b|\b(?:let's|let\s+us|to|we'll|I'll|will)\s+see\s+(?:if|whether)\b|\bcheck(?:ing)?\s+(?:if|whether)\s+(?:reverting|the\s+revert|this)\b/i.test(sentence) ||
         // "It is hard to see how this is related": the relation itself is in doubt.
         /\b(?:hard|difficult)\s+to\s+see\s+how\b|\bhow\s+(?:this|it|that)\s+(?:is|could\s+be|would\s+be)\s+related\b/i.test(sentence),
     );
 }
 
 /** Where a sentence joins two statements of one writer ("…, and I found X caused it"; "…; X broke it"; "…, first bad commit is X"). */
-const CLAUSE_JOIN = /(?:,?\s+and\s+(?=(?:I|we|then|it|this)\b)|;\s+|,\s+(?=(?:I|we)\s)|,?\s+but\s+(?=(?:found|noticed|saw|I|we|then|it|this)\b)|,\s+(?=(?:the\s+)?(?:first[- ]bad|culprit\b|bisect)))/g;
+const CLAUSE_JOIN = /(?:,?\s+and\s+(?=(?:I|we|then|it|this)\b)|;\s+|,\s+(?=(?:I|we)\s)|,?\s+but\s+(?=(?:found|noticed|saw|I|we|then|it|this)\b)|,\s+(?=(?:the\s+)?(?:first[- ]bad|culprit\b|bisect))|,\s+(?=with\s+(?:a|an)\s))/g;
 
 /** A clause that only points at the reference ("it was this:", "which is"). */
 const POINTER = /^(?:it|this|that|which)\s+(?:was|is|turned\s+out\s+to\s+be)\s+(?:this|that|the\s+commit|commit)?\s*:?\s*[`'"(\[]*$/i;
@@ -850,7 +912,17 @@ const OPENER = new RegExp(String.raw`^[\s\`'"(\[*_]*(?:after|since|with|from|in|
 const DATING_OPENER = new RegExp(String.raw`^[\s\`'"(\[*_]*(?:after|since|as\s+of|starting\s+(?:with|from|at))\s+\[?(?:${COMMIT_LEAD}|(?:the\s+)?(?:commit\s+)?)[\`'"(\[]*$`, 'i');
 
 /** A title of a fix that names the commit it repairs: "Build fixes after X", "Fix the error in commit X" (never "fixed in X"). */
-const FIX_TITLE_BEFORE = /\bfix(?:es)?\b(?:\s+(?!in\b|after\b|since\b)[\w`'".:-]+){0,5}\s+(?:after|since|in\s+commit|from\s+commit|introduced\s+(?:in|by))\s+[`'"(\[]*$/i;
+/** Around the reference: it is reverted together with others ("X also needs to be reverted", "also revert X"). */
+const ALSO_REVERTED_AFTER = /^[`'")\]>]*\s+(?:also|too|as\s+well)\s+(?:needs?|has|have|had)\s+to\s+be\s+reverted\b/i;
+const ALSO_REVERTED_BEFORE = /\b(?:also|additionally)\s+revert(?:ing)?\s+(?:commit\s+)?[`'"(\[<]*$/i;
+/** A file named, then "was not added/updated in commit": what the commit forgot (a path with a slash or an extension, or a build file). */
+const FILE_LEFT_BEHIND =
+  /(?:[\w.-]+\/[\w./-]+|[\w-]+\.[A-Za-z]{1,4}|Makefile|CMakeLists\.txt|Dockerfile)[`'"]?\s+(?:was|were|has|have)\s*(?:not|n't)\s+(?:been\s+)?(?:also\s+)?(?:added|updated|included|committed|changed|adjusted|renamed)\s+(?:in|with|by)\s+(?:the\s+)?commit\s*:?\s*[`'"(\[]*$/i;
+/** A title that is a fix-up of one commit ("Fixup 1a2b3c4", "Follow-up fix for X"). */
+const TITLE_FIXUP = /^\s*(?:\[[^\]]*\]\s*|[\w/-]+:\s*)?(?:fix-?ups?|follow-?up\s+fix(?:es)?)\s*(?:for|of|to)?\s*(?:commit\s+)?[`'"(\[]*$/i;
+/** A title bringing an earlier fix back ("Add back bug fix in commit X", "Restore the fix from X"). */
+const FIX_BROUGHT_BACK = /\b(?:add(?:s|ed|ing)?\s+back|re-?add\w*|restor\w*|re-?appl\w*|bring(?:s|ing)?\s+back|brought\s+back)\b/i;
+const FIX_TITLE_BEFORE = /(?<!\b(?:bug|a|the|this|that|my|your|lost|missing|earlier|previous)\s+)\bfix(?:es)?\b(?:\s+(?!in\b|after\b|since\b)[\w`'".:-]+){0,5}\s+(?:after|since|in\s+commit|from\s+commit|introduced\s+(?:in|by))\s+[`'"(\[]*$/i;
 
 /** A verb of effect right after the reference, closing marks aside ("X\" makes …", "X now breaks …"). */
 const EFFECT_AFTER_REF = new RegExp(String.raw`^[\s\`'")\]]*(?:(?:also|now|really|just|\w+ly)\s+)?(?:${EFFECT_VERBS})\b`, 'i');

@@ -64,6 +64,7 @@ export function layoutOf(body: string): Layout {
     }
     lines.push({ start, end: start + text.length, contentStart: start + prefix.length, quoteDepth, kind, content });
   }
+  readMailedMessages(lines);
   const paragraphOfLine: number[] = [];
   const paragraphs: Paragraph[] = [];
   for (let i = 0; i < lines.length; i += 1) {
@@ -81,6 +82,28 @@ export function layoutOf(body: string): Layout {
     paragraphOfLine.push(paragraphs.length - 1);
   }
   return { body, lines, paragraphOfLine, paragraphs: paragraphs.map((p) => ({ ...p, cuts: cutsOf(body, p.start, p.end) })) };
+}
+
+/** A trailer of a mailed patch, flush left ("Signed-off-by: A <a@b>"). */
+const TRAILER = /^(?:Signed-off-by|Acked-by|Reviewed-by|Tested-by|Reported-by):\s+\S/;
+/** The header of pasted `git log` or `git bisect` output: a tool's output, which stays code. */
+const TOOL_OUTPUT = /^\s*(?:commit\s+[0-9a-fA-F]{40}\b|Author:|Date:|[0-9a-fA-F]{40}\s+is\s+the\s+first\s+bad\s+commit)/;
+
+/**
+ * A fenced block holding a mailed patch's message (its lines flush left, closed by trailers such
+ * as "Signed-off-by:") is prose: "This reverts commit X. Commit X breaks …" in it reads as written.
+ */
+function readMailedMessages(lines: Line[]): void {
+  for (let i = 0; i < lines.length; i += 1) {
+    if (lines[i]!.kind !== 'fence') continue;
+    let j = i + 1;
+    while (j < lines.length && lines[j]!.kind === 'code') j += 1;
+    const inner = lines.slice(i + 1, j);
+    if (inner.some((l) => TRAILER.test(l.content)) && !inner.some((l) => TOOL_OUTPUT.test(l.content))) {
+      for (let k = i + 1; k < j; k += 1) lines[k] = { ...lines[k]!, kind: 'text' };
+    }
+    i = j;
+  }
 }
 
 /** Index of the line containing offset `pos` (a newline belongs to the line it ends). */

@@ -65,16 +65,26 @@ const REVERT_NEEDED = /\b(?:(?:I|we)\s+)?(?:need|needed|have|had|want|wanted)\s+
 /** "This commit modified it to:" over a quoted line: what the attributed commit changed, pointed at. */
 const POINTED_CHANGE = /\b(?:this|that|the\s+(?:bad|offending|culprit))\s+commit\s+(?:modified|changed|replaced|rewrote|turned)\b/gi;
 
-/** Patterns whose whole sentence localises the culprit. */
 /** "Running git blame shows that commit X dropped the helper": the search that found the commit, and what it says. */
-const BLAME_FOUND = /\bgit[- ]?blam(?:e|es|ed|ing)\b[^.\n]{0,40}?\b(?:reveals?|revealed|shows?|showed|shown|says|said|points?|pointed|tells?|told)\b[^.\n]{0,20}?\b(?:commit|change|revision)\b/gi;
+const BLAME_FOUND = /\bgit[- ]?blam(?:e|es|ed|ing)\b[^.\n]{0,40}?\b(?:reveals?|revealed|shows?|showed|shown|says|said|points?|pointed|tells?|told|noticed?|found|saw|see)\b[^.\n]{0,20}?\b(?:commit|change|revision)\b/gi;
 
 /** "(Found by bisection.)": how the culprit was found, said on its own. */
 const FOUND_BY_BISECT = /\b(?:found|identified|located|pinpointed|tracked\s+down)\s+(?:by|with|via|using|through)\s+(?:a\s+)?(?:git\s+)?bisect(?:ion|ing)?\b/gi;
 
-const SENTENCE_PATTERNS: readonly RegExp[] = [GOOD_NEIGHBOUR, POINTED_RESULT, LAST_GOOD_NAMED, POINTED_CHANGE, BLAME_FOUND, FOUND_BY_BISECT];
+/** "The suite fails again, yet the app goes back to working": what undoing the culprit did. */
+const UNDONE_EFFECT = /\b(?:revert(?:s|ed)?|go(?:es)?|went)\s+back\s+to\s+(?:working|normal|broken|failing)\b/gi;
+
+/** "the commit in question was meant to silence warnings": what the attributed commit is, pointed at. */
+const COMMIT_IN_QUESTION = /\b(?:the|this|that)\s+(?:commit|change|patch)\s+in\s+question\b/gi;
+
+/** Patterns whose whole sentence localises the culprit. */
+const SENTENCE_PATTERNS: readonly RegExp[] = [GOOD_NEIGHBOUR, POINTED_RESULT, LAST_GOOD_NAMED, POINTED_CHANGE, BLAME_FOUND, FOUND_BY_BISECT, COMMIT_IN_QUESTION, UNDONE_EFFECT];
+/** "since I caused this regression", "we introduced the bug": the writer owning the culprit. */
+const OWNED_CULPRIT =
+  /\b(?:(?:because|since|as)\s+)?(?:I|we)\s+(?:must\s+have\s+|probably\s+|accidentally\s+|apparently\s+)?(?:introduced|caused|created)\s+(?:the|this|that)\s+(?:bug|regression|issue|problem|breakage|crash)(?:\s+in\s+question)?\b/gi;
+
 /** Patterns whose whole match points at the culprit; the rest of the sentence stays. */
-const PHRASE_PATTERNS: readonly RegExp[] = [POINTING_BLAME, POINTING_CAUSE, FROM_THIS_COMMIT_ON, REVERT_POINTER, POINTED_COMMIT, BLAMING_PR_SUBJECT, DATED_COMMIT, REVERT_NEEDED];
+const PHRASE_PATTERNS: readonly RegExp[] = [POINTING_BLAME, POINTING_CAUSE, FROM_THIS_COMMIT_ON, REVERT_POINTER, POINTED_COMMIT, BLAMING_PR_SUBJECT, DATED_COMMIT, REVERT_NEEDED, OWNED_CULPRIT];
 /** Patterns whose first group, ending the match, names the culprit's pull request. */
 const TRAILING_GROUP_PATTERNS: readonly RegExp[] = [SINCE_PR, BLAMED_PR];
 

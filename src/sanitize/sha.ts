@@ -48,5 +48,13 @@ export function detectEmbeddedShas(text: string, knownShas: readonly string[]): 
     // "…2f62340e…" opening a body: the rest of a SHA that a long title was cut in the middle of ("… commit fe25783ac734a3…").
     else if (hex.length >= 7 && text[m.index - 1] === '\u2026' && full.some((k) => k.endsWith(hex))) out.push({ start: m.index - 1, end: m.index + m[0].length, detector: EMBEDDED_SHA_DETECTOR });
   }
+  // "Header gone since commit 5d414": a shorter prefix (4–5 hex) of a known SHA, called a commit right before it.
+  for (const m of text.matchAll(/\b(?:commit|revision|rev|sha)\s*[:#]?\s*[`'"]?([0-9a-fA-F]{4,5})(?![0-9A-Za-z_])/gi)) {
+    const hex = m[1]!.toLowerCase();
+    if (/[a-f]/.test(hex) && /\d/.test(hex) && full.some((k) => k.startsWith(hex))) {
+      const start = m.index + m[0].length - m[1]!.length;
+      out.push({ start, end: start + m[1]!.length, detector: EMBEDDED_SHA_DETECTOR });
+    }
+  }
   return out;
 }

@@ -29,17 +29,27 @@ export function matchesOf(text: string, pattern: RegExp): Match[] {
   return out;
 }
 
+/** Brackets and quotes that may close a sentence after its full stop. */
+const SENTENCE_CLOSERS = ')]"\'\u201d\u2019';
+
+/** Whether the text just before `at` ends a sentence: `.`, `!` or `?`, maybe followed by closing brackets or quotes. */
+function endsSentence(text: string, at: number): boolean {
+  let k = at - 1;
+  while (k >= 0 && SENTENCE_CLOSERS.includes(text[k]!)) k -= 1;
+  return k >= 0 && /[.!?]/.test(text[k]!);
+}
+
 /**
- * The sentence around `[start, end)`: from the previous sentence end (`.`, `!` or `?` followed by
- * white space) or line break, to the next one (the closing punctuation included, the line break
- * not). Leading white space is left out.
+ * The sentence around `[start, end)`: from the previous sentence end (`.`, `!` or `?`, with any
+ * closing brackets or quotes, followed by white space) or line break, to the next one (the closing
+ * punctuation included, the line break not). Leading white space is left out.
  */
 export function sentenceAround(text: string, start: number, end: number): { start: number; end: number } {
   let s = start;
   while (s > 0) {
     const prev = text[s - 1]!;
     if (prev === '\n') break;
-    if (/\s/.test(prev) && s >= 2 && /[.!?]/.test(text[s - 2]!)) break;
+    if (/\s/.test(prev) && endsSentence(text, s - 1)) break;
     s -= 1;
   }
   while (s < start && /[ \t]/.test(text[s]!)) s += 1;
@@ -47,9 +57,14 @@ export function sentenceAround(text: string, start: number, end: number): { star
   while (e < text.length) {
     const c = text[e]!;
     if (c === '\n' || c === '\r') break;
-    if (/[.!?]/.test(c) && (e + 1 === text.length || /\s/.test(text[e + 1]!))) {
-      e += 1;
-      break;
+    if (/[.!?]/.test(c)) {
+      // A closing bracket or quote after the full stop ends the sentence with it: "(Found by bisection.)".
+      let after = e + 1;
+      while (after < text.length && SENTENCE_CLOSERS.includes(text[after]!)) after += 1;
+      if (after === text.length || /\s/.test(text[after]!)) {
+        e = after;
+        break;
+      }
     }
     e += 1;
   }

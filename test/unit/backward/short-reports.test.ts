@@ -1745,3 +1745,163 @@ describe('more shapes of a named culprit', () => {
     expect(text).toContain('The board blinks twice and stops.');
   });
 });
+
+describe('words that still point at the culprit once its reference is gone', () => {
+  const textOf = (title: string, bodies: readonly string[]) => decide(titled(title, bodies)).out.report.text;
+
+  it('"(Found by bisection.)" inside a line with more after it goes alone', () => {
+    const text = textOf('Pico build hangs', [`Commit ${FULL.slice(0, 8)} breaks the pico build at boot. (Found by bisection.) The board blinks twice and stops.`]);
+    expect(text).not.toMatch(/bisection/);
+    expect(text).toContain('The board blinks twice and stops.');
+  });
+
+  it('"the commit in question was meant to …" goes with its sentence', () => {
+    const text = textOf(`${FULL} breaks the build on BSD`, [
+      'Building on FreeBSD 13 stops early with an undeclared identifier `optbl` in parse.c.\n\nI looked at the history: the commit in question was meant to silence pointer-sign warnings, which still show up.',
+    ]);
+    expect(text).not.toMatch(/in question|pointer-sign/);
+    expect(text).toContain('undeclared identifier `optbl` in parse.c');
+  });
+
+  it('"since I caused this regression" goes', () => {
+    const text = textOf('Revert "Drop the legacy loader"', [
+      `This reverts commit ${FULL}.\n\nFixes the crash on start. Please review with care, since I caused this regression.`,
+    ]);
+    expect(text).not.toMatch(/I caused/);
+    expect(text).toContain('crash on start');
+  });
+});
+
+describe('look-alikes met in real reports', () => {
+  it('"After updating to commit X" where the form\'s revision field holds X: the revision run, not the culprit', () => {
+    const body = `### Description\n\nAfter updating to commit ${FULL} the daemon dies at start.\n\n### Revision hash\n\n${FULL}\n\n### OS\n\nLinux`;
+    expect(found(titled('Server crashes after update', [body]))).toEqual([]);
+    // Without the form naming it as the revision run, the update is where it started.
+    expect(found(titled('Server crashes after update', [`After updating to commit ${FULL} the daemon dies at start.`]))).toEqual([FULL]);
+  });
+
+  it('a revert that is an experiment ("we will see whether undoing it helps", "Attempts to fix the login") is hedged', () => {
+    expect(codesOf(titled('Try the old parser', [`This reverts commit ${FULL}.\n\nThe parser suite fails since then. We will see whether undoing it helps.`]))).toContain('hedged');
+    expect(codesOf(titled(`Revert ${FULL.slice(0, 8)}`, [`This reverts commit ${FULL}.\n\nAttempts to fix the login page.`]))).toContain('hedged');
+  });
+
+  it('"It seems that change crashed the worker" as a revert\'s reason is a guess', () => {
+    expect(codesOf(titled('Revert "Pin the image tag"', [`This reverts commit ${FULL}.\n\nIt seems that change crashed the worker, no job starts now.`]))).toContain('hedged');
+  });
+
+  it('"X also needs to be reverted" is one of several commits taken back, no single culprit', () => {
+    expect(found(titled('Lists render twice', ['Every list renders twice on the dashboard.', `https://github.com/acme/widget/commit/${FULL} also has to be reverted: it caused the doubled lists.`], ['ann', 'bob']))).toEqual([]);
+  });
+
+  it('"It seems that commit X is the one which causes …" is a plain blame', () => {
+    expect(found(titled('Slow import', [`It seems that commit ${FULL} is the one which causes the slow import.`]))).toEqual([FULL]);
+  });
+
+  it('"a commit after X breaks …" in a title makes X the good side', () => {
+    expect(found(titled(`a commit after ${FULL} breaks the menu on linux`, ['The menu shows no entries any more.']))).toEqual([]);
+  });
+
+  it('"Add back the bug fix in commit X" brings a fix back: X is no culprit', () => {
+    expect(found(titled(`Add back bug fix in commit ${FULL.slice(0, 11)}`, ['The check was done before the flag was set; moving it back.']))).toEqual([]);
+  });
+
+  it('"I am not claiming that this commit caused it" blames nothing', () => {
+    expect(found(titled('Crash on launch', [`The crash hit a build of commit ${FULL.slice(0, 7)}. I am not claiming that this commit caused it, only that my build lacked later fixes.`]))).toEqual([]);
+  });
+
+  it('"not @someone\'s fault" from another writer disputes the named commit', () => {
+    const thread = titled('Flags test broken by a commit', [`The elf tests show a regression coming from ${FULL} @carol`, 'The flag went away long ago, so not @carol\'s fault; the test was stale.'], ['ann', 'bob']);
+    expect(codesOf(thread)).toContain('retracted');
+  });
+
+  it('a later revert of the named commit "reversing changes made to Y" shows it is a merge', () => {
+    const thread = titled('Segfault when printing', ['It segfaults when printing to stdout.', `Bisected: https://github.com/acme/widget/commit/${FULL} is the first bad commit.`, `Reverting it works:\n\`\`\`\nRevert "Merge pull request #7 from dev/topic"\n\nThis reverts commit ${FULL}, reversing\nchanges made to ${'e'.repeat(40)}.\n\`\`\``], ['ann', 'ann', 'ann']);
+    expect(codesOf(thread)).toContain('range-only');
+  });
+
+  it('a commit reported by cargo-bisect-rustc is the merge of a pull request', () => {
+    const thread = titled('ICE on feature gate', ['The compiler panics on this feature gate.', `nightly range 2024-01-01..2024-03-12\nregressed at commit ${FULL}\n\nbisected with cargo-bisect-rustc v0.6.8`], ['ann', 'bob']);
+    expect(codesOf(thread)).toContain('range-only');
+  });
+});
+
+describe('culprits named in shapes met in real reports', () => {
+  it('a mailed patch pasted in a fence, with its trailers, is read as prose', () => {
+    const body = `Patch mail:\n~~~\nThis reverts commit ${FULL}.\n\nCommit ${FULL.slice(0, 12)} ("Widget: fix boot") breaks the boot on older boards.\n\nSigned-off-by: Ann Example <ann@example.org>\n~~~`;
+    expect(found(titled('Revert "Widget: fix boot"', [body]))).toContain(FULL);
+  });
+
+  it('"between parsing and linking" names no range of commits', () => {
+    expect(found(titled('Build fails with old CMake', [`The old toolchain build fails since commit ${FULL}, with a crash between parsing and linking.`]))).toEqual([FULL]);
+  });
+
+  it('"The exact commit looks to be X which relates to issue #N": a culprit, and the issue is the one it was made for', () => {
+    const thread = titled('Corrupted output for some input', [`Output is corrupted since 7.1.\n\nThe exact commit looks to be ${FULL} which relates to issue #812.\n\nUndoing that change locally makes the corruption go away.`]);
+    expect(found(thread)).toEqual([FULL]);
+    expect(codesOf(thread)).toEqual([]);
+  });
+
+  it('"Edit: commit is this one: X" under a title blaming a recent commit', () => {
+    expect(found(titled('Crash on latest build due to recent commit.', [`A recent commit made the helper local, hiding it from the games.\n\nEdit: commit is this one: ${FULL}`]))).toEqual([FULL]);
+  });
+
+  it('"Commit X regresses …" in a title', () => {
+    expect(found(titled(`Commit ${FULL.slice(0, 12)} regresses the speed display`, ['The setup page shows 0 MHz.']))).toEqual([FULL.slice(0, 12)]);
+  });
+
+  it("a revert's reason given in its writer's first comment", () => {
+    const thread = titled('Revert "Pin the installer version"', [`This reverts commit ${FULL}.`, "this change is causing failures in the test suite, taking it out for the moment."], ['ann', 'ann']);
+    expect(found(thread)).toEqual([FULL]);
+  });
+
+  it('a revert after which "the system goes back to working"', () => {
+    expect(found(titled('Revert "fix some tests"', [`This reverts commit ${FULL}.\n\nThe unit suite goes red again, yet the app goes back to working.`]))).toEqual([FULL]);
+  });
+
+  it('"In <commit URL> a guard got dropped by mistake, making …"', () => {
+    expect(found(titled('Fix regression on window move', [`In https://github.com/acme/widget/commit/${FULL}\na guard got dropped by mistake, making the panel impossible to drag.`]))).toEqual([FULL]);
+  });
+
+  it('a title "Fixup X" names the commit it repairs', () => {
+    expect(found(titled(`Fixup ${FULL}`, ['Round caps were drawn square.']))).toEqual([FULL]);
+  });
+});
+
+describe('terse culprit lines met in real reports', () => {
+  it('"Regressed in 9176408": an abbreviation of digits only, called the point of regression', () => {
+    expect(found(titled('Fix `make docs` regression', ['Regressed in 9176408']))).toEqual(['9176408']);
+    // A plain number stays a number.
+    expect(found(titled('Slow start', ['Startup takes 9176408 microseconds.']))).toEqual([]);
+  });
+
+  it('"Broken at X." in a fix', () => {
+    expect(found(titled('Update README.md', [`Fix the screenshot link.\n\nBroken at ${FULL}.`]))).toEqual([FULL]);
+  });
+
+  it('"affected commit : X" as the one commit of the report', () => {
+    expect(found(titled('Commit causes crash when loading the cave', [`affected commit : ${FULL}\n\nHow to reproduce:\n1. Load the attached save.\n2. Walk into the cave.`]))).toEqual([FULL]);
+  });
+
+  it('"<file> was not added in commit X": what the commit left behind', () => {
+    expect(found(titled('Missing header', [`It appears the header src/util/span_helpers.h was not added in commit ${FULL}`]))).toEqual([FULL]);
+    expect(found(titled('make install fails', [`share/rules.mk was not updated in commit: ${FULL}`]))).toEqual([FULL]);
+    // Something other than a file not being in the commit is no blame.
+    expect(found(titled('Crash on exit', [`The crash was not fixed in commit ${FULL}.`]))).toEqual([]);
+  });
+
+  it('"the system goes back to working" after a revert leaves the report', () => {
+    const text = decide(titled('Revert "tune the cache"', [`This reverts commit ${FULL}.\n\nThe cache suite fails again while the server goes back to working.\n\nCloses #31`])).out.report.text;
+    expect(text).not.toMatch(/back to working/);
+  });
+});
+
+describe('a state at a commit is not where it broke', () => {
+  it('"The CMake build is broken at X" in a title names no culprit; a sentence opening "Broken at X." in a fix does', () => {
+    expect(found(titled(`The CMake build is broken at ${FULL}`, ['Log: https://example.org/log.txt']))).toEqual([]);
+  });
+
+  it('a five-character prefix of the culprit called a commit goes from the report too', () => {
+    const text = decide(titled(`Header gone since commit ${FULL.slice(0, 5)}`, [`The header src/util/span_helpers.h was not added in commit ${FULL}`])).out.report.text;
+    expect(text).not.toContain(FULL.slice(0, 5));
+  });
+});
