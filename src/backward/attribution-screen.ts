@@ -163,7 +163,18 @@ export function screenThread(thread: Thread, attributions: readonly Attribution[
   const verdicts = domestic.map(({ a }) => a).filter((a) => a.kind === 'bisect-output');
   const step = (a: Attribution): boolean =>
     a.kind !== 'bisect-output' && verdicts.some((v) => v.post === a.post && !sameTarget(v.ref, a.ref) && findRefs(a.sentence.text).some((r) => sameTarget(r.ref, v.ref)));
-  const rivals = groups.filter((g) => !g.every(({ a }) => step(a)));
+  // "Commit X broke the decoder. PR #60 resolved it. Now commit Y broke it the same way": X is an earlier breakage, already fixed.
+  const fixedSince = (a: Attribution): boolean => {
+    const body = thread.posts.find((p) => p.index === a.post)?.body ?? '';
+    // (The attribution's span may end inside its sentence: the next sentence starts after the sentence's end.)
+    const rest = body.slice(a.sentence.end, a.sentence.end + 300);
+    const cut = rest.search(/[.!?](?:\s|$)/);
+    return a.post >= 0 && cut >= 0 && FIXED_SINCE.test(rest.slice(cut + 1));
+  };
+  const live = groups.filter((g) => !g.every(({ a }) => fixedSince(a)));
+  // Those earlier breakages are no culprit of this report.
+  const earlier = new Set(live.length > 0 ? groups.filter((g) => !live.includes(g)).flatMap((g) => g.map(({ i }) => i)) : []);
+  const rivals = (live.length > 0 ? live : groups).filter((g) => !g.every(({ a }) => step(a)));
   for (const family of ['commit', 'pr'] as const) {
     const named = rivals.filter((g) => familyOf(g[0]!.a.ref) === family);
     if (named.length > 1) {
@@ -220,7 +231,7 @@ export function screenThread(thread: Thread, attributions: readonly Attribution[
 
   for (const s of symptomMismatches(thread, posts, domestic.map(({ a }) => a), outsideBlocks)) add('symptom-mismatch', s.text, s.post, s.sure);
 
-  return decide(findings, domestic.map(({ i }) => i));
+  return decide(findings, domestic.map(({ i }) => i).filter((i) => !earlier.has(i)));
 }
 
 /** The one commit a title reverts ("revert 9ea0ce6…", "Revert abc1234 (…)"), or null. */
@@ -235,8 +246,11 @@ function revertedByTitle(thread: Thread): AttributionRef | null {
  * Said by the one who named a commit, later: the cause was found elsewhere ("I found what the
  * problem was", "sorry for the noise", "stale dependencies", "seems to be the plugin I use").
  */
+/** Right after an attribution: the breakage it names was fixed since ("PR #60 fixed it.", "That was fixed in 2.1."). */
+const FIXED_SINCE = /^\s*(?:(?:(?:PR|pull\s+request)\s*)?#\d+\s+(?:fixed|resolved)\s+(?:it|this|that)\b|(?:it|this|that)\s+(?:was|has\s+been|got)\s+(?:fixed|resolved)\b)/i;
+
 const NAMER_RETRACTION =
-  /\bsorry\s+for\s+(?:the\s+|all\s+the\s+)?(?:noise|inconvenience|confusion|false\s+alarm)\b|\b(?:I\s+(?:have\s+)?)?found\s+(?:out\s+)?what\s+the\s+(?:real\s+|actual\s+)?(?:problem|issue|cause)\s+(?:was|is)\b|\bstale\s+(?:dependenc(?:y|ies)|deps|build(?:\s+dir(?:ectory)?)?|cache|checkout|node_modules|install(?:ation)?)\b|\b(?:seems\s+to\s+be|was|is|turns?\s+out\s+to\s+be|turned\s+out\s+to\s+be)\s+(?:the|a|an|my)\s+(?:[\w-]+\s+)?(?:plugin|extension|add-?on|mod|theme|userscript)\s+(?:I|i)\s+(?:use|am\s+using|installed|have)\b/i;
+  /\b(?:this|that|it)\s+(?:is|was)\s*(?:not|n't)\s+related\s+to\s+(?:this|the)\s+(?:ticket|issue|bug|report|problem)\b|\bsorry\s+for\s+(?:the\s+|all\s+the\s+)?(?:noise|inconvenience|confusion|false\s+alarm)\b|\b(?:I\s+(?:have\s+)?)?found\s+(?:out\s+)?what\s+the\s+(?:real\s+|actual\s+)?(?:problem|issue|cause)\s+(?:was|is)\b|\bstale\s+(?:dependenc(?:y|ies)|deps|build(?:\s+dir(?:ectory)?)?|cache|checkout|node_modules|install(?:ation)?)\b|\b(?:seems\s+to\s+be|was|is|turns?\s+out\s+to\s+be|turned\s+out\s+to\s+be)\s+(?:the|a|an|my)\s+(?:[\w-]+\s+)?(?:plugin|extension|add-?on|mod|theme|userscript)\s+(?:I|i)\s+(?:use|am\s+using|installed|have)\b/i;
 
 /** A writer correcting a reference they gave ("Sorry, typo", "I meant", "should read"). */
 const TYPO_FIX = /\btypo\b|\bI\s+meant\b|\bshould\s+(?:have\s+)?(?:read|said)\b|\bwrong\s+(?:hash|sha|commit\s+id)\b|\bmis-?typed\b|\bcopy[- ]?paste[d]?\s+(?:the\s+)?wrong\b/i;
@@ -274,7 +288,7 @@ const OTHER_CAUSE =
   /\b(?:this|the)\s+(?:bug|issue|problem|regression)\s+(?:is\s+|was\s+)?(?:caused|introduced)\s+by\s+(?!(?:the\s+|this\s+|that\s+|your\s+|a\s+|my\s+)?(?:commit|change|pr\b|pull|patch|revision|merge)|[0-9a-f]{7}|#\d|https?:|it\b|that\b|this\b)[A-Za-z]/i;
 
 const DISPUTE =
-  /\b(?:we|I|the\s+team|nobody\s+else|no\s+one\s+else)\s+(?:do(?:es)?\s*(?:not|n't)|cannot|can't|could\s*(?:not|n't)|(?:am|are|was|were)\s*(?:not|n't)\s+able\s+to)\s+(?:(?:have|see|get|reproduce|repro|hit|trigger)\w*)\s+(?:this|the|that|your|it|any)\b|\b(?:not|isn't|wasn't|is\s+not|was\s+not)\s+(?:@[\w-]+'s|his|her|their|your|(?:the|this|that)\s+(?:commit|change|PR)'s)\s+fault\b/i;
+  /\b(?:we|I|the\s+team|nobody\s+else|no\s+one\s+else)\s+(?:do(?:es)?\s*(?:not|n't)|cannot|can't|could\s*(?:not|n't)|(?:am|are|was|were)\s*(?:not|n't)\s+able\s+to)\s+(?:(?:have|see|get|reproduce|repro|hit|trigger)\w*)\s+(?:this|the|that|your|it|any)\b|\b(?:not|isn't|wasn't|is\s+not|was\s+not)\s+(?:@[\w-]+'s|his|her|their|your|(?:the|this|that)\s+(?:commit|change|PR)'s)\s+fault\b|\bnot\s+(?:yet\s+)?convinced\s+(?:that|if|whether)\b/i;
 /** "I can confirm I also have this issue with the new compiler and I don't have it with the old one": a good side, not a dispute. */
 const CONFIRM_SAME = /\bconfirm\w*|\b(?:also|too)\s+(?:have|see|get|hit)\b|\b(?:do(?:es)?\s*(?:not|n't)|cannot|can't)\s+\w+\s+(?:this|the|that|it)\s+(?:\w+\s+)?(?:when|if|with|using|after|before|until|on\s+(?:the\s+)?(?:old|older|previous))\b/i;
 /** Not seeing the problem any more, on a newer revision: fixed since, not disputed. */

@@ -161,19 +161,24 @@ const ANAPHORA = /^(?:(?:this|that|it|which|the\s+change|this\s+change|this\s+co
 const NEXT_PARTICIPLE = /^(?:causing|breaking|introducing|which\s+(?:causes|caused|breaks|broke|introduced))\b/i;
 
 /** "commit X makes the game suffer …": the commit is the subject of a verb of effect, in a report that speaks of a regression. */
-const SUBJECT_LEAD = /^[\s>*_-]*(?:(?:the\s+)?commit\s+)?[`'"(\[]*$/i;
+const SUBJECT_LEAD = /^[\s>*_-]*(?:(?:the\s+)?(?:changes?|code)\s+(?:in|from|of)\s+)?(?:(?:the\s+)?commit\s+)?[`'"(\[]*$/i;
 /** …or "A [recent commit](URL) made …": an article before a link whose text is the commit. */
 const LINKED_SUBJECT_LEAD = /^[\s>*_-]*(?:an?|the|this|that)\s*$/i;
 const LINKED_SUBJECT = /^\[(?:(?:recent|latest|new|last)\s+)?(?:commit|change)\]\($/i;
 /** Verbs of effect with a commit as their subject ("commit X makes …"). */
-const EFFECT_VERBS = String.raw`makes|made|leads\s+to|led\s+to|triggers|triggered|results\s+in|resulted\s+in`;
+const EFFECT_VERBS = String.raw`makes|made|leads?\s+to|led\s+to|triggers|triggered|results\s+in|resulted\s+in`;
 const EFFECT_VERB = new RegExp(String.raw`^[\`'")\]]*\s+(?:${EFFECT_VERBS})\b`, 'i');
 function subjectVerb(body: string, s: Range, ref: RefMatch, context: string): RegExpExecArray | null {
   const linked = LINKED_SUBJECT_LEAD.test(body.slice(s.start, ref.outerStart)) && LINKED_SUBJECT.test(body.slice(ref.outerStart, ref.start));
   if (!linked && !SUBJECT_LEAD.test(body.slice(s.start, ref.outerStart))) return null;
   const verb = EFFECT_VERB.exec(body.slice(ref.end, ref.end + 40));
-  return verb && (TITLE_CAUSAL.test(context) || /\bregress/i.test(context)) ? verb : null;
+  // "Commit X makes the emulator crash": the effect named is a breakage itself.
+  const broken = verb ? EFFECT_IS_BREAKAGE.test(body.slice(ref.end + verb[0].length, ref.end + verb[0].length + 50)) : false;
+  return verb && (broken || TITLE_CAUSAL.test(context) || /\bregress/i.test(context)) ? verb : null;
 }
+
+/** What a verb of effect made happen, when it is a breakage ("makes the app crash", "made every build fail"). */
+const EFFECT_IS_BREAKAGE = /^\s+(?:[\w'-]+\s+){0,4}?(?:crash|fail|hang|freeze|segfault|panic|break|stop\s+working)(?:es|s|ed)?\b/i;
 
 /** "In commit X" as a line of its own: the sentence after it says what that commit did ("This line … breaks the rendering"). */
 const FRAGMENT_LEAD = /^[\s>*_-]*(?:in|since|after|with|from)\s+(?:(?:the|this)\s+)?commit\s*:?\s*[`'"(\[]*$/i;
@@ -250,14 +255,14 @@ const TRANSCRIPT_LINE = /^\s*(?:[$>#]\s*)*(?:git\s+bisect\s+(?:good|bad|skip|sta
 const PARENT_GOOD =
   /\b(?:(?:its|the)\s+parent(?:\s+commit)?|(?:one|commit)\s+(?:right\s+|just\s+)?before\s+(?:it|that))\b[^.\n]{0,40}?\b(?:works|worked|compiles|compiled|builds|built|passes|passed|is\s+fine|was\s+fine|is\s+ok(?:ay)?|is\s+good|(?:with\s+)?no\s+(?:issues?|problems?|errors?|crash(?:es)?))\b/i;
 
-/** The post sends the report to another project. */
-export const ELSEWHERE = /\b(?:is|was)\s+(?:an?\s+|the\s+)?(?:update|sync|import|bump|upgrade|roll)\s+(?:of|to|from)\s+[^.\n]{0,40}\bupstream\b|\b(?:regression|bug|problem)\s+in\s+[\w.-]+\s+itself\b|\b(?:recommend|suggest|please|should|better)\s+(?:reporting|report(?:ing)?\s+(?:it|this))\s+(?:to|upstream|with|at)\b|\breport(?:ing)?\s+(?:it|this)\s+upstream\b|\bbug\s+in\s+(?:the\s+)?(?:upstream|dependency)\b/i;
+/** The post sends the report to another project (or undoes a change because its counterpart elsewhere was undone). */
+export const ELSEWHERE = /\b(?:counterpart|corresponding|matching)\s+(?:kernel\s+|upstream\s+|library\s+)?changes?\s+(?:have|has|had|were|was)\s+(?:been\s+)?reverted\b|\b(?:is|was)\s+(?:an?\s+|the\s+)?(?:update|sync|import|bump|upgrade|roll)\s+(?:of|to|from)\s+[^.\n]{0,40}\bupstream\b|\b(?:regression|bug|problem)\s+in\s+[\w.-]+\s+itself\b|\b(?:recommend|suggest|please|should|better)\s+(?:reporting|report(?:ing)?\s+(?:it|this))\s+(?:to|upstream|with|at)\b|\breport(?:ing)?\s+(?:it|this)\s+upstream\b|\bbug\s+in\s+(?:the\s+)?(?:upstream|dependency)\b/i;
 
 /** Right before the reference: it is being reverted. */
 const REVERTED_BEFORE = /\b(?:revert(?:s|ing|ed)?|back(?:s|ing|ed)?\s+out|roll(?:s|ing|ed)?[\s-]?back|undoing|dropping|removing)\s+(?:of\s+)?(?:the\s+)?(?:commit|change|patch|PR|pull\s+request)?\s*:?\s*[`'"([]*$/i;
 
 /** The post says the revert fixes the problem. */
-const REVERT_FIXES = /\b(?:(?:is|was|are)\s+(?:simply\s+|just\s+|too\s+|so\s+)*broken|breakage|(?:made|makes|making)\s+(?:[\w-]+\s+){0,4}?(?:fail|crash|hang|break)\w*|due\s+to\s+(?:a\s+|the\s+|some\s+)?(?:bugs?|problems?|issues?|crash\w*|regressions?)\b|(?:is|are|was|were)\s+getting\s+broken|gets\s+broken|got\s+broken|malfunction\w*|helped|back\s+to\s+working|result(?:s|ed|ing)?\s+in\s+(?:[\w-]+\s+){0,3}?(?:fail|crash|break|error|hang)\w*|unbreak\w*|crash(?:es|ed|ing)?|misbehav\w*|(?:applied|added|changed|merged)\s+(?:by\s+)?(?:mistake|mistakenly|accidentally|wrongly)|fix(?:es|ed)?|solves?|solved|resolves?|resolved|helps|restores?|restored|go(?:es)?\s+away|went\s+away|works\s+again)\b|\b(?:caus|introduc)(?:ed|es|ing)\s+(?:(?:a|the|this)\s+)?(?:regression|crash\w*|failures?|breakage|hang|leak)\b|\b(?:break|broke|breaks|breaking|brakes?|(?:had|has)\s+broken)\s+(?:the\s+|in\s+)?\w+|\b(?:lead|leads|leading|led)\s+to\b[^.\n]{0,60}\b(?:not|disappear\w*|fail\w*|crash\w*|break\w*|errors?|wrong|missing)\b/i;
+const REVERT_FIXES = /\b(?:(?:is|was|are)\s+(?:simply\s+|just\s+|too\s+|so\s+)*broken|breakage|(?:made|makes|making)\s+(?:[\w-]+\s+){0,4}?(?:fail|crash|hang|break)\w*|due\s+to\s+(?:a\s+|the\s+|some\s+)?(?:bugs?|problems?|issues?|crash\w*|regressions?)\b|(?:is|are|was|were)\s+getting\s+broken|gets\s+broken|got\s+broken|malfunction\w*|helped|back\s+to\s+working|no\s+longer\s+(?:works?|boots?|starts?|builds?|compiles?|runs?|loads?)|address(?:es|ed|ing)?\s+(?:the\s+)?(?:[\w-]+\s+){0,2}?(?:issues?|problems?|failures?|errors?|breakage)|result(?:s|ed|ing)?\s+in\s+(?:[\w-]+\s+){0,3}?(?:fail|crash|break|error|hang)\w*|unbreak\w*|crash(?:es|ed|ing)?|misbehav\w*|(?:applied|added|changed|merged)\s+(?:by\s+)?(?:mistake|mistakenly|accidentally|wrongly)|fix(?:es|ed)?|solves?|solved|resolves?|resolved|helps|restores?|restored|go(?:es)?\s+away|went\s+away|works\s+again)\b|\b(?:caus|introduc)(?:ed|es|ing)\s+(?:(?:a|the|this)\s+)?(?:regression|crash\w*|failures?|breakage|hang|leak)\b|\b(?:break|broke|breaks|breaking|brakes?|(?:had|has)\s+broken)\s+(?:the\s+|in\s+)?\w+|\b(?:lead|leads|leading|led)\s+to\b[^.\n]{0,60}\b(?:not|disappear\w*|fail\w*|crash\w*|break\w*|errors?|wrong|missing)\b/i;
 
 /** The thread calls the reverted commit the bad one ("Revert breaking commit", "found the breaking commit"). */
 const BLAME_NOUN = /\b(?:breaking|bad|faulty|offending|culprit|regressing|broken)\s+(?:commit|change|patch|PR)s?\b/i;
@@ -266,8 +271,8 @@ const BLAME_NOUN = /\b(?:breaking|bad|faulty|offending|culprit|regressing|broken
 const REVERT_CLEANUP = /\b(?:does|did|do)\s*(?:not|n't)\s+(?:fix|solve|help\s+with|resolve)\b|\b(?:got|been|was|is\s+now)\s+fixed\s+(?:in\s+the\s+meantime|meanwhile|upstream)\b|^\s*Revert\s+"[^"\n]*\b(?:avoid|work\s*around|workaround)\b|\b(?:just\s+)?in\s+case\s+(?:it|this|that|something)\b|\bno\s+longer\s+(?:required|needed|necessary)\b|\bnot\s+needed\s+any(?:more|\s+more)\b|\bupstreamed\b|\b(?:moved|merged|landed|applied)\s+upstream\b/i;
 
 /** A reference alone in its post (quotes, backticks, a link wrapper and a full stop aside). */
-const BARE_POST = /^\s*[`'"<(\[]*\s*$/;
-const BARE_POST_AFTER = /^(?:#[\w-]+)?[`'">)\]]*\.?\s*$/;
+const BARE_POST = /^\s*(?:commit\s*:?\s*)?[`'"<(\[]*\s*$/i;
+const BARE_POST_AFTER = /^(?:#[\w-]+)?[`'">)\]]*\.?\s*(?:\n\s*(?:#\d+|\(#\d+\))\s*)?$/;
 
 /** A blame that points at a commit without naming it ("my bisect ended on the change", "the change that broke it"). */
 const UNNAMED_BLAME =
@@ -293,7 +298,8 @@ export function scoreCandidates(
   const commitsNamed = new Set(sources.flatMap((src) => findRefs(src.body.slice(0, SCORING.maxScan)).filter((r) => r.ref.type !== 'pr').map((r) => r.ref.value.slice(0, 7).toLowerCase())));
   const onlyCommit = commitsNamed.size === 1 ? [...commitsNamed][0]! : null;
   // A revert's reason may come in its writer's own first comments, before anyone else answers ("this change is causing failures in CI").
-  const revertContext = REVERT_TITLE.test(thread.title) ? [thread.title, ...followUps(thread).flatMap((p) => p.body.slice(0, SCORING.maxScan).match(FOLLOW_UP_REASON) ?? [])].join('\n') : thread.title;
+  const followUpReasons = REVERT_TITLE.test(thread.title) ? followUps(thread).flatMap((p) => p.body.slice(0, SCORING.maxScan).match(FOLLOW_UP_REASON) ?? []) : [];
+  const revertContext = [thread.title, ...followUpReasons].join('\n');
   for (const src of sources) {
     const body = src.body.length > SCORING.maxScan ? src.body.slice(0, SCORING.maxScan) : src.body;
     const layout = layoutOf(body);
@@ -301,7 +307,7 @@ export function scoreCandidates(
     for (const ref of findRefs(body)) {
       if (out.length >= SCORING.maxCandidates) return out;
       count += 1;
-      const evidence = evidenceOf(layout, ref, src.index, patternHits, src.index === -1 ? (thread.posts[0]?.body ?? '').slice(0, SCORING.maxScan) : src.index === 0 ? revertContext : thread.title);
+      const evidence = evidenceOf(layout, ref, src.index, patternHits, src.index === -1 ? [(thread.posts[0]?.body ?? '').slice(0, SCORING.maxScan), ...followUpReasons].join('\n') : src.index === 0 ? revertContext : thread.title);
       if (src.index !== -1 && titleCausal && titleRefs.some((t) => sameCommit(t.ref.value, ref.ref.value))) {
         evidence.push({ code: 'titled', weight: SCORING.titled, text: thread.title });
       }
@@ -394,7 +400,7 @@ const BREAKAGE_REPORT =
   /\b(?:(?:does|do|did|is|are|was|were)\s*(?:not|n't)|doesn't|don't|didn't|isn't|aren't|wasn't|no\s+longer|cannot|can't|won't)\s+(?:\w+\s+)?(?:work|build|compil|run|start|load|boot|render|show|open|launch|function|link|install|display|respond|connect|accept|echo|pass)\w*|\b(?:broken|broke|breaks|crash\w*|fail(?:s|ed|ure|ures|ing)?|segfault\w*|panic\w*|hangs?|freez\w*|invalid|wrong|regress\w*|stopped\s+working|errors?|undefined|segfaults?)\b/i;
 
 /** A title that puts the trouble on the last commit without naming it. */
-const TITLE_LAST_COMMIT = /\b(?:with|in|since|after|by|from|due\s+to|caused\s+by)\s+(?:the\s+|a\s+)?(?:last|latest|recent|newest)\s+commit\b/i;
+const TITLE_LAST_COMMIT = /\b(?:with|in|since|after|by|from|due\s+to|caused\s+by)\s+(?:the\s+|a\s+|an\s+)?(?:last|latest|recent|newest|old|older|earlier)\s+commit\b/i;
 /** A line that only points at the commit ("Edit: commit is this one: X"). */
 const POINTED_LINE = /^[\s>*_-]*(?:(?:edit|update)\s*:\s*)?(?:the\s+)?(?:commit|change)\s+(?:is|was)\s+(?:this\s+one|this|here)\s*:?\s*[`'"(\[<]*$/i;
 /** Trouble words of a title ("build issue", "problem"). */
@@ -416,7 +422,7 @@ function otherProjectBefore(body: string, ref: RefMatch, repo: string, aliases: 
 
 /** Whether the post holds only this reference. */
 /** A revert's writer saying in a comment what the reverted change does ("this change is causing failures in CI"). */
-const FOLLOW_UP_REASON = /\b(?:this|that|the)\s+(?:change|commit|patch|PR)\s+(?:is\s+|was\s+)?(?:resulting\s+in|causing|caused|causes|breaking|broke|breaks)\b[^.\n]*/gi;
+const FOLLOW_UP_REASON = /\b(?:(?:this|that|the)\s+(?:change|commit|patch|PR)|it)\s+(?:is\s+|was\s+)?(?:resulting\s+in|causing|caused|causes|breaking|broke|breaks)\b[^.\n]*/gi;
 
 /** The thread writer's own comments right after the body, before anyone else answers. */
 function followUps(thread: Thread): readonly { body: string }[] {
@@ -523,10 +529,23 @@ function evidenceOf(
   const causal = inCode || bareNumber ? null : (ownCausal ?? (ANAPHORA.test(next) ? ANAPHORA.exec(next) : null) ?? NEXT_PARTICIPLE.exec(next) ?? CONTINUED_VERB.exec(continuation(body, s, ref)) ?? subjectVerb(body, s, ref, context) ?? blameBefore(layout, s, ref) ?? fragmentBlame(body, s, ref, next) ?? workedBefore(body, s, ref) ?? BROKEN_HERE.exec(body.slice(Math.max(s.start, ref.outerStart - 40), ref.outerStart)) ?? (post === -1 ? null : BROKEN_AT_LEAD.exec(body.slice(s.start, ref.outerStart))) ?? (brokenCommit ? endpointAfter : null) ?? (facts.commitRefs === 1 ? BAD_COMMIT_LABEL.exec(body.slice(Math.max(s.start, ref.outerStart - 40), ref.outerStart)) : null));
   const opener = causal || inCode || bareNumber ? null : (SINCE_OPENER.exec(body.slice(s.start + headingLength(body.slice(s.start, ref.outerStart)), ref.outerStart)) ?? CAUSE_NOUN_BEFORE.exec(body.slice(Math.max(s.start, ref.outerStart - 40), ref.outerStart)));
   // A title "Errors in the unit tests since 04c2d34": a symptom, then "since" right before the reference.
-  const titleSince = !causal && !bareNumber && !inCode && post === -1 ? /\b(?:since|after)\s+(?:commit\s+)?[`'"(\[]*$/i.exec(body.slice(Math.max(0, ref.outerStart - 20), ref.outerStart)) : null;
-  if (titleSince && (EFFECT_WORD.test(body.slice(0, ref.outerStart)) || /\b(?:errors?|broken|breaks|regress\w*)\b/i.test(body.slice(0, ref.outerStart)))) add('causal', titleSince[0].trim());
+  // (…or "fails to launch after the console update in commit X": the update the trouble came after.)
+  const titleSince =
+    !causal && !bareNumber && !inCode && post === -1
+      ? (/\b(?:since|after)\s+(?:commit\s+)?[`'"(\[]*$/i.exec(body.slice(Math.max(0, ref.outerStart - 20), ref.outerStart)) ?? /\b(?:since|after)\b(?:[^.\n]|\.(?=\S)){0,60}?\bin\s+commit\s+[`'"(\[]*$/i.exec(body.slice(0, ref.outerStart)))
+      : null;
+  // "The app crashes on start since <URL>": a sentence telling a breakage, ending on "since" and the reference.
+  const sinceBroken =
+    !causal && !bareNumber && !inCode && post !== -1 && !titleSince && /\b(?:since|ever\s+since)\s+(?:commit\s+)?[`'"(\[]*$/i.test(body.slice(Math.max(s.start, ref.outerStart - 20), ref.outerStart))
+      ? BROKEN_BEFORE_SINCE.exec(body.slice(s.start, ref.outerStart))
+      : null;
+  if (sinceBroken) add('causal', sinceBroken[0].trim());
+  if (titleSince && (EFFECT_WORD.test(body.slice(0, ref.outerStart)) || /\b(?:errors?|broken|breaks|regress\w*|fail(?:s|ed|ing)?|crash(?:es|ed|ing)?)\b/i.test(body.slice(0, ref.outerStart)))) add('causal', titleSince[0].trim());
   // A fix's title naming what it repairs ("Build fixes after X", "Fix the second mistake in commit X"), when it names one commit only.
   // ("Add back the bug fix in commit X" brings the fix of X back: X is no culprit.)
+  // '"Sort the list" in commit X also deleted the last entry': what the commit took away besides its purpose.
+  const alsoRemoved = !causal && !inCode && !bareNumber ? ALSO_REMOVED_AFTER.exec(body.slice(ref.end, ref.end + 60)) : null;
+  if (alsoRemoved) add('causal', alsoRemoved[0].trim());
   const titleFix =
     !causal && !bareNumber && !inCode && post === -1 && !ev.some((e) => e.code === 'causal') && findRefs(body).length === 1 && !FIX_BROUGHT_BACK.test(body)
       ? (FIX_TITLE_BEFORE.exec(body.slice(0, ref.outerStart)) ?? TITLE_FIXUP.exec(body.slice(0, ref.outerStart)))
@@ -586,6 +605,9 @@ function evidenceOf(
   const nearBefore = body.slice(Math.max(s.start, ref.outerStart - 40), ref.outerStart);
   const negBefore = NEGATION_BEFORE.exec(nearBefore) ?? NEGATION_OTHER_BEFORE.exec(nearBefore);
   // "no longer works after X", "doesn't build since X": the negation is the breakage, said of the symptom.
+  // "The shortcuts were removed in commit X … This PR undoes the regression": what the commit took away, in a post calling it a regression.
+  const removedIn = !inCode && !bareNumber && !ev.some((e) => e.code === 'causal' || e.weight < 0) ? REMOVED_IN.exec(body.slice(Math.max(s.start, ref.outerStart - 40), ref.outerStart)) : null;
+  if (removedIn && /\b(?:this|the)\s+regression\b/i.test(body) && !DENIED_REGRESSION.test(body)) add('causal', removedIn[0].trim());
   // "src/rules.mk was not updated in commit X": a file the commit left behind, the omission that broke it.
   const omission = negBefore && !inCode ? FILE_LEFT_BEHIND.exec(body.slice(Math.max(s.start, ref.outerStart - 160), ref.outerStart)) : null;
   if (omission && !ev.some((e) => e.code === 'causal')) add('causal', omission[0].trim());
@@ -615,7 +637,8 @@ function blameBefore(layout: Layout, s: Range, ref: RefMatch): RegExpExecArray |
   const tail = body.slice(ref.end, Math.max(ref.end, s.end)).replace(/\s*from\s+#\d+\.?$/, '').replace(GIT_LOG_HEADER, '');
   // …or a relative clause saying what the commit holds ("It was X which includes the upgrades"), never one of a fix or a good state.
   const relative = /^[`'")\]]*\s*,?\s+(?:which|that)\s+(?:includes|included|contains|contained|adds|added|has|had|holds|bumps|bumped|updates|updated|upgrades|upgraded|changes|changed|touches|touched)\b[^\n]{0,150}$/i.test(tail) && !/\b(?:fix\w*|solv\w*|resolv\w*|works?|worked|good|fine)\b/i.test(tail);
-  if (!relative && !/^[`'")\]]*[.!]?\s*(?:\(?from\s+#\d+\)?\.?|(?:\t|\s{2,}|\s+[-–—]\s+)[^\n]{1,100})?$/i.test(tail)) return null;
+  // (A link's anchor to a file of the commit, "…/commit/X#diff-…", is part of the link.)
+  if (!relative && !/^(?:#[\w-]+)?[`'")\]]*[.!]?\s*(?:\(?from\s+#\d+\)?\.?|(?:\t|\s{2,}|\s+[-–—]\s+)[^\n]{1,100})?$/i.test(tail)) return null;
   const raw = body.slice(Math.max(0, s.start - 300), s.start);
   const before = raw.replace(/\s+$/, '');
   // Across a blank line only a lead-in ending in a colon points at what follows.
@@ -918,6 +941,14 @@ const ALSO_REVERTED_BEFORE = /\b(?:also|additionally)\s+revert(?:ing)?\s+(?:comm
 /** A file named, then "was not added/updated in commit": what the commit forgot (a path with a slash or an extension, or a build file). */
 const FILE_LEFT_BEHIND =
   /(?:[\w.-]+\/[\w./-]+|[\w-]+\.[A-Za-z]{1,4}|Makefile|CMakeLists\.txt|Dockerfile)[`'"]?\s+(?:was|were|has|have)\s*(?:not|n't)\s+(?:been\s+)?(?:also\s+)?(?:added|updated|included|committed|changed|adjusted|renamed)\s+(?:in|with|by)\s+(?:the\s+)?commit\s*:?\s*[`'"(\[]*$/i;
+/** A breakage told before "since <reference>", with no word of a fix or of something working. */
+const BROKEN_BEFORE_SINCE = /^(?![^\n]*\b(?:fix\w*|solv\w*|resolv\w*|works?|worked|working|fine|better|faster|added|supports?)\b)[^\n]*?\b(?:crash\w*|fail\w*|segfault\w*|freez\w*|hang(?:s|ing)?|broken|errors?)\b/i;
+/** Right after the reference: it also, or by accident, took something away ("X also deleted …", "X accidentally removed …"). */
+const ALSO_REMOVED_AFTER = /^[`'")\]]*\s+(?:also|accidentally|mistakenly|inadvertently)\s+(?:removed|deleted|dropped|disabled|broke)\b/i;
+/** Right before the reference: what the commit took away ("were removed in commit X"). */
+const REMOVED_IN = /\b(?:removed|dropped|deleted|lost)\s+(?:in|by|with)\s+(?:commit\s+)?[`'"(\[]*$/i;
+/** "not a regression", "no regression": the word denied. */
+const DENIED_REGRESSION = /\b(?:not|no|isn't|wasn't)\s+(?:a\s+|this\s+)?regression\b/i;
 /** A title that is a fix-up of one commit ("Fixup 1a2b3c4", "Follow-up fix for X"). */
 const TITLE_FIXUP = /^\s*(?:\[[^\]]*\]\s*|[\w/-]+:\s*)?(?:fix-?ups?|follow-?up\s+fix(?:es)?)\s*(?:for|of|to)?\s*(?:commit\s+)?[`'"(\[]*$/i;
 /** A title bringing an earlier fix back ("Add back bug fix in commit X", "Restore the fix from X"). */

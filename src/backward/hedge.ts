@@ -63,10 +63,15 @@ const HEDGE = new RegExp(`(?<![\\w'])(?:${HEDGES.map((h) => h.replace(/ /g, '\\s
 
 /** The first hedge word in `text`, or null. A sentence that ends with a question mark is a hedge too. */
 export function findHedge(text: string): string | null {
-  // "not sure what/why/how …" doubts the mechanism, not which commit it is.
   // A long aside in parentheses is a remark of its own ("(note: please add the hash next time, and maybe revert first)").
   const spoken = text.replace(/\([^()]{40,}\)?/g, (w) => (/[0-9a-f]{7,40}|https?:\/\/|#\d/i.test(w) ? w : '_'.repeat(w.length)));
-  const m = HEDGE.exec(spoken.replace(/\bnot\s+(?:sure|certain)\s+(?:what|why|how|where)\b/gi, (w) => '_'.repeat(w.length)));
+  // "not sure what/why/how …" doubts the mechanism and "not sure which part of it" the lines of the commit, not which
+  // commit it is; "looks like a PHP error" describes the symptom.
+  const m = HEDGE.exec(
+    spoken
+      .replace(/\bnot\s+(?:sure|certain)\s+(?:what|why|how|where|which\s+(?:part|parts|line|lines|bit|hunk|change)\s+of)\b/gi, (w) => '_'.repeat(w.length))
+      .replace(/\blooks\s+like\s+an?\s+(?:[\w-]+\s+){0,2}?(?:error|crash|exception|segfault|panic|warning|assertion)\b/gi, (w) => '_'.repeat(w.length)),
+  );
   if (m) return m[0];
   const other = HEDGE_OTHER.exec(spoken);
   if (other) return other[0];

@@ -14,8 +14,8 @@ const END = '(?![\\p{L}\\p{N}])';
 /** Causal words tying a reference to the regression (as CAUSAL does in English). */
 export const CAUSAL_OTHER = new RegExp(
   [
-    // Russian: broke, was broken, caused, introduced, led to, regression, bisect, after/since commit
-    `${START}(?:сломал\\p{L}*|поломал\\p{L}*|сломан\\p{L}*|ломает|вызвал\\p{L}*|внес(?:ён|ен|ла|ли)|внёс|привел\\p{L}*|привёл\\p{L}*|регресси\\p{L}*|бисект\\p{L}*|(?:после|начиная\\s+с|с)\\s+коммит\\p{L}*|из-за\\s+коммит\\p{L}*)`,
+    // Russian: broke, was broken, caused, introduced, led to, regression, bisect, after/since commit, the problematic commit
+    `${START}(?:проблемн\\p{L}*\\s+коммит\\p{L}*|сломал\\p{L}*|поломал\\p{L}*|сломан\\p{L}*|ломает|вызвал\\p{L}*|внес(?:ён|ен|ла|ли)|внёс|привел\\p{L}*|привёл\\p{L}*|регресси\\p{L}*|бисект\\p{L}*|(?:после|начиная\\s+с|с)\\s+коммит\\p{L}*|из-за\\s+коммит\\p{L}*)`,
     // Chinese: introduced, caused, broke, regression, bisect, the culprit, started from
     '(?:引入|导致|造成|引起|破坏|回归|二分|罪魁祸首|之后(?:就)?(?:出现|开始))',
     // Japanese: introduced, cause, broke, regression ("degure"), bisect, since

@@ -41,7 +41,7 @@ export function refPattern(): RegExp {
  * A hex run of digits only (one SHA prefix in ~40 of 7 characters has no letter) is a number unless
  * the words right before it call it a commit ("commit 7406870", "regression in 7406870", "Regressed in 9176408").
  */
-const DIGITS_NAMED_AS_COMMIT = /\b(?:commit|revision|sha|changeset|regression\s+in|regressed\s+(?:in|by|with|since)|introduced\s+(?:by|in)|broken\s+(?:by|in|since)|broke\s+in|caused\s+by)\s+[`'"]?$/i;
+const DIGITS_NAMED_AS_COMMIT = /\b(?:commit|revision|sha|changeset|revert(?:s|ed|ing)?|regression\s+in|regressed\s+(?:in|by|with|since)|introduced\s+(?:by|in)|broken\s+(?:by|in|since)|broke\s+in|caused\s+by)\s+[`'"]?$/i;
 
 /** A run of digits that reads as a date (20240105) stays a number whatever precedes it. */
 const DATE_DIGITS = /^(?:19|20)\d{2}(?:0[1-9]|1[0-2])(?:0[1-9]|[12]\d|3[01])$/;

@@ -24,7 +24,34 @@ export function findSubject(text: string, subject: string | null | undefined): {
   // "Fix the crash in the pool. (#701)" is quoted as "Fix the crash in the pool" too: without the closing full stop.
   const unstopped = bare ? distinctiveSubject(bare.replace(/\.+$/, '')) : null;
   const forms = [...new Set([s, ...(bare ? [bare] : []), ...(unstopped ? [unstopped] : [])])].sort((a, b) => b.length - a.length);
-  return [...matchesOf(text, new RegExp(forms.map(escapeRegExp).join('|'), 'gi')), ...truncatedSubjects(text, s)].sort((a, b) => a.start - b.start);
+  return [...matchesOf(text, new RegExp(forms.map(escapeRegExp).join('|'), 'gi')), ...truncatedSubjects(text, s), ...firstLines(text, s)].sort((a, b) => a.start - b.start);
+}
+
+/** Shortest first line of a longer subject recognised when quoted on its own. */
+const MIN_FIRST_LINE = 30;
+
+/**
+ * The first line of a subject that git joined from several lines (a message whose first paragraph
+ * runs over lines: GitHub shows only the first as the title), quoted on its own: a prefix ending at a
+ * word boundary of the subject, followed in the text by a closing quote, bracket or emphasis, or the
+ * end of the line.
+ */
+function firstLines(text: string, subject: string): { start: number; end: number; text: string }[] {
+  const out: { start: number; end: number; text: string }[] = [];
+  const lower = subject.toLowerCase();
+  const low = text.toLowerCase();
+  const head = lower.slice(0, MIN_FIRST_LINE);
+  if (head.length < MIN_FIRST_LINE || lower.length <= MIN_FIRST_LINE) return out;
+  for (let at = low.indexOf(head); at >= 0; at = low.indexOf(head, at + 1)) {
+    let k = MIN_FIRST_LINE;
+    while (k < lower.length && at + k < low.length && low[at + k] === lower[k]) k += 1;
+    // The text may keep the space after the line ("…from the trace "): end the line before it.
+    while (k > MIN_FIRST_LINE && lower[k - 1] === ' ') k -= 1;
+    if (k >= lower.length || lower[k] !== ' ') continue;
+    if (!/^[ \t]*(?:["\u201d'`*)\]]|\r?\n|$)/.test(text.slice(at + k, at + k + 4))) continue;
+    out.push({ start: at, end: at + k, text: text.slice(at, at + k) });
+  }
+  return out;
 }
 
 /** Shortest subject prefix recognised before an ellipsis ("Revert \"Shader: Use the right sampler type in the TEX, TEXS and TLDS …\""). */

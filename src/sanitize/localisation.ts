@@ -71,6 +71,20 @@ const BLAME_FOUND = /\bgit[- ]?blam(?:e|es|ed|ing)\b[^.\n]{0,40}?\b(?:reveals?|r
 /** "(Found by bisection.)": how the culprit was found, said on its own. */
 const FOUND_BY_BISECT = /\b(?:found|identified|located|pinpointed|tracked\s+down)\s+(?:by|with|via|using|through)\s+(?:a\s+)?(?:git\s+)?bisect(?:ion|ing)?\b/gi;
 
+/**
+ * What undoing or leaving out the culprit did, said of it by pronoun: "Reverting it restores the old
+ * output", "reverting to before it makes it work normally", and a test run with the commit and
+ * without it ("with the commit (and not without)").
+ */
+const UNDONE_BY_PRONOUN =
+  /\brevert(?:ing|ed|s)?\s+(?:it|this|that)\b[^.\n]{0,40}?\b(?:restores?|restored|fix(?:es|ed)?|solves?|solved|resolves?|resolved|helps?|helped)\b|\brevert(?:ing|ed|s)?\s+(?:back\s+)?(?:to\s+)?before\s+(?:it|this|that)\b[^.\n]{0,50}?\b(?:work\w*|fix\w*|normal\w*|fine)\b|\bwith\s+(?:this|that|the)\s+commit\s*\(?\s*(?:but|and)\s+not\s+without\b/gi;
+
+/** "I ran a git bisect and found the bad commit that introduced this": the search that found the answer. */
+const BISECT_FOUND = /\b(?:ran|run|did|done|performed|made)\s+(?:a\s+)?[`'"]?(?:git\s+)?bisect[`'"]?\b[^.\n]{0,60}?\b(?:found|identified|got|located|pinpointed)\b/gi;
+
+/** "Which is #61.": the pull request that brought the culprit, pointed at right after it. */
+const PULL_POINTER = /^[ \t>]*(?:which|that|this|it)(?:'s|\s+is|\s+was)\s+(?:(?:PR|pull\s+request)\s*)?#\d+\s*[.!]?[ \t]*$/gim;
+
 /** "The suite fails again, yet the app goes back to working": what undoing the culprit did. */
 const UNDONE_EFFECT = /\b(?:revert(?:s|ed)?|go(?:es)?|went)\s+back\s+to\s+(?:working|normal|broken|failing)\b/gi;
 
@@ -78,7 +92,7 @@ const UNDONE_EFFECT = /\b(?:revert(?:s|ed)?|go(?:es)?|went)\s+back\s+to\s+(?:wor
 const COMMIT_IN_QUESTION = /\b(?:the|this|that)\s+(?:commit|change|patch)\s+in\s+question\b/gi;
 
 /** Patterns whose whole sentence localises the culprit. */
-const SENTENCE_PATTERNS: readonly RegExp[] = [GOOD_NEIGHBOUR, POINTED_RESULT, LAST_GOOD_NAMED, POINTED_CHANGE, BLAME_FOUND, FOUND_BY_BISECT, COMMIT_IN_QUESTION, UNDONE_EFFECT];
+const SENTENCE_PATTERNS: readonly RegExp[] = [GOOD_NEIGHBOUR, POINTED_RESULT, LAST_GOOD_NAMED, POINTED_CHANGE, BLAME_FOUND, FOUND_BY_BISECT, COMMIT_IN_QUESTION, UNDONE_EFFECT, UNDONE_BY_PRONOUN, BISECT_FOUND, PULL_POINTER];
 /** "since I caused this regression", "we introduced the bug": the writer owning the culprit. */
 const OWNED_CULPRIT =
   /\b(?:(?:because|since|as)\s+)?(?:I|we)\s+(?:must\s+have\s+|probably\s+|accidentally\s+|apparently\s+)?(?:introduced|caused|created)\s+(?:the|this|that)\s+(?:bug|regression|issue|problem|breakage|crash)(?:\s+in\s+question)?\b/gi;

@@ -1905,3 +1905,85 @@ describe('a state at a commit is not where it broke', () => {
     expect(text).not.toContain(FULL.slice(0, 5));
   });
 });
+
+describe('more shapes from held-out reports', () => {
+  it('a revert of a change whose counterpart elsewhere was undone blames nothing', () => {
+    expect(found(titled('Revert "adapt to the new hook signature"', [`This reverts commit ${FULL}.\n\nThis breaks builds against the released toolchain. The matching library changes have been reverted, so we follow.`]))).toEqual([]);
+  });
+
+  it('"that is not related to the issue" from the one who pasted the bisect takes it back', () => {
+    const thread = titled('Crash when hosting a game', ['Hosting a local game crashes at once.', `\`\`\`\n${FULL} is the first bad commit\n\`\`\``, 'Sorry, this is not related to the issue.'], ['ann', 'bob', 'bob']);
+    expect(codesOf(thread)).toContain('retracted');
+  });
+
+  it('a maintainer "not yet convinced that" the change should go sends the blame to review', () => {
+    const thread = titled('Revert "Change the default socket path"', [`This reverts commit ${FULL}. It broke the resume hook.`, 'I am not yet convinced that this change has to be backed out; it fixed other problems.'], ['ann', 'bob']);
+    expect(codesOf(thread)).toContain('retracted');
+  });
+
+  it('"I have pinpointed the bad change to:" over a commit link with a file anchor', () => {
+    expect(found(titled('Boot loop on the router', ['It loops at boot since the update.', `I have pinpointed the bad change to:\n\nhttps://github.com/acme/widget/commit/${FULL}#diff-0a1b2c3d`], ['ann', 'bob']))).toEqual([FULL]);
+  });
+
+  it('a revert that "addresses the compile errors seen in #33" blames the reverted commit', () => {
+    expect(found(titled('Revert "Add the fast path"', [`This reverts commit ${FULL}.\n\nThis addresses the compile errors seen in #33.`]))).toEqual([FULL]);
+  });
+
+  it('a revert titled with a digits-only abbreviation, its reason in the writer\'s comment', () => {
+    const thread = titled('Revert 4402918', ['', 'Taken out: it was breaking the firmware image.'], ['ann', 'ann']);
+    expect(found(thread)).toEqual(['4402918']);
+  });
+
+  it('"Commit X makes the emulator crash" in a title', () => {
+    expect(found(titled(`Commit ${FULL.slice(0, 7)} makes the emulator crash.`, ['Any game crashes at start; the build before it is fine.']))).toEqual([FULL.slice(0, 7)]);
+  });
+
+  it('"were removed in commit X … the regression gets undone here" in a fix', () => {
+    expect(found(titled('fix: default shortcuts', [`The default shortcuts were removed in commit ${FULL} as I expected them to come back by themselves. This PR undoes the regression.`]))).toEqual([FULL]);
+    expect(found(titled('docs', [`The old guide was removed in commit ${FULL}.`]))).toEqual([]);
+  });
+
+  it('"<quoted subject> in commit X also deleted …" in a title', () => {
+    expect(found(titled(`"Tidy the menu" in commit ${FULL.slice(0, 7)} also deleted the help entry`, ['The help entry is gone from the menu.']))).toEqual([FULL.slice(0, 7)]);
+  });
+
+  it('a revert because after the commit the device "no longer works on boot"', () => {
+    expect(found(titled('Revert "load the radio driver lazily"', [`This reverts commit ${FULL}.\n\nAfter said commit the radio no longer works on boot.`]))).toEqual([FULL]);
+  });
+
+  it('a title "… fails to launch after the console update in commit X"', () => {
+    expect(found(titled(`App fails to launch after \`helper.exe\` update in commit \`${FULL.slice(0, 8)}\``, ['The window never opens on Windows 11.']))).toEqual([FULL.slice(0, 8)]);
+  });
+
+  it('"repair the restore regression due to an earlier commit" over a post that is only "Commit : <URL>" and an issue', () => {
+    expect(found(titled('repair the restore regression due to an earlier commit', [`Commit : https://github.com/acme/widget/commit/${FULL}\n#395`]))).toEqual([FULL]);
+  });
+
+  it('"<it> crashes when launched since <URL>" in a report; "fixed since X" is no blame', () => {
+    expect(found(titled('Crash at launch', [`The app crashes whenever it is launched since https://github.com/acme/widget/commit/${FULL}\n\nLast good build: 1.4.2-165`]))).toEqual([FULL]);
+    expect(found(titled('Crash at launch', [`The start-up crash is fixed since\nhttps://github.com/acme/widget/commit/${FULL}`]))).toEqual([]);
+  });
+
+  it('"X is to blame, though I cannot tell which part of it" is no guess about the commit', () => {
+    const thread = titled('Demo desyncs', ['The second demo desyncs on map 3.', `Turns out commit ${FULL} is the cause of the drift, though I'm not sure which bit of it.`], ['ann', 'bob']);
+    expect(found(thread)).toEqual([FULL]);
+    expect(codesOf(thread)).not.toContain('hedged');
+  });
+
+  it('"Looks like a PHP error since commit X" describes the error, it does not hedge the commit', () => {
+    expect(codesOf(titled('Panes stop updating', [`Looks like a PHP error since commit ${FULL} in the monitor; no pane updates now:\n\n\`\`\`\nFatal error: undefined method Repo::log()\n\`\`\``]))).not.toContain('hedged');
+  });
+
+  it('an earlier breakage named and said fixed is no rival of the new one', () => {
+    const other = 'c'.repeat(40);
+    const thread = titled('Fix the core again', [`Commit https://github.com/acme/widget/commit/${other} broke the decoder. PR #60 resolved it.\n\nNow commit https://github.com/acme/widget/commit/${FULL} has broken the same code the same way. This PR fixes it again.`]);
+    expect(codesOf(thread)).not.toContain('competing');
+    expect(screenThread(thread, extractAttributions(thread)).culprits.map((i) => extractAttributions(thread)[i]!.ref.value)).toEqual([FULL]);
+  });
+
+  it('"Which is #61." after the attribution, the first line of a long subject quoted alone, and "reverting it restores …" leave the report', () => {
+    const lead = decide(titled('Listing breaks with icons', [`Long listings lose their icons.\n\nBisected to ${FULL}.\nWhich is #61.\n\nReverting it restores the icons.`])).out.report.text;
+    expect(lead).toContain('Long listings lose their icons.');
+    expect(lead).not.toMatch(/#61|restores/);
+  });
+});

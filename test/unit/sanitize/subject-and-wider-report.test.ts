@@ -40,3 +40,19 @@ describe('decideReport: the attribution post as a last resort for the symptom', 
     expect(out.report.text).not.toContain(FULL.slice(0, 7));
   });
 });
+
+describe('the first line of a subject git joined from several lines', () => {
+  const subject = 'Render: drop the slow texture path from the trace Measured slower on every card we have';
+
+  it('goes when quoted on its own, also with the space left before the closing quote', () => {
+    for (const text of ['**"Render: drop the slow texture path from the trace "**\n\nThis commit garbles the sky.', 'Reverting "Render: drop the slow texture path from the trace" fixes it.', 'Render: drop the slow texture path from the trace\nhttps://example.org']) {
+      const spans = findSubject(text, subject);
+      expect(spans.map((m) => text.slice(m.start, m.end))).toContain('Render: drop the slow texture path from the trace');
+    }
+  });
+
+  it('does not go when the text goes on with other words, or when less than the first line is quoted', () => {
+    expect(findSubject('Render: drop the slow texture path from the trace and more', subject)).toEqual([]);
+    expect(findSubject('"Render: drop the slow"', subject)).toEqual([]);
+  });
+});
