@@ -1960,7 +1960,7 @@ describe('more shapes from held-out reports', () => {
   });
 
   it('"<it> crashes when launched since <URL>" in a report; "fixed since X" is no blame', () => {
-    expect(found(titled('Crash at launch', [`The app crashes whenever it is launched since https://github.com/acme/widget/commit/${FULL}\n\nLast good build: 1.4.2-165`]))).toEqual([FULL]);
+    expect(found(titled('Crash at launch', [`The app crashes whenever it is opened since https://github.com/acme/widget/commit/${FULL}\n\nLast good build: 1.4.2-165`]))).toEqual([FULL]);
     expect(found(titled('Crash at launch', [`The start-up crash is fixed since\nhttps://github.com/acme/widget/commit/${FULL}`]))).toEqual([]);
   });
 
