@@ -217,6 +217,22 @@ export function screenThread(thread: Thread, attributions: readonly Attribution[
     }
   }
 
+  // Someone else finds it working on a build of the named commit itself ("I was able to install it on a perl built at
+  // commit X"): the bisect is in doubt, so review.
+  if (attributions.length > 0) {
+    const first = attributions[0]!;
+    const namer = first.post === -1 ? thread.author : thread.posts.find((p) => p.index === first.post)?.author;
+    for (const p of posts) {
+      if (p.index <= first.post || thread.posts.find((q) => q.index === p.index)?.author === namer) continue;
+      for (const m of p.body.matchAll(WORKS_AT_COMMIT)) {
+        const hex = m[1]!.toLowerCase();
+        if (m.index !== undefined && !isQuoted(thread, { post: p.index, text: m[0] }) && domestic.some(({ a }) => a.ref.type !== 'pr' && (a.ref.value.startsWith(hex) || hex.startsWith(a.ref.value)))) {
+          add('retracted', sentenceText(p, m.index), p.index, false);
+        }
+      }
+    }
+  }
+
   // Someone else still asks for a (proper) bisect after the commit was named: the localisation is not settled.
   if (attributions.length > 0) {
     const first = attributions[0]!;
@@ -246,6 +262,10 @@ function revertedByTitle(thread: Thread): AttributionRef | null {
  * Said by the one who named a commit, later: the cause was found elsewhere ("I found what the
  * problem was", "sorry for the noise", "stale dependencies", "seems to be the plugin I use").
  */
+/** Working on a build of a named commit ("was able to install it on a build made at commit X", "works fine built from X"). */
+const WORKS_AT_COMMIT =
+  /\b(?:(?:was|were|am|are)\s+able\s+to|works?|worked|runs?|ran|installs?|installed|fine|no\s+(?:problem|issue)s?)\b[^.\n]{0,100}?\b(?:built|build|compiled|running)\s+(?:at|from|on)\s+(?:commit\s+)?[`'"\[]*([0-9a-fA-F]{7,40})\b/gi;
+
 /** Right after an attribution: the breakage it names was fixed since ("PR #60 fixed it.", "That was fixed in 2.1."). */
 const FIXED_SINCE = /^\s*(?:(?:(?:PR|pull\s+request)\s*)?#\d+\s+(?:fixed|resolved)\s+(?:it|this|that)\b|(?:it|this|that)\s+(?:was|has\s+been|got)\s+(?:fixed|resolved)\b)/i;
 
@@ -288,7 +308,7 @@ const OTHER_CAUSE =
   /\b(?:this|the)\s+(?:bug|issue|problem|regression)\s+(?:is\s+|was\s+)?(?:caused|introduced)\s+by\s+(?!(?:the\s+|this\s+|that\s+|your\s+|a\s+|my\s+)?(?:commit|change|pr\b|pull|patch|revision|merge)|[0-9a-f]{7}|#\d|https?:|it\b|that\b|this\b)[A-Za-z]/i;
 
 const DISPUTE =
-  /\b(?:we|I|the\s+team|nobody\s+else|no\s+one\s+else)\s+(?:do(?:es)?\s*(?:not|n't)|cannot|can't|could\s*(?:not|n't)|(?:am|are|was|were)\s*(?:not|n't)\s+able\s+to)\s+(?:(?:have|see|get|reproduce|repro|hit|trigger)\w*)\s+(?:this|the|that|your|it|any)\b|\b(?:not|isn't|wasn't|is\s+not|was\s+not)\s+(?:@[\w-]+'s|his|her|their|your|(?:the|this|that)\s+(?:commit|change|PR)'s)\s+fault\b|\bnot\s+(?:yet\s+)?convinced\s+(?:that|if|whether)\b/i;
+  /\b(?:we|I|the\s+team|nobody\s+else|no\s+one\s+else)\s+(?:do(?:es)?\s*(?:not|n't)|cannot|can't|could\s*(?:not|n't)|(?:am|are|was|were)\s*(?:not|n't)\s+able\s+to)\s+(?:(?:have|see|get|reproduce|repro|hit|trigger)\w*)\s+(?:this|the|that|your|it|any)\b|\b(?:not|isn't|wasn't|is\s+not|was\s+not)\s+(?:@[\w-]+'s|his|her|their|your|(?:the|this|that)\s+(?:commit|change|PR)'s)\s+fault\b|\bnot\s+(?:yet\s+)?convinced\s+(?:that|if|whether)\b|\b(?:it|this|that)\s+works\s+(?:perfectly\s+|just\s+|totally\s+)?fine\s+for\s+me\b/i;
 /** "I can confirm I also have this issue with the new compiler and I don't have it with the old one": a good side, not a dispute. */
 const CONFIRM_SAME = /\bconfirm\w*|\b(?:also|too)\s+(?:have|see|get|hit)\b|\b(?:do(?:es)?\s*(?:not|n't)|cannot|can't)\s+\w+\s+(?:this|the|that|it)\s+(?:\w+\s+)?(?:when|if|with|using|after|before|until|on\s+(?:the\s+)?(?:old|older|previous))\b/i;
 /** Not seeing the problem any more, on a newer revision: fixed since, not disputed. */

@@ -157,6 +157,10 @@ const POINTER_SENTENCE = /^[\s>*_-]*(?:(?:(?:it\s+)?turn(?:s|ed)\s+out\s+(?:to\s
 /** A sentence that opens by blaming what the previous sentence named. */
 const ANAPHORA = /^(?:(?:this|that|it|which|the\s+change|this\s+change|this\s+commit|that\s+commit)\s+(?:(?:then|also|apparently)\s+)?(?:(?:had|has)\s+(?:broken|introduced|caused)|introduced|introduces|caused|causes|broke|breaks|regressed|is\s+what\s+broke)\b|(?:this|that)\s+(?:commit|change)\s+(?:includes|contains|adds|has|added|made)\b[^.\n]{0,80}?,?\s+(?:that|which)\s+(?:causes|caused|breaks|broke)\b)/i;
 
+/** "It's X. If we revert that commit, we can start it.": the next sentence tests the commit by undoing it. */
+const NEXT_REVERT_WORKS =
+  /^if\s+(?:I|we|you)\s+revert\s+(?:that|this|it)(?:\s+one)?(?:\s+commit)?\s*,?\s*(?:(?:then\s+)?(?:I|we|you)\s+can\b|it\s+(?:works|boots|builds|runs|loads)\b|(?:the\s+)?(?:problem|issue|bug|crash)\s+(?:goes\s+away|disappears|is\s+gone)\b)/i;
+
 /** "In this commit X\n\ncausing make to break.": the next sentence goes on with what the commit did. */
 const NEXT_PARTICIPLE = /^(?:causing|breaking|introducing|which\s+(?:causes|caused|breaks|broke|introduced))\b/i;
 
@@ -178,7 +182,7 @@ function subjectVerb(body: string, s: Range, ref: RefMatch, context: string): Re
 }
 
 /** What a verb of effect made happen, when it is a breakage ("makes the app crash", "made every build fail"). */
-const EFFECT_IS_BREAKAGE = /^\s+(?:[\w'-]+\s+){0,4}?(?:crash|fail|hang|freeze|segfault|panic|break|stop\s+working)(?:es|s|ed)?\b/i;
+const EFFECT_IS_BREAKAGE = /^\s+(?:[\w'-]+\s+){0,4}?(?:crash|fail|hang|freeze|segfault|panic|break|stop\s+working|disappear|vanish|flicker|stutter)(?:es|s|ed)?\b/i;
 
 /** "In commit X" as a line of its own: the sentence after it says what that commit did ("This line … breaks the rendering"). */
 const FRAGMENT_LEAD = /^[\s>*_-]*(?:in|since|after|with|from)\s+(?:(?:the|this)\s+)?commit\s*:?\s*[`'"(\[]*$/i;
@@ -231,7 +235,7 @@ const BREAKAGE_NEGATION =
 
 /** A denial said right after the reference ("X did not cause this", "X isn't what broke it"). */
 const NEGATION_AFTER =
-  /^[`'")\]]*\s*(?:\([^)\n]{0,80}\)\s*)?(?:(?:did|does|do|has|have|had|could|can|would)\s*(?:not|n't)|didn't|doesn't|hasn't|haven't|couldn't|can't|cannot|never)\s+(?:possibly\s+|actually\s+|have\s+)?(?:caus|introduc|break|broke|broken|regress|trigger)\w*|^[`'")\]]*\s*(?:is|was)\s*(?:not|n't)\s+(?:what|the\s+(?:one|commit|change)\s+that)\s+(?:caus|introduc|broke)\w*/i;
+  /^[`'")\]]*\s*(?:is|was)\s+(?:largely\s+|mostly\s+|fully\s+|now\s+)?(?:exonerated|cleared|innocent)\b|^[`'")\]]*\s*(?:\([^)\n]{0,80}\)\s*)?(?:(?:did|does|do|has|have|had|could|can|would)\s*(?:not|n't)|didn't|doesn't|hasn't|haven't|couldn't|can't|cannot|never)\s+(?:possibly\s+|actually\s+|have\s+)?(?:caus|introduc|break|broke|broken|regress|trigger)\w*|^[`'")\]]*\s*(?:is|was)\s*(?:not|n't)\s+(?:what|the\s+(?:one|commit|change)\s+that)\s+(?:caus|introduc|broke)\w*/i;
 
 /** A negation in the words just before the reference. */
 const NEGATION_BEFORE = /(?:\bnot\b|n't\b|\bnever\b|\bcannot\b|\bno\s+longer\b)[^.,;\n]{0,25}$/i;
@@ -397,7 +401,7 @@ function updatedRunning(lead: string, body: string, ref: RefMatch): boolean {
 
 /** A report that says something broke. */
 const BREAKAGE_REPORT =
-  /\b(?:(?:does|do|did|is|are|was|were)\s*(?:not|n't)|doesn't|don't|didn't|isn't|aren't|wasn't|no\s+longer|cannot|can't|won't)\s+(?:\w+\s+)?(?:work|build|compil|run|start|load|boot|render|show|open|launch|function|link|install|display|respond|connect|accept|echo|pass)\w*|\b(?:broken|broke|breaks|crash\w*|fail(?:s|ed|ure|ures|ing)?|segfault\w*|panic\w*|hangs?|freez\w*|invalid|wrong|regress\w*|stopped\s+working|errors?|undefined|segfaults?)\b/i;
+  /\b(?:(?:does|do|did|is|are|was|were)\s*(?:not|n't)|doesn't|don't|didn't|isn't|aren't|wasn't|no\s+longer|cannot|can't|won't)\s+(?:\w+\s+)?(?:work|build|compil|run|start|load|boot|render|show|open|launch|function|link|install|display|respond|connect|accept|echo|pass)\w*|\b(?:broken|broke|breaks|crash\w*|fail(?:s|ed|ure|ures|ing)?|segfault\w*|panic\w*|hangs?|freez\w*|invalid|wrong|regress\w*|stopped\s+working|errors?|undefined|segfaults?|missing|disappear\w*|vanish\w*)\b/i;
 
 /** A title that puts the trouble on the last commit without naming it. */
 const TITLE_LAST_COMMIT = /\b(?:with|in|since|after|by|from|due\s+to|caused\s+by)\s+(?:the\s+|a\s+|an\s+)?(?:last|latest|recent|newest|old|older|earlier)\s+commit\b/i;
@@ -526,7 +530,7 @@ function evidenceOf(
   const own = own0 && /^(?:regress|breakage|culprit)/i.test(own0[0]) && DENIED_CAUSE.test(spoken.slice(Math.max(0, own0.index - 30), own0.index)) ? null : own0;
   // "whenever someone gets around to bisecting it": the search is still to come.
   const ownCausal = own && /^bisect/i.test(own[0]) && BISECT_TO_COME.test(sentence) ? null : own;
-  const causal = inCode || bareNumber ? null : (ownCausal ?? (ANAPHORA.test(next) ? ANAPHORA.exec(next) : null) ?? NEXT_PARTICIPLE.exec(next) ?? CONTINUED_VERB.exec(continuation(body, s, ref)) ?? subjectVerb(body, s, ref, context) ?? blameBefore(layout, s, ref) ?? fragmentBlame(body, s, ref, next) ?? workedBefore(body, s, ref) ?? BROKEN_HERE.exec(body.slice(Math.max(s.start, ref.outerStart - 40), ref.outerStart)) ?? (post === -1 ? null : BROKEN_AT_LEAD.exec(body.slice(s.start, ref.outerStart))) ?? (brokenCommit ? endpointAfter : null) ?? (facts.commitRefs === 1 ? BAD_COMMIT_LABEL.exec(body.slice(Math.max(s.start, ref.outerStart - 40), ref.outerStart)) : null));
+  const causal = inCode || bareNumber ? null : (ownCausal ?? (ANAPHORA.test(next) ? ANAPHORA.exec(next) : null) ?? NEXT_PARTICIPLE.exec(next) ?? (POINTER_SENTENCE.test(body.slice(s.start, ref.outerStart).replace(/^[\s>*_-]*(?:yes|yep|yeah|indeed)\s*,?\s*/i, '')) ? NEXT_REVERT_WORKS.exec(next) : null) ?? CONTINUED_VERB.exec(continuation(body, s, ref)) ?? subjectVerb(body, s, ref, context) ?? blameBefore(layout, s, ref) ?? fragmentBlame(body, s, ref, next) ?? workedBefore(body, s, ref) ?? BROKEN_HERE.exec(body.slice(Math.max(s.start, ref.outerStart - 40), ref.outerStart)) ?? (post === -1 ? null : BROKEN_AT_LEAD.exec(body.slice(s.start, ref.outerStart))) ?? (brokenCommit ? endpointAfter : null) ?? (facts.commitRefs === 1 ? BAD_COMMIT_LABEL.exec(body.slice(Math.max(s.start, ref.outerStart - 40), ref.outerStart)) : null));
   const opener = causal || inCode || bareNumber ? null : (SINCE_OPENER.exec(body.slice(s.start + headingLength(body.slice(s.start, ref.outerStart)), ref.outerStart)) ?? CAUSE_NOUN_BEFORE.exec(body.slice(Math.max(s.start, ref.outerStart - 40), ref.outerStart)));
   // A title "Errors in the unit tests since 04c2d34": a symptom, then "since" right before the reference.
   // (…or "fails to launch after the console update in commit X": the update the trouble came after.)
@@ -546,6 +550,9 @@ function evidenceOf(
   // '"Sort the list" in commit X also deleted the last entry': what the commit took away besides its purpose.
   const alsoRemoved = !causal && !inCode && !bareNumber ? ALSO_REMOVED_AFTER.exec(body.slice(ref.end, ref.end + 60)) : null;
   if (alsoRemoved) add('causal', alsoRemoved[0].trim());
+  // "Adds an include left out of commit X", "Header missing from commit X": what the commit forgot.
+  const omitted = !causal && !inCode && !bareNumber && !alsoRemoved ? OMITTED_FROM.exec(body.slice(Math.max(0, ref.outerStart - 40), ref.outerStart)) : null;
+  if (omitted) add('causal', omitted[0].trim());
   const titleFix =
     !causal && !bareNumber && !inCode && post === -1 && !ev.some((e) => e.code === 'causal') && findRefs(body).length === 1 && !FIX_BROUGHT_BACK.test(body)
       ? (FIX_TITLE_BEFORE.exec(body.slice(0, ref.outerStart)) ?? TITLE_FIXUP.exec(body.slice(0, ref.outerStart)))
@@ -638,11 +645,19 @@ function blameBefore(layout: Layout, s: Range, ref: RefMatch): RegExpExecArray |
   // …or a relative clause saying what the commit holds ("It was X which includes the upgrades"), never one of a fix or a good state.
   const relative = /^[`'")\]]*\s*,?\s+(?:which|that)\s+(?:includes|included|contains|contained|adds|added|has|had|holds|bumps|bumped|updates|updated|upgrades|upgraded|changes|changed|touches|touched)\b[^\n]{0,150}$/i.test(tail) && !/\b(?:fix\w*|solv\w*|resolv\w*|works?|worked|good|fine)\b/i.test(tail);
   // (A link's anchor to a file of the commit, "…/commit/X#diff-…", is part of the link.)
-  if (!relative && !/^(?:#[\w-]+)?[`'")\]]*[.!]?\s*(?:\(?from\s+#\d+\)?\.?|(?:\t|\s{2,}|\s+[-–—]\s+)[^\n]{1,100})?$/i.test(tail)) return null;
+  // (…or the commit's subject in backticks after it: "X `Fix the guest time`".)
+  if (!relative && !/^(?:#[\w-]+)?[`'")\]]*[.!]?\s*(?:\(?from\s+#\d+\)?\.?|(?:\t|\s{2,}|\s+[-–—]\s+)[^\n]{1,100}|\s+`[^`\n]{1,100}`\.?)?$/i.test(tail)) return null;
   const raw = body.slice(Math.max(0, s.start - 300), s.start);
   const before = raw.replace(/\s+$/, '');
   // Across a blank line only a lead-in ending in a colon points at what follows.
-  if (/\n[ \t>]*\n/.test(raw.slice(before.length)) && !/(?::-?|\b(?:commit|revision|changeset))$/i.test(before) && !(gitLog && FOUND_COMMIT.test(before))) return null;
+  // (…or one that announces "the following commit".)
+  if (
+    /\n[ \t>]*\n/.test(raw.slice(before.length)) &&
+    !/(?::-?|\b(?:commit|revision|changeset))$/i.test(before) &&
+    !/\bthe\s+following\s+(?:commit|change|revision)\b[^\n]{0,60}$/i.test(before) &&
+    !(gitLog && FOUND_COMMIT.test(before))
+  )
+    return null;
   const cut = Math.max(before.lastIndexOf('. '), before.lastIndexOf('.\n'), before.lastIndexOf('\n\n'));
   const previous = before.slice(cut + 1);
   const m = CAUSAL.exec(previous) ?? CAUSAL_OTHER.exec(previous);
@@ -789,7 +804,7 @@ const MANY_CULPRITS_CAVEAT =
 
 /** The writer doubting the commit they found ("but it is hard to say if this really is the bug we see"). */
 const SELF_DOUBT =
-  /\b(?:hard|difficult|impossible)\s+to\s+(?:tell|say|know)\s+(?:whether|if)\s+(?:this|it|that|the\s+(?:commit|change))\s+(?:actually\s+|really\s+)?(?:contains|is|has|causes|introduced|introduces)\b|\bnot\s+(?:at\s+all\s+)?sure\s+(?:whether|if)\s+(?:this|it|that|the\s+(?:commit|change))\s+(?:is\s+)?(?:actually|really)\b/i;
+  /\b(?:hard|difficult|impossible)\s+to\s+(?:tell|say|know)\s+(?:whether|if)\s+(?:this|it|that|the\s+(?:commit|change))\s+(?:actually\s+|really\s+)?(?:contains|is|has|causes|introduced|introduces)\b|\bnot\s+(?:at\s+all\s+)?sure\s+(?:whether|if)\s+(?:this|it|that|the\s+(?:commit|change))\s+(?:is\s+)?(?:actually|really)\b|\bneed\s+(?:a\s+(?:few|couple)\s+)?(?:more\s+)?(?:time|minutes?|hours?|days?)?\s*(?:of\s+)?to\s+(?:affirm|confirm|verify|double[- ]check)\b/i;
 
 /** The rest of the paragraph after an attribution says other commits may share the blame, or doubts the commit found: the attribution is a guess. */
 export function caveatAfter(body: string, end: number): boolean {
@@ -943,6 +958,8 @@ const FILE_LEFT_BEHIND =
   /(?:[\w.-]+\/[\w./-]+|[\w-]+\.[A-Za-z]{1,4}|Makefile|CMakeLists\.txt|Dockerfile)[`'"]?\s+(?:was|were|has|have)\s*(?:not|n't)\s+(?:been\s+)?(?:also\s+)?(?:added|updated|included|committed|changed|adjusted|renamed)\s+(?:in|with|by)\s+(?:the\s+)?commit\s*:?\s*[`'"(\[]*$/i;
 /** A breakage told before "since <reference>", with no word of a fix or of something working. */
 const BROKEN_BEFORE_SINCE = /^(?![^\n]*\b(?:fix\w*|solv\w*|resolv\w*|works?|worked|working|fine|better|faster|added|supports?)\b)[^\n]*?\b(?:crash\w*|fail\w*|segfault\w*|freez\w*|hang(?:s|ing)?|broken|errors?)\b/i;
+/** Right before the reference: something the commit left out. */
+const OMITTED_FROM = /\b(?:left\s+out\s+(?:of|from|in)|missing\s+from|forgotten\s+in|omitted\s+(?:from|in))\s+(?:the\s+)?commit\s*:?\s*[`'"(\[]*$/i;
 /** Right after the reference: it also, or by accident, took something away ("X also deleted …", "X accidentally removed …"). */
 const ALSO_REMOVED_AFTER = /^[`'")\]]*\s+(?:also|accidentally|mistakenly|inadvertently)\s+(?:removed|deleted|dropped|disabled|broke)\b/i;
 /** Right before the reference: what the commit took away ("were removed in commit X"). */

@@ -70,7 +70,14 @@ export function findHedge(text: string): string | null {
   const m = HEDGE.exec(
     spoken
       .replace(/\bnot\s+(?:sure|certain)\s+(?:what|why|how|where|which\s+(?:part|parts|line|lines|bit|hunk|change)\s+of)\b/gi, (w) => '_'.repeat(w.length))
-      .replace(/\blooks\s+like\s+an?\s+(?:[\w-]+\s+){0,2}?(?:error|crash|exception|segfault|panic|warning|assertion)\b/gi, (w) => '_'.repeat(w.length)),
+      .replace(/\blooks\s+like\s+an?\s+(?:[\w-]+\s+){0,2}?(?:error|crash|exception|segfault|panic|warning|assertion)\b/gi, (w) => '_'.repeat(w.length))
+      // "what the problem could be" asks about the problem; "(and) probably a few more cases as well" hedges an addition, not the blame;
+      // "to fix the potential deadlock" names a fix of a bug that might happen.
+      .replace(/\b(?:what|where|which)\s+(?:the\s+)?(?:problem|issue|error|cause|reason)\s+(?:could|might|may)\s+be\b/gi, (w) => '_'.repeat(w.length))
+      .replace(/\b(?:and|or)\s+(?:probably|possibly|maybe|perhaps|likely)\b[^.\n]{0,60}?\b(?:as\s+well|too)\b|\band\s+(?:probably|possibly|maybe|perhaps)\s+also\b/gi, (w) => '_'.repeat(w.length))
+      .replace(/\b(?:fix(?:es|ed|ing)?|solv(?:e|es|ed|ing)|address(?:es|ed|ing)?)\s+(?:the\s+|a\s+)?potential\b/gi, (w) => '_'.repeat(w.length))
+      // After a bisect told as done, "seems to be the commit" softens its outcome, it is no guess.
+      .replace(/\bbisected\b[^.\n]{0,60}?\b(?:seems|appears)\s+to\s+be\b/gi, (w) => '_'.repeat(w.length)),
   );
   if (m) return m[0];
   const other = HEDGE_OTHER.exec(spoken);

@@ -1987,3 +1987,48 @@ describe('more shapes from held-out reports', () => {
     expect(lead).not.toMatch(/#61|restores/);
   });
 });
+
+describe('a last batch of shapes from held-out reports', () => {
+  it('"X is largely exonerated" takes the suspect back', () => {
+    expect(found(titled('Queries slower since 2.3', ['Top-N queries got slower with 2.3.', `## Bisect 2: \`${FULL.slice(0, 8)}\` is largely exonerated. The hypothesis I posted was wrong.`], ['ann', 'bob']))).toEqual([]);
+  });
+
+  it('another writer for whom it works on a build made at the named commit sends the bisect to review', () => {
+    const thread = titled('Module fails to install', ['Installing the module fails with 5.31.', `The bisect lands on:\n\ncommit ${FULL}\nAuthor: Some One <one@example.org>\nDate:   Mon Mar  4 08:15:00 2019 +0100\n\n    Update the bundled installer`, `For what it is worth, the module installs fine for me on a build from commit ${FULL.slice(0, 7)}.`], ['ann', 'bob', 'carl']);
+    expect(codesOf(thread)).toContain('retracted');
+  });
+
+  it('"it works just fine for me" from another writer sends the blame to review', () => {
+    const thread = titled('Backend broke the sampler', [`https://github.com/acme/widget/commit/${FULL} broke the sampler: backing it out makes it work again.`, 'No idea what differs on your side; it works just fine for me.'], ['ann', 'bob']);
+    expect(codesOf(thread)).toContain('retracted');
+  });
+
+  it('"since X commit, …" under a title telling what went missing', () => {
+    expect(found(titled('missing translations', [`since ${FULL} commit, most of the menu strings can no longer be translated`]))).toEqual([FULL]);
+  });
+
+  it('"Commit X makes the toolbar icons disappear"', () => {
+    expect(found(titled('Toolbar icons gone', [`Commit ${FULL} makes the toolbar icons disappear for me.`]))).toEqual([FULL]);
+  });
+
+  it('"Yes, it\'s X. If we revert that commit, we can start it."', () => {
+    expect(found(titled('Board does not boot', ['', `Yes, it's ${FULL}. If we revert that commit, we can start it. Without the revert we cannot.`], ['ann', 'bob']))).toEqual([FULL]);
+  });
+
+  it('"Bisecting points at the following commit as the cause." over a line with the SHA and its subject in backticks', () => {
+    expect(found(titled('One core shows full load', ['One core sits at 100% in the meter.', `Bisecting points at the following commit as the cause.\n\n${FULL} \`Account guest time separately\``], ['ann', 'bob']))).toEqual([FULL]);
+  });
+
+  it('"Adds a header left out of commit X" in a fix', () => {
+    expect(found(titled('Add the missing include', [`Adds a required include left out of commit ${FULL.slice(0, 9)}.`]))).toEqual([FULL.slice(0, 9)]);
+  });
+
+  it('no guess: "bisected: X seems to be the bad one", a revert reason that asks "what the problem could be", "and probably a few more cases as well", "fix the potential deadlock"', () => {
+    expect(codesOf(titled('Parser hangs', ['The parser hangs on nested input.', `I bisected it and ${FULL} seems to be the bad one.`], ['ann', 'bob']))).not.toContain('hedged');
+    // …but a bisect still to be checked stays a guess.
+    expect(codesOf(titled('Parser hangs', ['The parser hangs on nested input.', `Some bisecting says ${FULL} seems to be the bad one; we need a couple of hours to verify it.`], ['ann', 'bob']))).toContain('hedged');
+    expect(codesOf(titled('Revert "Shorten the fetch timeout"', [`This reverts commit ${FULL}.\n\nThe shorter timeout has caused failures on slow links.\n\nIt was meant to fail fast, and the error message never said what the problem could be.`]))).not.toContain('hedged');
+    expect(codesOf(titled('Revert "Fix a crash on scaling (#650)"', [`This reverts commit ${FULL}.\nThat commit caused a crash for many users of tiling setups, and probably in a few more cases as well.`]))).not.toContain('hedged');
+    expect(codesOf(titled('Revert "Fix a potential pool race (#17)"', [`This reverts commit ${FULL}.\n\nFixing the potential race that way brought a real hang in daily use.`]))).not.toContain('hedged');
+  });
+});
