@@ -109,11 +109,12 @@ export function screenThread(thread: Thread, attributions: readonly Attribution[
     if (merge) add('range-only', `the first bad commit is a merge (${merge[0].trim()})`, a.post);
   }
 
+  // Whether a hex abbreviation written in the thread names one of the attributed commits (either may be the longer).
+  const namesAttributed = (hex: string): boolean => domestic.some(({ a }) => a.ref.type !== 'pr' && (a.ref.value.startsWith(hex) || hex.startsWith(a.ref.value)));
   // A later revert of the named commit whose message says "reversing changes made to Y": git's revert of a merge.
   for (const p of posts) {
     for (const m of p.body.matchAll(/\breverts\s+commit\s+([0-9a-fA-F]{7,40}),?\s+reversing\s+changes\s+made\s+to\s+[0-9a-fA-F]{7,40}/gi)) {
-      const hex = m[1]!.toLowerCase();
-      if (domestic.some(({ a }) => a.ref.type !== 'pr' && (a.ref.value.startsWith(hex) || hex.startsWith(a.ref.value)))) add('range-only', `the named commit is a merge (${m[0].trim()})`, p.index);
+      if (namesAttributed(m[1]!.toLowerCase())) add('range-only', `the named commit is a merge (${m[0].trim()})`, p.index);
     }
   }
   // cargo-bisect-rustc bisects the CI builds of merged pull requests: the commit it reports is a merge.
@@ -225,8 +226,7 @@ export function screenThread(thread: Thread, attributions: readonly Attribution[
     for (const p of posts) {
       if (p.index <= first.post || thread.posts.find((q) => q.index === p.index)?.author === namer) continue;
       for (const m of p.body.matchAll(WORKS_AT_COMMIT)) {
-        const hex = m[1]!.toLowerCase();
-        if (m.index !== undefined && !isQuoted(thread, { post: p.index, text: m[0] }) && domestic.some(({ a }) => a.ref.type !== 'pr' && (a.ref.value.startsWith(hex) || hex.startsWith(a.ref.value)))) {
+        if (m.index !== undefined && !isQuoted(thread, { post: p.index, text: m[0] }) && namesAttributed(m[1]!.toLowerCase())) {
           add('retracted', sentenceText(p, m.index), p.index, false);
         }
       }
@@ -258,10 +258,6 @@ function revertedByTitle(thread: Thread): AttributionRef | null {
   return refs.length === 1 && refs[0]!.outerStart === m[0].length ? refs[0]!.ref : null;
 }
 
-/**
- * Said by the one who named a commit, later: the cause was found elsewhere ("I found what the
- * problem was", "sorry for the noise", "stale dependencies", "seems to be the plugin I use").
- */
 /** Working on a build of a named commit ("was able to install it on a build made at commit X", "works fine built from X"). */
 const WORKS_AT_COMMIT =
   /\b(?:(?:was|were|am|are)\s+able\s+to|works?|worked|runs?|ran|installs?|installed|fine|no\s+(?:problem|issue)s?)\b[^.\n]{0,100}?\b(?:built|build|compiled|running)\s+(?:at|from|on)\s+(?:commit\s+)?[`'"\[]*([0-9a-fA-F]{7,40})\b/gi;
@@ -269,6 +265,11 @@ const WORKS_AT_COMMIT =
 /** Right after an attribution: the breakage it names was fixed since ("PR #60 fixed it.", "That was fixed in 2.1."). */
 const FIXED_SINCE = /^\s*(?:(?:(?:PR|pull\s+request)\s*)?#\d+\s+(?:fixed|resolved)\s+(?:it|this|that)\b|(?:it|this|that)\s+(?:was|has\s+been|got)\s+(?:fixed|resolved)\b)/i;
 
+/**
+ * Said by the one who named a commit, later: the cause was found elsewhere ("I found what the
+ * problem was", "sorry for the noise", "stale dependencies", "seems to be the plugin I use", "this
+ * is not related to this issue").
+ */
 const NAMER_RETRACTION =
   /\b(?:this|that|it)\s+(?:is|was)\s*(?:not|n't)\s+related\s+to\s+(?:this|the)\s+(?:ticket|issue|bug|report|problem)\b|\bsorry\s+for\s+(?:the\s+|all\s+the\s+)?(?:noise|inconvenience|confusion|false\s+alarm)\b|\b(?:I\s+(?:have\s+)?)?found\s+(?:out\s+)?what\s+the\s+(?:real\s+|actual\s+)?(?:problem|issue|cause)\s+(?:was|is)\b|\bstale\s+(?:dependenc(?:y|ies)|deps|build(?:\s+dir(?:ectory)?)?|cache|checkout|node_modules|install(?:ation)?)\b|\b(?:seems\s+to\s+be|was|is|turns?\s+out\s+to\s+be|turned\s+out\s+to\s+be)\s+(?:the|a|an|my)\s+(?:[\w-]+\s+)?(?:plugin|extension|add-?on|mod|theme|userscript)\s+(?:I|i)\s+(?:use|am\s+using|installed|have)\b/i;
 
