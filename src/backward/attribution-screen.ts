@@ -268,10 +268,11 @@ const FIXED_SINCE = /^\s*(?:(?:(?:PR|pull\s+request)\s*)?#\d+\s+(?:fixed|resolve
 /**
  * Said by the one who named a commit, later: the cause was found elsewhere ("I found what the
  * problem was", "sorry for the noise", "stale dependencies", "seems to be the plugin I use", "this
- * is not related to this issue").
+ * is not related to this issue"), or cannot reproduce it at the commit named ("on going back to it I
+ * can't reproduce this myself").
  */
 const NAMER_RETRACTION =
-  /\b(?:this|that|it)\s+(?:is|was)\s*(?:not|n't)\s+related\s+to\s+(?:this|the)\s+(?:ticket|issue|bug|report|problem)\b|\bsorry\s+for\s+(?:the\s+|all\s+the\s+)?(?:noise|inconvenience|confusion|false\s+alarm)\b|\b(?:I\s+(?:have\s+)?)?found\s+(?:out\s+)?what\s+the\s+(?:real\s+|actual\s+)?(?:problem|issue|cause)\s+(?:was|is)\b|\bstale\s+(?:dependenc(?:y|ies)|deps|build(?:\s+dir(?:ectory)?)?|cache|checkout|node_modules|install(?:ation)?)\b|\b(?:seems\s+to\s+be|was|is|turns?\s+out\s+to\s+be|turned\s+out\s+to\s+be)\s+(?:the|a|an|my)\s+(?:[\w-]+\s+)?(?:plugin|extension|add-?on|mod|theme|userscript)\s+(?:I|i)\s+(?:use|am\s+using|installed|have)\b/i;
+  /\b(?:this|that|it)\s+(?:is|was)\s*(?:not|n't)\s+related\s+to\s+(?:this|the)\s+(?:ticket|issue|bug|report|problem)\b|\bsorry\s+for\s+(?:the\s+|all\s+the\s+)?(?:noise|inconvenience|confusion|false\s+alarm)\b|\b(?:I\s+(?:have\s+)?)?found\s+(?:out\s+)?what\s+the\s+(?:real\s+|actual\s+)?(?:problem|issue|cause)\s+(?:was|is)\b|\bstale\s+(?:dependenc(?:y|ies)|deps|build(?:\s+dir(?:ectory)?)?|cache|checkout|node_modules|install(?:ation)?)\b|\b(?:seems\s+to\s+be|was|is|turns?\s+out\s+to\s+be|turned\s+out\s+to\s+be)\s+(?:the|a|an|my)\s+(?:[\w-]+\s+)?(?:plugin|extension|add-?on|mod|theme|userscript)\s+(?:I|i)\s+(?:use|am\s+using|installed|have)\b|\b(?:go(?:ing)?|went|coming|came)\s+back\s+to\s+(?:it|that|this|the\s+commit)\b[^.\n]{0,40}?\b(?:can't|cannot|can\s+not|couldn't|could\s+not)\s+reproduce\b|\b(?:can't|cannot|couldn't|could\s+not)\s+reproduce\s+(?:this|it)\s+myself\b/i;
 
 /** A writer correcting a reference they gave ("Sorry, typo", "I meant", "should read"). */
 const TYPO_FIX = /\btypo\b|\bI\s+meant\b|\bshould\s+(?:have\s+)?(?:read|said)\b|\bwrong\s+(?:hash|sha|commit\s+id)\b|\bmis-?typed\b|\bcopy[- ]?paste[d]?\s+(?:the\s+)?wrong\b/i;
@@ -303,13 +304,18 @@ function isQuoted(thread: Thread, found: { post: number; text: string }): boolea
 const BISECT_STILL_WANTED =
   /\b(?:need|needs|would\s+(?:really\s+)?need|please\s+do|try\s+to\s+do|could\s+you\s+do|can\s+you\s+do)\s+(?:really\s+)?(?:a\s+)?(?:proper|real|full|actual|complete)\s+bisect\w*|\bneed\s+to\s+know\s+(?:specifically\s+|exactly\s+)?(?:at\s+)?which\s+commit\b/i;
 
-/** Someone who does not see the reported problem at all ("we can't reproduce this", "the team does not have this issue"). */
 /** Someone else naming another cause, not a commit ("this bug is caused by the CI image, a local build works"). */
 const OTHER_CAUSE =
-  /\b(?:this|the)\s+(?:bug|issue|problem|regression)\s+(?:is\s+|was\s+)?(?:caused|introduced)\s+by\s+(?!(?:the\s+|this\s+|that\s+|your\s+|a\s+|my\s+)?(?:commit|change|pr\b|pull|patch|revision|merge)|[0-9a-f]{7}|#\d|https?:|it\b|that\b|this\b)[A-Za-z]/i;
+  /\b(?:this|the)\s+(?:bug|issue|problem|regression)\s+(?:is\s+|was\s+)?(?:caused|introduced)\s+by\s+(?!(?:the\s+|this\s+|that\s+|your\s+|a\s+|my\s+|our\s+)?(?:(?:last|latest|recent|previous|earlier|own)\s+)?(?:commit|change|pr\b|pull|patch|revision|merge)|[0-9a-f]{7}|#\d|https?:|it\b|that\b|this\b)[A-Za-z]/i;
 
+/**
+ * Someone who does not see the reported problem at all ("we can't reproduce this", "the team does
+ * not have this issue", "plenty of green builds since that commit"), finds a stale build behind
+ * it ("you just need to run cmake again"), calls the change intended ("so this is expected") or
+ * harmless ("shouldn't cause any issues").
+ */
 const DISPUTE =
-  /\b(?:we|I|the\s+team|nobody\s+else|no\s+one\s+else)\s+(?:do(?:es)?\s*(?:not|n't)|cannot|can't|could\s*(?:not|n't)|(?:am|are|was|were)\s*(?:not|n't)\s+able\s+to)\s+(?:(?:have|see|get|reproduce|repro|hit|trigger)\w*)\s+(?:this|the|that|your|it|any)\b|\b(?:not|isn't|wasn't|is\s+not|was\s+not)\s+(?:@[\w-]+'s|his|her|their|your|(?:the|this|that)\s+(?:commit|change|PR)'s)\s+fault\b|\bnot\s+(?:yet\s+)?convinced\s+(?:that|if|whether)\b|\b(?:it|this|that)\s+works\s+(?:perfectly\s+|just\s+|totally\s+)?fine\s+for\s+me\b/i;
+  /\b(?:we|I|the\s+team|nobody\s+else|no\s+one\s+else)\s+(?:do(?:es)?\s*(?:not|n't)|cannot|can't|could\s*(?:not|n't)|(?:am|are|was|were)\s*(?:not|n't)\s+able\s+to)\s+(?:(?:have|see|get|reproduce|repro|hit|trigger)\w*)\s+(?:this|the|that|your|it|any)\b|\b(?:not|isn't|wasn't|is\s+not|was\s+not)\s+(?:@[\w-]+'s|his|her|their|your|(?:the|this|that)\s+(?:commit|change|PR)'s)\s+fault\b|\bnot\s+(?:yet\s+)?convinced\s+(?:that|if|whether)\b|\b(?:it|this|that)\s+works\s+(?:perfectly\s+|just\s+|totally\s+)?fine\s+for\s+me\b|\b(?:you|they)\s+(?:just\s+|only\s+|simply\s+)?(?:need|have)\s+to\s+(?:re-?run\s+[`'"]?[\w-]+[`'"]?|run\s+[`'"]?[\w-]+[`'"]?\s+again|re-?build|re-?configure|re-?generate|do\s+a\s+clean\s+build)\b|\b(?:so\s+)?(?:this|that|it)\s+is\s+(?:(?:the\s+)?expected|intended|intentional|deliberate|by\s+design)(?:\s+behaviou?r)?\s*(?:[.!]|$)|\bworks\s+as\s+(?:intended|designed)\b|\b(?:see|saw|seeing|have|had)\s+(?:several|many|multiple|some|plenty\s+of)\s+(?:successful|passing|green)\s+(?:builds?|runs?|pipelines?)\s+(?:after|since|with|past)\s+(?:that|this|the)\s+commit\b|\b(?:should(?:n't|\s+not)|would(?:n't|\s+not))\s+(?:cause|affect|break)\s+any(?:thing|\s+(?:issues?|problems?|bugs?|trouble))\b/im;
 /** "I can confirm I also have this issue with the new compiler and I don't have it with the old one": a good side, not a dispute. */
 const CONFIRM_SAME = /\bconfirm\w*|\b(?:also|too)\s+(?:have|see|get|hit)\b|\b(?:do(?:es)?\s*(?:not|n't)|cannot|can't)\s+\w+\s+(?:this|the|that|it)\s+(?:\w+\s+)?(?:when|if|with|using|after|before|until|on\s+(?:the\s+)?(?:old|older|previous))\b/i;
 /** Not seeing the problem any more, on a newer revision: fixed since, not disputed. */
@@ -322,9 +328,9 @@ const OWNING_UP = /\bmy\s+(?:mistake|bad)\b/i;
 /** …unless the fault owned is a mix-up in testing ("My mistake, I mixed up the builds"): that withdraws the result. */
 const TESTING_MIXUP = /\b(?:mix(?:ed)?\s+up|mixed-up|confused|wrong\s+(?:build|binary|commit|version|branch)|tested|testing|bisect\w*)\b/i;
 
-/** Someone owning up to or confirming a named commit ("I broke it", "yes, that's the culprit", "confirmed that"). */
+/** Someone owning up to or confirming a named commit ("I broke it", "I must have dropped that", "yes, that's the culprit", "confirmed that"). */
 const ADMISSION =
-  /\b(?:I|we)\s+(?:(?:indeed|actually|apparently)\s+)?(?:broke|introduced|caused)\s+(?:it|this|that)\b|\bmy\s+(?:bad|fault|mistake)\b|\boops\b|\bsorry\s+(?:for|about)\s+(?:the|this|that)\s+(?:break(?:age)?|regression|trouble|mess)\b|\b(?:yes|yep|indeed|right),?\s+(?:that|this|it)(?:'s|\s+is|\s+was)\s+(?:the\s+)?(?:one|culprit|cause|commit|bad\s+commit)\b|\bconfirm(?:ed|s)?\s+(?:that|it|this)\b|\bgood\s+catch\b/i;
+  /\b(?:I|we)\s+(?:(?:indeed|actually|apparently)\s+)?(?:broke|introduced|caused)\s+(?:it|this|that)\b|\b(?:I|we)\s+must\s+have\s+(?:accidentally\s+|mistakenly\s+)?(?:deleted|removed|dropped|broken|forgotten|missed|lost)\b|\bI\s+(?:had\s+)?suspected\s+(?:that|this|it)\s+(?:would|might|could)\s+(?:cause|break)\b|\bmy\s+(?:bad|fault|mistake)\b|\boops\b|\bsorry\s+(?:for|about)\s+(?:the|this|that)\s+(?:break(?:age)?|regression|trouble|mess)\b|\b(?:yes|yep|indeed|right),?\s+(?:that|this|it)(?:'s|\s+is|\s+was)\s+(?:the\s+)?(?:one|culprit|cause|commit|bad\s+commit)\b|\bconfirm(?:ed|s)?\s+(?:that|it|this)\b|\bgood\s+catch\b/i;
 
 /**
  * A hedged attribution ("looks like X caused it") that someone else later owns up to or confirms,
@@ -367,9 +373,9 @@ function revertedLater(posts: readonly PostText[], a: Attribution): boolean {
   );
 }
 
-/** "In the previous commit the UI still loads": the commit before the named one is good. */
+/** "In the previous commit the UI still loads": the commit before the named one is good ("a version before this commit" is some older one). */
 const PARENT_WORKS =
-  /\b(?:(?:the|its)\s+(?:previous|prior|preceding|parent)\s+(?:commit|revision|one)|(?:prior\s+to|before)\s+(?:this|that|the)\s+commit)\b[^.\n]{0,60}?\b(?:works?|worked|still|fine|ok(?:ay)?|good|passe[sd]|builds?|built|compiles?|loads?|loaded)\b/i;
+  /\b(?:(?:the|its)\s+(?:previous|prior|preceding|parent)\s+(?:commit|revision|one)|(?:the|its)\s+parent(?:\s+commit)?\s+[`'"]?[0-9a-f]{7,40}\b[`'"]?|(?<!\b(?:version|release|build|tag|update)\s+)(?:prior\s+to|before)\s+(?:this|that|the)\s+commit)\b[^.\n]{0,60}?\b(?:works?|worked|still|fine|ok(?:ay)?|good|passe[sd]|builds?|built|compiles?|loads?|loaded)\b/i;
 
 /**
  * A hedged attribution ("Looks like this broke in X") whose writer also says the commit before X
@@ -383,7 +389,8 @@ function parentWorksSaid(thread: Thread, posts: readonly PostText[], a: Attribut
       p.index >= a.post &&
       (p.index === -1 ? thread.author : thread.posts.find((q) => q.index === p.index)?.author) === author &&
       PARENT_WORKS.test(p.body) &&
-      !findRefs(p.body).some((r) => r.ref.type !== 'pr' && !sameTarget(r.ref, a.ref)),
+      // The parent itself named ("the parent 3e729d0 still works") is no other commit.
+      !findRefs(p.body).some((r) => r.ref.type !== 'pr' && !sameTarget(r.ref, a.ref) && !/\bparent(?:\s+commit)?\s+[`'"]?$/i.test(p.body.slice(Math.max(0, r.outerStart - 20), r.outerStart))),
   );
 }
 
@@ -489,6 +496,10 @@ function symptomMismatches(
       if (linked && !here.includes(linked[1]!.toLowerCase())) continue;
       // "X from #1065", "X (#1065)", "X which relates to issue #4987": the pull request or issue the culprit was made for, not another bug.
       if (c.ref.type !== 'pr' && at >= c.end && OWN_PULL_GAP.test(p.body.slice(c.end, at + m[0].length))) continue;
+      // 'X ("Cache the parser (#64)") which is a fix for #53': the issue the culprit was written to fix.
+      if (c.ref.type !== 'pr' && at >= c.end && FIXED_BY_CULPRIT_GAP.test(p.body.slice(c.end, at + m[0].length).replace(/^\s*\((?:[^()\n]|\([^()\n]*\)){1,200}\)/, ''))) continue;
+      // "I updated the rules in #1733": the writer's own earlier work, not another bug.
+      if (OWN_WORK_IN.test(p.body.slice(Math.max(0, at - 80), at + m[0].length))) continue;
       // "Unlike in #1077, …": the other issue is set apart from this one, so the attribution is not its.
       if (/\bunlike\s*$/i.test(p.body.slice(Math.max(0, at - 12), at))) continue;
       out.push({ post: p.index, text: sentenceText(p, at), sure: false });
@@ -502,17 +513,36 @@ function symptomMismatches(
       const text = p.body.slice(s.start, s.end);
       if (!DIFFERENT_SYMPTOM.some((re) => re.test(text))) continue;
       // "Something similar was reported in another issue": the same problem seen elsewhere, not a different one.
-      if (SAME_SEEN_ELSEWHERE.test(text)) continue;
-      const later = p.index > firstPost;
+      if (SAME_SEEN_ELSEWHERE.test(text) || MASKED_BY_OTHER.test(text)) continue;
+      // "Fix another bug in commit X": the other bug is X's own, the one reported here.
+      if (culprits.some((c) => text.includes(c.ref.text) && ANOTHER_IN.test(text.slice(0, text.indexOf(c.ref.text))))) continue;
       const aboutCulprit = /\b(?:bisect\w*|commit|culprit)\b/i.test(text) || culprits.some((c) => text.includes(c.ref.text));
+      // "Also, the load menu looks wrong, probably an older regression": a second problem set beside this one.
+      if (!aboutCulprit && ASIDE_OPENING.test(text)) continue;
+      const later = p.index > firstPost;
       out.push({ post: p.index, text, sure: later && aboutCulprit });
     }
   }
   return out;
 }
 
+/** "another bug in commit ", right before the culprit's reference. */
+const ANOTHER_IN = /\b(?:another|a\s+second|one\s+more)\s+(?:bug|mistake|issue|problem|regression|error)\s+(?:in|from|of|introduced\s+(?:in|by))\s+(?:commit\s*#?\s*)?[`'"(\[]*$/i;
+
+/** "This bug is masked by another issue at that commit": the other bug hides this one, it is not what was reported. */
+const MASKED_BY_OTHER = /\b(?:masked|hidden|obscured|shadowed|covered)\s+(?:up\s+)?by\s+(?:an?other|a\s+separate|a\s+second)\s+(?:bug|issue|problem|error)\b/i;
+
+/** A sentence opened as an aside: what follows is added beside the problem, it does not say the problem differs. */
+const ASIDE_OPENING = /^[\s>*_-]*(?:also|separately|unrelated(?:ly)?|btw|by\s+the\s+way|(?:on\s+)?(?:a\s+)?side\s+note|on\s+(?:an(?:other|\s+unrelated))\s+note)\b/i;
+
 /** The same problem reported elsewhere too ("something similar was reported in another issue", "also seen in another bug"). */
 const SAME_SEEN_ELSEWHERE = /\b(?:similar|the\s+same|also|too|as\s+well|likewise)\b[^.\n]{0,40}\b(?:reported|seen|noticed|observed|mentioned|filed)\s+(?:in|on|as)\s+(?:an?other|a\s+separate|the\s+other)\s+(?:bug|issue|ticket|report)\b/i;
+
+/** The writer's own change named by number ("we reworked the rules in #17", "I fixed that in #12"). */
+const OWN_WORK_IN = /\b(?:I|we)\s+(?:have\s+|had\s+|already\s+)?(?:updated|changed|added|fixed|rewrote|wrote|reworked|submitted|opened|proposed|did\s+(?:that|this|it))\b[^.\n]{0,60}?\bin\s+#\d+$/i;
+
+/** Between a commit reference (and its subject in brackets) and a `#N` the commit was written to fix ("which is a fix for #N", "that fixed #N"). */
+const FIXED_BY_CULPRIT_GAP = /^[`'"\])]*\s*,?\s*(?:which|that)\s+(?:is|was)\s+(?:a|the)\s+fix\s+for\s+(?:issue\s+)?#\d+$|^[`'"\])]*\s*,?\s*(?:which|that)\s+(?:fixe[sd]|addresse[sd]|resolve[sd]|was\s+meant\s+to\s+fix)\s+(?:issue\s+)?#\d+$/i;
 
 /** Between a commit reference and a `#N` that names the pull request it came from ("X from #N", "X (#N)", "X in PR #N"). */
 const OWN_PULL_GAP =

@@ -12,7 +12,7 @@
 import { findHedge } from './hedge.js';
 import { BLAMING_VERB, FIX_AFTER, FIX_BEFORE, NEUTRAL_SUBJECT, REVERT_BEFORE, UNNAMED_COMMIT } from './phrases.js';
 import { CAUSAL_OTHER, NEGATION_OTHER_BEFORE } from './other-languages.js';
-import { findRefs, isCrossRepository, sameTarget, type RefMatch } from './refs.js';
+import { findRefs, isCrossRepository, sameTarget, titleCutRef, titleCutTailEnd, type RefMatch } from './refs.js';
 import { layoutOf, lineIndexAt, sentenceAt, type Layout, type Range } from './text.js';
 import type { Attribution, AttributionKind, Thread } from '../model/backward.js';
 
@@ -112,13 +112,16 @@ export interface Candidate {
 
 /** Causal words that tie a reference to the regression when they share its sentence or list item. */
 const CAUSAL =
-  /\b(?:bisect(?!ab)\w*|first[- ]["'`]?(?:bad|broken|failing)["'`]?|introduc(?:e|ed|es|ing)|caus(?:e|ed|es|ing)|result(?:s|ed)?\s+in|due\s+to|fix(?:es|ed|ing)?\s+up|(?:missing|broken|wrong|forgotten|dropped|removed)\s+(?:in|by|with)\s+(?:this|that|the)\s+commit|broke|breaks|breaking|breakage|broken\s+(?:for\s+(?:me|us|everyone|\w+\s+users)\s+)?(?:by|in|since|after)|(?:has|have|had)\s+broken|(?:seems?|seemed|appears?|appeared)\s+to\s+break\b|offending|culprit|regress(?:ed|es|ing|ion|ions)|responsible|start(?:s|ed)?\s+(?:with|at|from|after|since|in)|started|appeared|(?:happen|occur)(?:s|ed|red|ring|ing)?\s+(?:only\s+|right\s+)?(?:after|since|with|from)|(?:since|after)\s+(?:(?:the|that|this)\s+)?commit|(?:broken|failing|fails|crash\w*|hangs?)\s+(?:on|in|with)\s+[\w.-]+\s+since|(?:first|only)\s+(?:commit|revision|version|build)\s+(?:where|in\s+which|that|with)|beginning\s+(?:at|with|from)|begins\s+with|(?:that|which)\s+(?:break|cause|introduce|trigger)(?:s|d|ed)?\b|(?:sorry\s+for\s+)?(?:missing|forgetting|breaking)\s+(?:this|that|it)\s+(?:in|with)\b|(?:works?|worked|working)\b[^.\n]{0,30}\buntil\s+(?:this|that|the)\s+commit\b|slowed\s+down|began\s+(?:with|at|in|after|since)|narrow(?:ed|ing)?\s+(?:[\w-]+\s+){0,3}?down\s+to|(?:tracked|traced|pinned|pinpointed)\s+(?:[\w-]+\s+){0,3}?(?:down|back)?\s*to|(?:got|became|went)\s+(?:broken|bad|wrong)|introducer|(?:is|was)\s+the\s+(?:issue|problem|cause|culprit|source)\b|source\s+of\s+(?:the\s+)?(?:crash|bug|issue|problem|regression|breakage)\w*|guilty|faulty|the\s+bad\s+commit|(?:exact|specific|actual|breaking)\s+(?:commit|change|revision)\s+(?:(?:looks|seems|appears)\s+to\s+be|is|was)\b|(?:bugs?|errors?|failures?|problems?|issues?|crash(?:es)?)\s+(?:were|was|are|is|got|have\s+been|has\s+been)\s+(?:produced|created|triggered)\s+by|(?:problems?|issues?|bugs?|crash(?:es)?|failures?|breakage)\s+(?:first\s+)?(?:starts?|appears?|begins?|shows?\s+up)\b|murderer|accidentally|by\s+(?:mistake|accident)|inadvertently|mistakenly|incorrectly|wrongly|erroneously|(?:where|when|since|after)\s+(?:it|this|things?|everything)\s+stopped\s+working|(?:fail(?:s|ed|ing)?|crash(?:es|ed|ing)?|hangs?|hanging|broken|slower)\s+(?:ever\s+)?since)\b/i;
+  /\b(?:bisect(?!ab)\w*|first[- ]["'`]?(?:bad|broken|failing)["'`]?|introduc(?:e|ed|es|ing)|caus(?:e|ed|es|ing)|result(?:s|ed)?\s+in|due\s+to|fix(?:es|ed|ing)?\s+up|(?:missing|broken|wrong|forgotten|dropped|removed)\s+(?:in|by|with)\s+(?:this|that|the)\s+commit|broke|breaks|breaking|breakage|broken\s+(?:for\s+(?:me|us|everyone|\w+\s+users)\s+)?(?:by|in|since|after)|(?:has|have|had)\s+broken|(?:seems?|seemed|appears?|appeared)\s+to\s+break\b|offending|culprit|regress(?:ed|es|ing|ion|ions)|responsible|start(?:s|ed)?\s+(?:with|at|from|after|since|in)|started|appeared|(?:happen|occur)(?:s|ed|red|ring|ing)?\s+(?:only\s+|right\s+)?(?:after|since|with|from)|(?:since|after)\s+(?:(?:the|that|this)\s+)?commit|(?:broken|failing|fails|crash\w*|hangs?)\s+(?:on|in|with)\s+[\w.-]+\s+since|(?:first|only)\s+(?:commit|revision|version|build)\s+(?:where|in\s+which|that|with)|beginning\s+(?:at|with|from)|begins\s+with|(?:that|which)\s+(?:break|cause|introduce|trigger)(?:s|d|ed)?\b|(?:sorry\s+for\s+)?(?:missing|forgetting|breaking)\s+(?:this|that|it)\s+(?:in|with)\b|(?:works?|worked|working)\b[^.\n]{0,30}\buntil\s+(?:this|that|the)\s+commit\b|slowed\s+down|began\s+(?:with|at|in|after|since)|narrow(?:ed|ing)?\s+(?:[\w-]+\s+){0,3}?down\s+to|(?:track(?:ed)?|trace[d]?|pinned|pinpoint(?:ed)?)\s+(?:[\w-]+\s+){0,5}?(?:down|back)?\s*to|(?:got|became|went)\s+(?:broken|bad|wrong)|introducer|(?:is|was)\s+the\s+(?:issue|problem|cause|culprit|source)\b|source\s+of\s+(?:the\s+)?(?:crash|bug|issue|problem|regression|breakage)\w*|guilty|faulty|fault\s+commit|mess(?:es|ed)\s+up|screw(?:s|ed)\s+up|the\s+bad\s+commit|(?:exact|specific|actual|breaking)\s+(?:commit|change|revision)\s+(?:(?:looks|seems|appears)\s+to\s+be|is|was)\b|(?:bugs?|errors?|failures?|problems?|issues?|crash(?:es)?)\s+(?:were|was|are|is|got|have\s+been|has\s+been)\s+(?:produced|created|triggered)\s+by|(?:problems?|issues?|bugs?|crash(?:es)?|failures?|breakage)\s+(?:first\s+)?(?:starts?|appears?|begins?|shows?\s+up)\b|murderer|accidentally|by\s+(?:mistake|accident)|inadvertently|mistakenly|incorrectly|wrongly|erroneously|(?:where|when|since|after)\s+(?:it|this|things?|everything)\s+stopped\s+working|(?:fail(?:s|ed|ing)?|crash(?:es|ed|ing)?|hangs?|hanging|broken|slower)\s+(?:ever\s+)?since)\b/i;
 
 /** "Bad commit: X", "affected commit : X", "the problematic commit is this one X": the label of the one commit a post names (beside a good one it would be a range). */
 const BAD_COMMIT_LABEL = /\b(?:bad|problematic|affected)\s+(?:commit|revision|changeset)\b[^.\n]{0,24}?[:=]?\s*[`'"(\[]*$/i;
 
 /** Just before a noun of cause: it is denied ("no regression", "not a regression", "without any breakage"). */
 const DENIED_CAUSE = /\b(?:no|not\s+an?|without(?:\s+any)?|never\s+an?|isn't\s+an?|is\s+not\s+an?|any)\s+(?:\w+\s+)?$/i;
+
+/** After a blame in the same sentence: "but that was (only) because …" puts the trouble elsewhere. */
+const EXPLAINED_AWAY = /\bbut\s+(?:that|this|it)\s+(?:was|is)\s+(?:only\s+|just\s+|simply\s+)?because\b/i;
 
 /** "… which fixed a related use-after-free introduced in Y": what Y introduced is another bug. */
 const OTHER_BUG_BEFORE = /\b(?:a|an|the)\s+(?:related|similar|different|separate|earlier|older|previous|other)\s+[\w-]+(?:\s+[\w-]+)?\s+(?:(?:that\s+)?(?:was|were)\s+)?introduced\s+(?:in|by|with|at)\s+(?:commit\s+)?[`'"(\[]*$/i;
@@ -137,8 +140,8 @@ function continuation(body: string, s: Range, ref: RefMatch): string {
   return m ? rest.slice(m[0].length) : '';
 }
 
-/** Words saying the commit shown next is the one found ("Found the commit.", "Here is the culprit:"). */
-const FOUND_COMMIT = /\b(?:found|here(?:'s|\s+is)|this\s+is)\s+(?:the|it|a)?\s*(?:bad|culprit|offending|guilty|breaking|first\s+bad)?\s*(?:commit|culprit)\b[^.\n]{0,20}[.:!]?\s*$/i;
+/** Words saying the commit shown next is the one found ("Found the commit.", "Here is the culprit:", "It builds if I go back to before this commit:"). */
+const FOUND_COMMIT = /\b(?:found|here(?:'s|\s+is)|this\s+is)\s+(?:the|it|a)?\s*(?:bad|culprit|offending|guilty|breaking|first\s+bad)?\s*(?:commit|culprit)\b[^.\n]{0,20}[.:!]?\s*$|\b(?:works?|worked|builds?|built|fine)\s+(?:again\s+)?(?:if|when|after)\s+(?:I|we)\s+(?:roll(?:ed)?\s+back|revert(?:ed)?|go\s+back|went\s+back)\s+(?:to\s+)?(?:before|prior\s+to)\s+(?:this|the\s+following)\s+commit\s*:\s*$/i;
 
 /** What follows "As of commit X" when the trouble dates from it ("the CI is no longer passing", "it stopped working"). */
 const AS_OF_BREAKAGE =
@@ -182,7 +185,7 @@ function subjectVerb(body: string, s: Range, ref: RefMatch, context: string): Re
 }
 
 /** What a verb of effect made happen, when it is a breakage ("makes the app crash", "made every build fail"). */
-const EFFECT_IS_BREAKAGE = /^\s+(?:[\w'-]+\s+){0,4}?(?:crash|fail|hang|freeze|segfault|panic|break|stop\s+working|disappear|vanish|flicker|stutter)(?:es|s|ed)?\b/i;
+const EFFECT_IS_BREAKAGE = /^\s+(?:[^\s,;:!?]*[^\s.,;:!?]\s+){0,4}?(?:crash|fail|hang|freeze|segfault|panic|abort|break|stop\s+working|disappear|vanish|flicker|stutter)(?:es|s|ed)?\b/i;
 
 /** "In commit X" as a line of its own: the sentence after it says what that commit did ("This line … breaks the rendering"). */
 const FRAGMENT_LEAD = /^[\s>*_-]*(?:in|since|after|with|from)\s+(?:(?:the|this)\s+)?commit\s*:?\s*[`'"(\[]*$/i;
@@ -207,11 +210,11 @@ const BROKEN_AT_LEAD = /^[\s>*_-]*(?:broken|broke|regressed)\s+at\s*(?:commit\s+
 
 /** The good side of a range, said before the reference. */
 const GOOD_BEFORE =
-  /(?:\b(?:the\s+)?last\s+(?:[\w-]+\s+)?(?:commit|version|build|revision)\b[^.\n]{0,50}\b(?:fine|good|ok|okay|worked|working|works|loads|runs|boots|builds|compiles|passes|starts|renders|opens|plays|launches)\b[^.\n]{0,15}|\b(?:some\s*time|somewhere)\s+(?:after|before)\s+(?:commit\s+)?|\b(?:last|earliest|latest|previous)\s+(?:known[- ])?(?:good|working|ok)\b[^.\n]{0,30}|\bgood\s*(?:commit|revision|build)?\s*(?:was|is|[:=])\s*|\b(?:works?|worked|working|fine)\s+(?:fine\s+)?(?:on|at|with|in)\s+(?:commit\s+)?|\bprevious\s+(?:commit|version|revision|build)\b[^.\n]{0,20}|(?<!\b(?:works?|worked|working|fine|ok|okay)\s+(?:fine\s+)?(?:just\s+)?)\b(?:just\s+)?before\s+(?:commit\s+)?|\b(?:commits|revisions|builds|versions)\s+(?:after|since|following)\s+(?:commit\s+)?|\b(?:a|one|some)\s+(?:commit|revision|change)\s+(?:after|following)\s+(?:commit\s+)?|\bthe\s+one\s+(?:right\s+|just\s+|immediately\s+)?before\s+(?:that|it|this)(?:\s+one)?\s*,\s*|\b(?:can|could)\s+\w+[^.\n]{0,40}\bwhen\s+(?:I\s+|we\s+)?(?:use|using|run|build|check\s*out)\s+(?:this|that|the)?\s*(?:commit|revision|version|build)?\s*:?\s*|\broll(?:s|ing|ed)?[\s-]?back\s+(?:[\w-]+\s+){0,3}?to\s+(?:commit\s+)?|\b(?:go|goes|went|going|revert(?:s|ed|ing)?)\s+back\s+(?:(?:one|a|1|two|\d+)\s+commits?\s+)?to\s+(?:commit\s+)?|\bparent\s+(?:commit\s+)?|\bcompared\s+(?:to|with)\s+[^.\n]{0,30})[\s`'"([*_]*$/i;
+  /(?:\b(?:the\s+)?last\s+(?:[\w-]+\s+)?(?:commit|version|build|revision)\b[^.\n]{0,50}\b(?:fine|good|ok|okay|worked|working|works|loads|runs|boots|builds|compiles|passes|starts|renders|opens|plays|launches)\b[^.\n]{0,15}|\b(?:some\s*time|somewhere)\s+(?:after|before)\s+(?:commit\s+)?|\b(?:last|earliest|latest|previous)\s+(?:known[- ])?(?:good|working|ok)\b[^.\n]{0,30}|\bgood\s*(?:commit|revision|build)?\s*(?:was|is|[:=])\s*|\b(?:works?|worked|working|fine)\s+(?:fine\s+)?(?:for\s+(?:me|us)\s+)?(?:on|at|with|in)\s+(?:commit\s+)?|\bprevious\s+(?:commit|version|revision|build)\b[^.\n]{0,20}|(?<!\b(?:works?|worked|working|fine|ok|okay)\s+(?:fine\s+)?(?:just\s+)?)\b(?:just\s+)?before\s+(?:commit\s+)?|\b(?:commits|revisions|builds|versions)\s+(?:after|since|following)\s+(?:commit\s+)?|\b(?:a|one|some)\s+(?:commit|revision|change)\s+(?:after|following)\s+(?:commit\s+)?|\bthe\s+one\s+(?:right\s+|just\s+|immediately\s+)?before\s+(?:that|it|this)(?:\s+one)?\s*,\s*|\b(?:can|could)\s+\w+[^.\n]{0,40}\bwhen\s+(?:I\s+|we\s+)?(?:use|using|run|build|check\s*out)\s+(?:this|that|the)?\s*(?:commit|revision|version|build)?\s*:?\s*|\broll(?:s|ing|ed)?[\s-]?back\s+(?:[\w-]+\s+){0,3}?to\s+(?:commit\s+)?|\b(?:go|goes|went|going|revert(?:s|ed|ing)?)\s+back\s+(?:(?:one|a|1|two|\d+)\s+commits?\s+)?to\s+(?:commit\s+)?|\bparent\s+(?:commit\s+)?|\bcompared\s+(?:to|with)\s+[^.\n]{0,30})[\s`'"([*_]*$/i;
 
-/** The good side, said right after the reference ("X, which doesn't crash", "X where it still works"). */
+/** The good side, said right after the reference ("X, which doesn't crash", "X where it still works", "X is the last working one"). */
 const GOOD_AFTER =
-  /^[`'")\]]*\s*,?\s*(?:the|a)\s+commit\s+(?:right\s+|just\s+|immediately\s+)?before\b|^[`'")\]]*\s*(?:commit\s+)?(?:is|was|works|worked|builds|built|runs|ran)\s+(?:perfectly\s+|totally\s+|completely\s+|just\s+)?(?:fine|ok(?:ay)?|good|working)\b|^[`'")\]]*\s*,?\s*(?:that|which)\s+(?:came|comes|is|was)\s+(?:right\s+|just\s+|immediately\s+)?before\b|^[`'")\]]*\s*(?:\([^)\n]{0,80}\)\s*)?,?\s*(?:also\s+|still\s+|too\s+)?(?:does\s*(?:not|n't)|doesn't|didn't|did\s+not)\s+(?:\w+\s+)?(?:crash|fail|hang|crackle|stutter|leak|reproduce|show|happen|occur|freeze|have\s+(?:the|this|that)\s+(?:bug|issue|problem))\w*|^[`'")\]]*,?\s*(?:now,?\s*)?(?:which|that|where(?:\s+it)?|on\s+which)\s+(?:(?:still\s+)?(?:does|did|do)\s*(?:not|n't)|doesn't|didn't|won't|can't|cannot)\s+(?:\w+\s+)?(?:crash|fail|hang|break|leak|reproduce|show|happen|occur)\w*|^[`'")\]]*,?\s*(?:which|that|where(?:\s+it)?)\s+(?:still\s+)?(?:works|worked|is\s+fine|was\s+fine|passes|passed)\b|^[`'")\]]*\s+(?:still\s+)?(?:passes|passed)\s+(?:it|the\s+tests?|all\s+tests|fine)\b/i;
+  /^[`'")\]]*\s*(?:is|was)\s+(?:the\s+)?(?:last|latest|final)\s+(?:known[- ])?(?:good|working|ok|passing)\b|^[`'")\]]*\s*,?\s*(?:the|a)\s+commit\s+(?:right\s+|just\s+|immediately\s+)?before\b|^[`'")\]]*\s*(?:commit\s+)?(?:is|was|works|worked|builds|built|runs|ran)\s+(?:perfectly\s+|totally\s+|completely\s+|just\s+)?(?:fine|ok(?:ay)?|good|working)\b|^[`'")\]]*\s*,?\s*(?:that|which)\s+(?:came|comes|is|was)\s+(?:right\s+|just\s+|immediately\s+)?before\b|^[`'")\]]*\s*(?:\([^)\n]{0,80}\)\s*)?,?\s*(?:also\s+|still\s+|too\s+)?(?:does\s*(?:not|n't)|doesn't|didn't|did\s+not)\s+(?:\w+\s+)?(?:crash|fail|hang|crackle|stutter|leak|reproduce|show|happen|occur|freeze|have\s+(?:the|this|that)\s+(?:bug|issue|problem))\w*|^[`'")\]]*,?\s*(?:now,?\s*)?(?:which|that|where(?:\s+it)?|on\s+which)\s+(?:(?:still\s+)?(?:does|did|do)\s*(?:not|n't)|doesn't|didn't|won't|can't|cannot)\s+(?:\w+\s+)?(?:crash|fail|hang|break|leak|reproduce|show|happen|occur)\w*|^[`'")\]]*,?\s*(?:which|that|where(?:\s+it)?)\s+(?:still\s+)?(?:works|worked|is\s+fine|was\s+fine|passes|passed)\b|^[`'")\]]*\s+(?:still\s+)?(?:passes|passed)\s+(?:it|the\s+tests?|all\s+tests|fine)\b/i;
 
 /** The revision being run or tested, said before the reference. */
 const TESTED_BEFORE =
@@ -266,13 +269,18 @@ export const ELSEWHERE = /\b(?:counterpart|corresponding|matching)\s+(?:kernel\s
 const REVERTED_BEFORE = /\b(?:revert(?:s|ing|ed)?|back(?:s|ing|ed)?\s+out|roll(?:s|ing|ed)?[\s-]?back|undoing|dropping|removing)\s+(?:of\s+)?(?:the\s+)?(?:commit|change|patch|PR|pull\s+request)?\s*:?\s*[`'"([]*$/i;
 
 /** The post says the revert fixes the problem. */
-const REVERT_FIXES = /\b(?:(?:is|was|are)\s+(?:simply\s+|just\s+|too\s+|so\s+)*broken|breakage|(?:made|makes|making)\s+(?:[\w-]+\s+){0,4}?(?:fail|crash|hang|break)\w*|due\s+to\s+(?:a\s+|the\s+|some\s+)?(?:bugs?|problems?|issues?|crash\w*|regressions?)\b|(?:is|are|was|were)\s+getting\s+broken|gets\s+broken|got\s+broken|malfunction\w*|helped|back\s+to\s+working|no\s+longer\s+(?:works?|boots?|starts?|builds?|compiles?|runs?|loads?)|address(?:es|ed|ing)?\s+(?:the\s+)?(?:[\w-]+\s+){0,2}?(?:issues?|problems?|failures?|errors?|breakage)|result(?:s|ed|ing)?\s+in\s+(?:[\w-]+\s+){0,3}?(?:fail|crash|break|error|hang)\w*|unbreak\w*|crash(?:es|ed|ing)?|misbehav\w*|(?:applied|added|changed|merged)\s+(?:by\s+)?(?:mistake|mistakenly|accidentally|wrongly)|fix(?:es|ed)?|solves?|solved|resolves?|resolved|helps|restores?|restored|go(?:es)?\s+away|went\s+away|works\s+again)\b|\b(?:caus|introduc)(?:ed|es|ing)\s+(?:(?:a|the|this)\s+)?(?:regression|crash\w*|failures?|breakage|hang|leak)\b|\b(?:break|broke|breaks|breaking|brakes?|(?:had|has)\s+broken)\s+(?:the\s+|in\s+)?\w+|\b(?:lead|leads|leading|led)\s+to\b[^.\n]{0,60}\b(?:not|disappear\w*|fail\w*|crash\w*|break\w*|errors?|wrong|missing)\b/i;
+const REVERT_FIXES = /\b(?:(?:is|was|are)\s+(?:simply\s+|just\s+|too\s+|so\s+)*broken|breakage|(?:made|makes|making)\s+(?:[\w-]+\s+){0,4}?(?:fail|crash|hang|break)\w*|due\s+to\s+(?:a\s+|the\s+|some\s+)?(?:bugs?|problems?|issues?|crash\w*|regressions?)\b|(?:is|are|was|were)\s+getting\s+broken|gets\s+broken|got\s+broken|malfunction\w*|helped|back\s+to\s+working|no\s+longer\s+(?:works?|boots?|starts?|builds?|compiles?|runs?|loads?)|(?:can't|cannot|couldn't|could\s+not|can\s+not)\s+(?:[\w-]+\s+){1,2}?any\s*more|fail(?:s|ed|ing)?\s+(?:from|since|after)\s+(?:this|that|the)\s+commit|address(?:es|ed|ing)?\s+(?:the\s+)?(?:[\w-]+\s+){0,2}?(?:issues?|problems?|failures?|errors?|breakage)|result(?:s|ed|ing)?\s+in\s+(?:[\w-]+\s+){0,3}?(?:fail|crash|break|error|hang)\w*|unbreak\w*|crash(?:es|ed|ing)?|misbehav\w*|(?:applied|added|changed|merged)\s+(?:by\s+)?(?:mistake|mistakenly|accidentally|wrongly)|fix(?:es|ed)?|solves?|solved|resolves?|resolved|helps|restores?|restored|go(?:es)?\s+away|went\s+away|works\s+again)\b|\b(?:caus|introduc)(?:ed|es|ing)\s+(?:(?:a|the|this)\s+)?(?:(?:new|more|much|far|serious|severe|costly|major|bad|worse|nasty)\s+){0,3}(?:regression|bug|crash\w*|failures?|breakage|hang|leak)\b|\b(?:break|broke|breaks|breaking|brakes?|(?:had|has)\s+broken)\s+(?:the\s+|in\s+)?\w+|\b(?:lead|leads|leading|led)\s+to\b[^.\n]{0,60}\b(?:not|disappear\w*|fail\w*|crash\w*|break\w*|errors?|wrong|missing)\b/i;
 
 /** The thread calls the reverted commit the bad one ("Revert breaking commit", "found the breaking commit"). */
 const BLAME_NOUN = /\b(?:breaking|bad|faulty|offending|culprit|regressing|broken)\s+(?:commit|change|patch|PR)s?\b/i;
 
+/** A reverted workaround ('Revert "Avoid the stall on resume"'): no longer needed, unless the post says what users lost with it. */
+const REVERTED_WORKAROUND = /^\s*Revert\s+"[^"\n]*\b(?:avoid|work\s*around|workaround)\b/i;
+/** What users lost with the reverted change ("some users couldn't draw any more", "no longer starts"). */
+const LOST_WITH_IT = /\b(?:can't|cannot|couldn't|could\s+not|can\s+not)\s+(?:[\w-]+\s+){1,2}?any\s*more\b|\bno\s+longer\s+(?:works?|boots?|starts?|builds?|compiles?|runs?|loads?)\b/i;
+
 /** The post reverts something no longer needed (a workaround): the revert blames nothing. */
-const REVERT_CLEANUP = /\b(?:does|did|do)\s*(?:not|n't)\s+(?:fix|solve|help\s+with|resolve)\b|\b(?:got|been|was|is\s+now)\s+fixed\s+(?:in\s+the\s+meantime|meanwhile|upstream)\b|^\s*Revert\s+"[^"\n]*\b(?:avoid|work\s*around|workaround)\b|\b(?:just\s+)?in\s+case\s+(?:it|this|that|something)\b|\bno\s+longer\s+(?:required|needed|necessary)\b|\bnot\s+needed\s+any(?:more|\s+more)\b|\bupstreamed\b|\b(?:moved|merged|landed|applied)\s+upstream\b/i;
+const REVERT_CLEANUP = /\b(?:does|did|do)\s*(?:not|n't)\s+(?:fix|solve|help\s+with|resolve)\b|\b(?:got|been|was|is\s+now)\s+fixed\s+(?:in\s+the\s+meantime|meanwhile|upstream)\b|\b(?:just\s+)?in\s+case\s+(?:it|this|that|something)\b|\bno\s+longer\s+(?:required|needed|necessary)\b|\bnot\s+needed\s+any(?:more|\s+more)\b|\bupstreamed\b|\b(?:moved|merged|landed|applied)\s+upstream\b/i;
 
 /** A reference alone in its post (quotes, backticks, a link wrapper and a full stop aside). */
 const BARE_POST = /^\s*(?:commit\s*:?\s*)?[`'"<(\[]*\s*$/i;
@@ -308,7 +316,11 @@ export function scoreCandidates(
     const body = src.body.length > SCORING.maxScan ? src.body.slice(0, SCORING.maxScan) : src.body;
     const layout = layoutOf(body);
     let count = 0;
-    for (const ref of findRefs(body)) {
+    // A SHA cut in two by a shortened title: one reference in the title, the body's opening hex is its rest.
+    const cut = titleCutRef(thread.title, thread.posts[0]?.body ?? '');
+    const refs = findRefs(body).filter((r) => !(cut && src.index === 0 && r.end <= titleCutTailEnd(thread.title, body)));
+    if (cut && src.index === -1 && !refs.some((r) => r.start <= cut.start && r.end >= cut.end)) refs.push(cut);
+    for (const ref of refs.sort((a, b) => a.start - b.start)) {
       if (out.length >= SCORING.maxCandidates) return out;
       count += 1;
       const evidence = evidenceOf(layout, ref, src.index, patternHits, src.index === -1 ? [(thread.posts[0]?.body ?? '').slice(0, SCORING.maxScan), ...followUpReasons].join('\n') : src.index === 0 ? revertContext : thread.title);
@@ -538,9 +550,9 @@ function evidenceOf(
     !causal && !bareNumber && !inCode && post === -1
       ? (/\b(?:since|after)\s+(?:commit\s+)?[`'"(\[]*$/i.exec(body.slice(Math.max(0, ref.outerStart - 20), ref.outerStart)) ?? /\b(?:since|after)\b(?:[^.\n]|\.(?=\S)){0,60}?\bin\s+commit\s+[`'"(\[]*$/i.exec(body.slice(0, ref.outerStart)))
       : null;
-  // "The app crashes on start since <URL>": a sentence telling a breakage, ending on "since" and the reference.
+  // "The app crashes on start since <URL>", "Use-after-free following the latest <URL>": a sentence telling a breakage, ending on "since" and the reference.
   const sinceBroken =
-    !causal && !bareNumber && !inCode && post !== -1 && !titleSince && /\b(?:since|ever\s+since)\s+(?:commit\s+)?[`'"(\[]*$/i.test(body.slice(Math.max(s.start, ref.outerStart - 20), ref.outerStart))
+    !causal && !bareNumber && !inCode && post !== -1 && !titleSince && SINCE_LEAD.test(body.slice(Math.max(s.start, ref.outerStart - 30), ref.outerStart))
       ? BROKEN_BEFORE_SINCE.exec(body.slice(s.start, ref.outerStart))
       : null;
   if (sinceBroken) add('causal', sinceBroken[0].trim());
@@ -572,7 +584,7 @@ function evidenceOf(
   if (several) add('several', several[0]);
   // "X also needs to be reverted", "also revert X": one more of several commits taken back together.
   else {
-    const also = ALSO_REVERTED_AFTER.exec(body.slice(ref.end, ref.end + 60)) ?? ALSO_REVERTED_BEFORE.exec(body.slice(Math.max(s.start, ref.outerStart - 40), ref.outerStart));
+    const also = ALSO_REVERTED_AFTER.exec(body.slice(ref.end, ref.end + 60)) ?? ALSO_REVERTED_BEFORE.exec(body.slice(Math.max(s.start, ref.outerStart - 40), ref.outerStart)) ?? AND_OTHERS_AFTER.exec(body.slice(ref.end, ref.end + 60));
     if (also) add('several', also[0].trim());
   }
   const before = body.slice(Math.max(s.start, ref.outerStart - 80), ref.outerStart);
@@ -594,6 +606,9 @@ function evidenceOf(
   if (pointer) add('pointer', pointer[0].trim());
   const otherBug = OTHER_BUG_BEFORE.exec(body.slice(Math.max(0, ref.outerStart - 80), ref.outerStart));
   if (otherBug) add('negated', otherBug[0].trim());
+  // "X was causing test failures, but that was because the other half had not landed": the blame explained away.
+  const explained = EXPLAINED_AWAY.exec(body.slice(ref.end, Math.max(ref.end, s.end)));
+  if (explained) add('negated', explained[0].trim());
   // "~~[this commit](URL)~~ EDIT: [this commit](URL2)": a reference struck through is withdrawn.
   const lineText = body.slice(line.start, line.end);
   const struck = /(?:^|[\s(>*_])(~~?)(?!\s)[^~\n]+?(?<!\s)\1(?=$|[\s.,;:!?)*_])/g;
@@ -650,11 +665,12 @@ function blameBefore(layout: Layout, s: Range, ref: RefMatch): RegExpExecArray |
   const raw = body.slice(Math.max(0, s.start - 300), s.start);
   const before = raw.replace(/\s+$/, '');
   // Across a blank line only a lead-in ending in a colon points at what follows.
-  // (…or one that announces "the following commit".)
+  // (…or one that announces "the following commit", or "the commit that introduced the crash".)
   if (
     /\n[ \t>]*\n/.test(raw.slice(before.length)) &&
     !/(?::-?|\b(?:commit|revision|changeset))$/i.test(before) &&
     !/\bthe\s+following\s+(?:commit|change|revision)\b[^\n]{0,60}$/i.test(before) &&
+    !/\bthe\s+(?:commit|change|revision)\s+(?:that|which)\s+(?:introduc|caus|br[eo]k)\w*\b[^.\n]{0,60}$/i.test(before) &&
     !(gitLog && FOUND_COMMIT.test(before))
   )
     return null;
@@ -706,7 +722,7 @@ function postFacts(body: string, context: string): PostFacts {
     commitRefs: new Set(findRefs(body).filter((r) => r.ref.type !== 'pr').map((r) => r.ref.value.slice(0, 7))).size,
     // A revert's own title may say why ("Revert \"X\" — breaks the icons"); another title's words are not about the revert.
     // The words of the reverted subject ('Revert "Fix the crash in …"') are not the revert's reason.
-    revertBlames: (REVERT_FIXES.test(REVERT_TITLE.test(context) || REVERT_TITLE.test(body) ? withoutRevertedSubject(both) : body) || BLAME_NOUN.test(both)) && !REVERT_CLEANUP.test(body) && !REVERT_CLEANUP.test(context),
+    revertBlames: (REVERT_FIXES.test(REVERT_TITLE.test(context) || REVERT_TITLE.test(body) ? withoutRevertedSubject(both) : body) || BLAME_NOUN.test(both)) && !REVERT_CLEANUP.test(body) && !REVERT_CLEANUP.test(context) && (!(REVERTED_WORKAROUND.test(body) || REVERTED_WORKAROUND.test(context)) || LOST_WITH_IT.test(body)),
   };
   lastFacts = { body, context, facts };
   return facts;
@@ -759,11 +775,15 @@ function logBlockSpan(body: string, sentence: Range, blockEnd: number): Range {
   let end = Math.max(sentence.end, blockEnd);
   const fenced = /^\s*\n[ \t]*(```|~~~)[^\n]*\n[\s\S]*?\n[ \t]*\1[ \t]*(?=\n|$)/.exec(body.slice(end));
   if (fenced && fenced[0].length <= 4000) end += fenced[0].length;
-  const before = body.slice(0, sentence.start).trimEnd();
+  // (The fence opening the pasted header sits between them.)
+  const before = body.slice(0, sentence.start).trimEnd().replace(/\s*(?:```|~~~)[\w-]*$/, '');
   let start = sentence.start;
   if (FOUND_COMMIT.test(before)) {
     const cut = Math.max(before.lastIndexOf('. '), before.lastIndexOf('.\n'), before.lastIndexOf('\n'));
     start = cut + 1 + (/^\s*/.exec(before.slice(cut + 1))?.[0].length ?? 0);
+    // The header was fenced: its closing fence goes with the opening one.
+    const close = /(?:```|~~~)[\w-]*\s*$/.test(body.slice(start, sentence.start)) ? /^\s*\n[ \t]*(?:```|~~~)[ \t]*(?=\n|$)/.exec(body.slice(end)) : null;
+    if (close) end += close[0].length;
   }
   return { start, end };
 }
@@ -951,13 +971,17 @@ const DATING_OPENER = new RegExp(String.raw`^[\s\`'"(\[*_]*(?:after|since|as\s+o
 
 /** A title of a fix that names the commit it repairs: "Build fixes after X", "Fix the error in commit X" (never "fixed in X"). */
 /** Around the reference: it is reverted together with others ("X also needs to be reverted", "also revert X"). */
+/** "X and a few other, older commits broke …": X is one of several commits blamed together. */
+const AND_OTHERS_AFTER = /^[`'")\]]*,?\s+and\s+(?:some\s+|several\s+|a\s+few\s+|many\s+)?(?:other|more)\b[^.\n]{0,30}?\b(?:commits|changes|PRs|patches)\b/i;
 const ALSO_REVERTED_AFTER = /^[`'")\]>]*\s+(?:also|too|as\s+well)\s+(?:needs?|has|have|had)\s+to\s+be\s+reverted\b/i;
 const ALSO_REVERTED_BEFORE = /\b(?:also|additionally)\s+revert(?:ing)?\s+(?:commit\s+)?[`'"(\[<]*$/i;
 /** A file named, then "was not added/updated in commit": what the commit forgot (a path with a slash or an extension, or a build file). */
 const FILE_LEFT_BEHIND =
   /(?:[\w.-]+\/[\w./-]+|[\w-]+\.[A-Za-z]{1,4}|Makefile|CMakeLists\.txt|Dockerfile)[`'"]?\s+(?:was|were|has|have)\s*(?:not|n't)\s+(?:been\s+)?(?:also\s+)?(?:added|updated|included|committed|changed|adjusted|renamed)\s+(?:in|with|by)\s+(?:the\s+)?commit\s*:?\s*[`'"(\[]*$/i;
 /** A breakage told before "since <reference>", with no word of a fix or of something working. */
-const BROKEN_BEFORE_SINCE = /^(?![^\n]*\b(?:fix\w*|solv\w*|resolv\w*|works?|worked|working|fine|better|faster|added|supports?)\b)[^\n]*?\b(?:crash\w*|fail\w*|segfault\w*|freez\w*|hang(?:s|ing)?|broken|errors?)\b/i;
+const BROKEN_BEFORE_SINCE = /^(?![^\n]*\b(?:fix\w*|solv\w*|resolv\w*|works?|worked|working|fine|better|faster|added|supports?)\b)[^\n]*?\b(?:crash\w*|fail\w*|segfault\w*|freez\w*|hang(?:s|ing)?|broken|errors?|double[- ]free|use[- ]after[- ]free|panic\w*|abort\w*)\b/i;
+/** Right before the reference, ending a sentence that tells a breakage: "since", or "following" the (last) commit (not "the following"). */
+const SINCE_LEAD = /(?:\b(?:since|ever\s+since)|(?<!\bthe\s+)\bfollowing(?:\s+the\s+(?:last|latest|recent|newest))?)\s+(?:commit\s+)?[`'"(\[]*$/i;
 /** Right before the reference: something the commit left out. */
 const OMITTED_FROM = /\b(?:left\s+out\s+(?:of|from|in)|missing\s+from|forgotten\s+in|omitted\s+(?:from|in))\s+(?:the\s+)?commit\s*:?\s*[`'"(\[]*$/i;
 /** Right after the reference: it also, or by accident, took something away ("X also deleted …", "X accidentally removed …"). */
@@ -970,7 +994,7 @@ const DENIED_REGRESSION = /\b(?:not|no|isn't|wasn't)\s+(?:a\s+|this\s+)?regressi
 const TITLE_FIXUP = /^\s*(?:\[[^\]]*\]\s*|[\w/-]+:\s*)?(?:fix-?ups?|follow-?up\s+fix(?:es)?)\s*(?:for|of|to)?\s*(?:commit\s+)?[`'"(\[]*$/i;
 /** A title bringing an earlier fix back ("Add back bug fix in commit X", "Restore the fix from X"). */
 const FIX_BROUGHT_BACK = /\b(?:add(?:s|ed|ing)?\s+back|re-?add\w*|restor\w*|re-?appl\w*|bring(?:s|ing)?\s+back|brought\s+back)\b/i;
-const FIX_TITLE_BEFORE = /(?<!\b(?:bug|a|the|this|that|my|your|lost|missing|earlier|previous)\s+)\bfix(?:es)?\b(?:\s+(?!in\b|after\b|since\b)[\w`'".:-]+){0,5}\s+(?:after|since|in\s+commit|from\s+commit|introduced\s+(?:in|by))\s+[`'"(\[]*$/i;
+const FIX_TITLE_BEFORE = /(?<!\b(?:bug|a|the|this|that|my|your|lost|missing|earlier|previous)\s+)\bfix(?:es)?\b(?:\s+(?!in\b|after\b|since\b)[\w`'".:-]+){0,5}\s+(?:after|since|in\s+commit|from\s+commit|introduced\s+(?:in|by))(?:\s+|(?<=commit)\s*#\s*)[`'"(\[]*$/i;
 
 /** A verb of effect right after the reference, closing marks aside ("X\" makes …", "X now breaks …"). */
 const EFFECT_AFTER_REF = new RegExp(String.raw`^[\s\`'")\]]*(?:(?:also|now|really|just|\w+ly)\s+)?(?:${EFFECT_VERBS})\b`, 'i');

@@ -15,7 +15,7 @@ import { MinerError } from '../errors.js';
 import type { BatchObjects } from '../git/batch.js';
 import type { BranchHistory } from '../git/branch-history.js';
 import { readCheckFacts } from '../git/checks.js';
-import { computeCutoff, defaultBranchOf, historyWindow, isAncestor, matchingTag, tagWindow } from '../git/history.js';
+import { computeCutoff, defaultBranchOf, historyWindow, isAncestor, matchingTag, mergingPull, tagWindow } from '../git/history.js';
 import type { GitRepoHandle } from '../git/repos.js';
 import { resolveRef } from '../git/resolve-ref.js';
 import type { Attribution, Decision, Reason, TextScreen, Thread } from '../model/backward.js';
@@ -79,7 +79,7 @@ export async function resolveThread(
   const naming = attributions.filter((_a, i) => resolutions.some((r) => r.idx === i && r.sha === gold));
   const range = commit ? await namedGoodRange(handle, thread, naming, gold, commit.parents) : null;
   const released = range ? null : await releasedBeforeGood(handle, thread, gold);
-  const refusal: Reason | null = range ? { code: 'range-only', evidence: range } : released ? { code: 'symptom-mismatch', evidence: released } : null;
+  const refusal: Reason | null = range ?? (released ? { code: 'symptom-mismatch', evidence: released } : null);
   if (refusal) return { record: rejectedRecord(thread, fixPulls), resolutions, screen: { decision: 'reject', culprits: [], reasons: [...screen.reasons, refusal] } };
   const branch = options.defaultBranch ?? (await defaultBranchOf(handle.gitDir));
   if (branch === null) throw new MinerError('git', `${repo}: cannot tell the default branch (mirror HEAD is detached; set default_branch in the config)`);
@@ -93,9 +93,12 @@ export async function resolveThread(
   const versionText = threadVersionText(thread);
   const tag = versionText ? await matchingTag(handle.gitDir, versionText) : null;
   const tagCount = tag && cutoff.sha ? await tagWindow(handle.gitDir, tag, cutoff.sha) : null;
-  const carryingPulls = options.carrying
+  const indexed = options.carrying
     ? [...options.carrying(gold)]
     : (options.pulls ?? []).filter((p) => p.mergeCommitSha === gold || p.commitShas.includes(gold)).map((p) => p.number);
+  // The merge commit that brought gold in names its pull request even when no index holds it.
+  const merged = cutoff.sha ? await mergingPull(handle.gitDir, gold, cutoff.sha) : null;
+  const carryingPulls = merged === null || indexed.includes(merged) ? indexed : [...indexed, merged];
   const record = resolvedRecord(thread, attributions, screen, fixPulls, {
     gold,
     commit: commit ? { subject: commit.subject, parents: commit.parents } : null,
@@ -113,11 +116,12 @@ export async function resolveThread(
  * "As of X it no longer loads. The last build I have that loads it is Y": a post naming the culprit
  * (`attributions`: those resolving to gold) names a good commit that resolves to an ancestor of
  * gold other than its parent, commits apart, so the thread localised a range, not a first bad
- * commit. Evidence for `range-only`, or null. Not asked when a bisect names the culprit (its last
- * good step need not be the parent on merged histories). The candidates are scored again here: the
- * stages store attributions, not the good side of a range.
+ * commit: `range-only`. A commit named good that already contains gold ("building is fine for me on
+ * commit Y", Y after X) contradicts the blame: `symptom-mismatch`. Null when neither. Not asked when
+ * a bisect names the culprit (its last good step need not be the parent on merged histories). The
+ * candidates are scored again here: the stages store attributions, not the good side of a range.
  */
-async function namedGoodRange(handle: GitRepoHandle, thread: Thread, attributions: readonly Attribution[], gold: string, parents: readonly string[]): Promise<string | null> {
+async function namedGoodRange(handle: GitRepoHandle, thread: Thread, attributions: readonly Attribution[], gold: string, parents: readonly string[]): Promise<Reason | null> {
   const posts = new Set(attributions.map((a) => a.post));
   const text = (post: number): string => (post === -1 ? thread.title : (thread.posts.find((p) => p.index === post)?.body ?? ''));
   if (attributions.some((a) => a.kind === 'bisect-output') || [...posts].some((p) => /\bbisect/i.test(text(p)))) return null;
@@ -125,9 +129,11 @@ async function namedGoodRange(handle: GitRepoHandle, thread: Thread, attribution
   for (const c of candidates) {
     if (!posts.has(c.post) || c.ref.ref.type === 'pr' || !c.evidence.some((e) => e.code === 'goodSide')) continue;
     const r = await resolveRef(handle, c.ref.ref, { repo: thread.repo, aliases: thread.aliases ?? [], pullCommits: () => undefined });
-    if (!r.sha || r.sha === gold || parents.includes(r.sha) || !(await isAncestor(handle.gitDir, r.sha, gold))) continue;
+    if (!r.sha || r.sha === gold || parents.includes(r.sha)) continue;
+    if (await isAncestor(handle.gitDir, gold, r.sha)) return { code: 'symptom-mismatch', evidence: `the commit named good (${c.ref.ref.text}) already contains ${gold.slice(0, 12)}` };
+    if (!(await isAncestor(handle.gitDir, r.sha, gold))) continue;
     const between = await historyWindow(handle.gitDir, r.sha, gold);
-    if (between >= 2) return `the last good commit named (${c.ref.ref.text}) is ${between} commits before ${gold.slice(0, 12)}, not its parent`;
+    if (between >= 2) return { code: 'range-only', evidence: `the last good commit named (${c.ref.ref.text}) is ${between} commits before ${gold.slice(0, 12)}, not its parent` };
   }
   return null;
 }
@@ -244,7 +250,8 @@ export async function runChain(thread: Thread, git: ChainRepo | null): Promise<C
       gold: record?.gold ?? null,
       goldSubject: record?.goldSubject ?? null,
       prNumbers: record?.prNumbers ?? [],
-      knownShas: resolution ? resolution.resolutions.flatMap((r) => (r.sha ? [r.sha] : [])) : [],
+      // The gold's parent is as telling as the gold ("works in 08a9a8" localises it): its prefixes go too.
+      knownShas: resolution ? [...resolution.resolutions.flatMap((r) => (r.sha ? [r.sha] : [])), ...(record?.parent ? [record.parent] : [])] : [],
     },
     git?.objects ?? null,
   );

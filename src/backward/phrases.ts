@@ -30,7 +30,7 @@ export const RETRACTION = [
   /\bmis-?bisect(?:ed|ion)?\b/i,
   /\bfalse\s+alarm\b/i,
   // The failure was passing: nothing was localised ("it was a temporary error").
-  /\b(?:was|is)\s+(?:just\s+|only\s+)?an?\s+(?:temporary|transient|intermittent)\s+(?:error|issue|problem|glitch|outage|failure)\b/i,
+  /\b(?:(?:was|is)\s+(?:just\s+|only\s+)?|(?:caused|triggered)\s+by\s+)an?\s+(?:temporary|transient|intermittent)\s+(?:error|issue|problem|glitch|outage|failure)\b/i,
   /\bscratch\s+that\b/i,
   /\bmy\s+(?:mistake|bad)\b/i,
   // The problem vanished without the change being undone: nothing was localised.
@@ -45,6 +45,8 @@ export const RETRACTION = [
   /\bisn'?t\s+(?:actually\s+)?the\s+(?:culprit|cause|first bad commit|bad commit)\b/i,
   /\bwasn'?t\s+(?:actually\s+)?the\s+(?:culprit|cause|first bad commit|bad commit)\b/i,
   /\bwrong\s+commit\b/i,
+  // Not that commit by itself ("it is not that commit by itself"): no single first bad commit.
+  /\b(?:isn't|is\s+not|wasn't|was\s+not)\s+(?:this|that|the)\s+(?:commit|change|patch)\s+(?:alone|by\s+itself|on\s+its\s+own)\b/i,
   /\b(?:wasn't|was\s+not|isn't|is\s+not)\s+(?:actually\s+|really\s+)?(?:that|this|the)\s+(?:commit|change)\s+(?:that|which)\s+(?:broke|caused|introduced|is\s+responsible)\b/i,
   /\b(?:cannot|can't|can\s+not|couldn't|could\s+not)\s+(?:possibly\s+)?be\s+(?:it|that|the\s+(?:culprit|cause|one))\b/i,
   /\bdid(?:\s+not|n't)\s+cause\s+(?:the|this|it)\b/i,

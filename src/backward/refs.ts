@@ -29,7 +29,7 @@ const REF_SOURCE = [
   `(?<![\\w/.@-])(?<atrepo>(?<ato>[A-Za-z0-9-]+)/(?<atn>[A-Za-z0-9_.-]+)@(?<athex>${HEX}))(?![0-9a-zA-Z])`,
   `(?<![\\w/.@-])(?<hashrepo>(?<hro>[A-Za-z0-9-]+)/(?<hrn>[A-Za-z0-9_.-]+)#(?<hrnum>\\d{1,7}))(?!\\w)`,
   `(?<![\\w&/#])(?<hash>#(?<hnum>\\d{1,7}))(?!\\w)`,
-  `(?<![\\w/@#.-])(?<sha>${HEX})(?![\\w-])`,
+  `(?<![\\w/@#.-])(?<sha>[0-9a-fA-F]{6,40})(?![\\w-])`,
 ].join('|');
 
 /** A fresh global regex over every reference form. */
@@ -42,6 +42,9 @@ export function refPattern(): RegExp {
  * the words right before it call it a commit ("commit 7406870", "regression in 7406870", "Regressed in 9176408").
  */
 const DIGITS_NAMED_AS_COMMIT = /\b(?:commit|revision|sha|changeset|revert(?:s|ed|ing)?|regression\s+in|regressed\s+(?:in|by|with|since)|introduced\s+(?:by|in)|broken\s+(?:by|in|since)|broke\s+in|caused\s+by)\s+[`'"]?$/i;
+
+/** A six-hex abbreviation (shorter than git's default) is a commit only as a bisect's outcome ("the first bad commit is 5d4140"). */
+const SIX_NAMED_AS_COMMIT = /\bfirst\s+bad\s+(?:commit|revision)(?:\s+is|\s*:)?\s+[`'"]?$/i;
 
 /** A run of digits that reads as a date (20240105) stays a number whatever precedes it. */
 const DATE_DIGITS = /^(?:19|20)\d{2}(?:0[1-9]|1[0-2])(?:0[1-9]|[12]\d|3[01])$/;
@@ -97,6 +100,7 @@ export function toRef(m: RegExpExecArray): RefMatch | null {
   }
   // A hex run inside some other link ("…/bug?id=02bde06…", a build URL) is that link's, not a commit reference.
   if (g.sha && /https?:\/\/\S*$/.test(m.input.slice(Math.max(0, m.index - 300), m.index))) return null;
+  if (g.sha && g.sha.length === 6 && !SIX_NAMED_AS_COMMIT.test(m.input.slice(Math.max(0, m.index - 40), m.index))) return null;
   if (g.sha && (looksLikeSha(g.sha) || (/^\d+$/.test(g.sha) && !DATE_DIGITS.test(g.sha) && DIGITS_NAMED_AS_COMMIT.test(m.input.slice(Math.max(0, m.index - 40), m.index))))) {
     return { ref: { type: 'sha', text: g.sha, value: g.sha.toLowerCase(), urlRepo: null }, ...at(g.sha) };
   }
@@ -112,6 +116,27 @@ export function findRefs(text: string): RefMatch[] {
     if (r) out.push(r);
   }
   return out;
+}
+
+/**
+ * A SHA that GitHub cut in two when it shortened a long title: the title ends "… commit ae9dde…" and
+ * the body opens with "…ba66b477…", the rest of it. The reference sits in the title, its value is
+ * the whole hex. Null when the title and body do not show that cut.
+ */
+export function titleCutRef(title: string, body: string): RefMatch | null {
+  const head = /(?<![\w/@#.-])([0-9a-fA-F]{1,39})\u2026\s*$/.exec(title);
+  const tail = /^\s*\u2026([0-9a-fA-F]{1,39})(?![\w-])/.exec(body);
+  if (!head || !tail) return null;
+  const hex = head[1]! + tail[1]!;
+  if (hex.length < 7 || hex.length > 40 || !looksLikeSha(hex)) return null;
+  return { ref: { type: 'sha', text: head[1]!, value: hex.toLowerCase(), urlRepo: null }, start: head.index, end: head.index + head[1]!.length, outerStart: head.index };
+}
+
+/** The cut-off rest of a title's SHA opening `body` ("…ba66b477…"): its end, or -1. */
+export function titleCutTailEnd(title: string, body: string): number {
+  if (!titleCutRef(title, body)) return -1;
+  const tail = /^\s*\u2026[0-9a-fA-F]{1,39}/.exec(body)!;
+  return tail[0].length;
 }
 
 /** Longest written form of a reference (a markdown link around a long URL), to bound searches. */

@@ -80,6 +80,31 @@ async function readLine(gitDir: string, start: string, limit: number): Promise<L
   return { cutoff, merges };
 }
 
+/** GitHub's subject for a pull request merged with a merge commit. */
+const PULL_MERGE_SUBJECT = /^Merge pull request #(\d+) from \S/;
+
+/**
+ * The pull request whose merge commit brought `gold` into `tip`'s history, read from git alone:
+ * the oldest merge descending from gold whose first parent does not contain it, when its subject
+ * is GitHub's "Merge pull request #N from …". Null when gold came in otherwise (pushed, squashed,
+ * rebased: a squashed subject's "(#N)" is read from gold's own subject), or when no such merge is
+ * among the first `limit` merges above gold. Offline this is the only way to know the pull
+ * request number that names the culprit in a thread.
+ */
+export async function mergingPull(gitDir: string, gold: string, tip: string, limit = 64): Promise<number | null> {
+  const r = await runGit(gitDir, ['rev-list', '--ancestry-path', '--merges', '--topo-order', '--reverse', '--no-commit-header', '--format=%H%x00%P%x00%s', `${gold}..${tip}`, '--'], { allowExit: [0, 128] });
+  if (r.exitCode !== 0) return null;
+  const merges = r.stdout.split('\n').filter((l) => l.length > 0).slice(0, limit);
+  for (const l of merges) {
+    const [, parents, subject] = l.split('\0');
+    const first = parents?.split(' ')[0];
+    if (!first || (await isAncestor(gitDir, gold, first))) continue;
+    const n = PULL_MERGE_SUBJECT.exec(subject ?? '')?.[1];
+    return n === undefined ? null : Number(n);
+  }
+  return null;
+}
+
 /** Number of commits in `gold..cutoff`: how far below the report-time tip the culprit lies. */
 export async function historyWindow(gitDir: string, gold: string, cutoff: string): Promise<number> {
   const r = await runGit(gitDir, ['rev-list', '--count', `${gold}..${cutoff}`, '--']);

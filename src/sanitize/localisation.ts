@@ -33,7 +33,7 @@ const SINCE_PR = /\b(?:after|since)\s+((?:(?:PR|pull\s+request)\s*)?#\d+)(?=\s*(
  * tells its author or age ("I narrowed it down to this one with a bisect", "I tested the revert and
  * it fixes the problem", "As this was your commit …", "The commit has been on master for 2 months").
  */
-const POINTED_RESULT = /\b(?:tested|tried|applied)\s+(?:the|this|that|a)\s+revert\b[^.\n]{0,40}?\b(?:fix\w*|works?|solves?|solved|helps?|helped)\b|\b(?:this|that|it)\s+(?:was|is)\s+(?:your|his|her|their|my)\s+(?:commit|change)\b|\b(?:the|that|this)\s+commit\s+(?:itself\s+)?has\s+been\s+(?:on|in)\s+(?:master|main|trunk|the\s+default\s+branch)\b|\b(?:narrowed|tracked|traced|bisected|pinned)\s+(?:it|this|the\s+\w+)\s+(?:down\s+)?to\s+(?:this|that)\s+(?:one|commit|change)\b|\brevert\w*\s+(?:the\s+|these\s+|those\s+|all\s+)?(?:[\w-]+\s+){0,3}?changes?\s+(?:in|of|from|made\s+in)\s+(?:this|that)\s+commit\b/gi;
+const POINTED_RESULT = /\b(?:tested|tried|applied)\s+(?:the|this|that|a)\s+revert\b[^.\n]{0,40}?\b(?:fix\w*|works?|solves?|solved|helps?|helped)\b|\b(?:this|that|it)\s+(?:was|is)\s+(?:your|his|her|their|my)\s+(?:commit|change)\b|\b(?:the|that|this)\s+commit\s+(?:itself\s+)?has\s+been\s+(?:on|in)\s+(?:master|main|trunk|the\s+default\s+branch)\b|\b(?:narrow(?:ed)?|track(?:ed)?|trace[ds]?|bisected|pin(?:ned)?)\s+(?:it|this|the\s+\w+)\s+(?:down\s+)?to\s+(?:this|that)\s+(?:one|commit|change)\b|\brevert\w*\s+(?:the\s+|these\s+|those\s+|all\s+)?(?:[\w-]+\s+){0,3}?changes?\s+(?:in|of|from|made\s+in)\s+(?:this|that)\s+commit\b/gi;
 
 /** "I need to revert this commit due to …", "Revert this change because …": the words pointing at the reverted commit go, the reason stays. */
 const REVERT_POINTER = /\b(?:(?:I|we)\s+(?:need|have|had|want|wanted)\s+to\s+|please\s+)?revert(?:ing)?\s+(?:this|that|the\s+(?:above|mentioned))\s+(?:commit|change|patch|PR)\b/gi;
@@ -79,8 +79,8 @@ const FOUND_BY_BISECT = /\b(?:found|identified|located|pinpointed|tracked\s+down
 const UNDONE_BY_PRONOUN =
   /\brevert(?:ing|ed|s)?\s+(?:it|this|that)\b[^.\n]{0,40}?\b(?:restores?|restored|fix(?:es|ed)?|solves?|solved|resolves?|resolved|helps?|helped)\b|\brevert(?:ing|ed|s)?\s+(?:back\s+)?(?:to\s+)?before\s+(?:it|this|that)\b[^.\n]{0,50}?\b(?:work\w*|fix\w*|normal\w*|fine)\b|\bwith\s+(?:this|that|the)\s+commit\s*\(?\s*(?:but|and)\s+not\s+without\b/gi;
 
-/** "I ran a git bisect and found the bad commit that introduced this": the search that found the answer. */
-const BISECT_FOUND = /\b(?:ran|run|did|done|performed|made)\s+(?:a\s+)?[`'"]?(?:git\s+)?bisect[`'"]?\b[^.\n]{0,60}?\b(?:found|identified|got|located|pinpointed)\b/gi;
+/** "I ran a git bisect and found the bad commit that introduced this", "by bisecting, I found …", "running `git bisect` we isolated the culprit": the search that found the answer. */
+const BISECT_FOUND = /\b(?:(?:ran|run|running|did|done|performed|made)\s+(?:a\s+)?[`'"]?(?:git\s+)?bisect[`'"]?|(?:by|after|when|while|from)\s+bisect(?:ing|ion))(?![\w-])[^.\n]{0,60}?\b(?:found|identified|got|located|pinpointed|isolated?|narrowed)\b/gi;
 
 /** "Which is #61.": the pull request that brought the culprit, pointed at right after it. */
 const PULL_POINTER = /^[ \t>]*(?:which|that|this|it)(?:'s|\s+is|\s+was)\s+(?:(?:PR|pull\s+request)\s*)?#\d+\s*[.!]?[ \t]*$/gim;

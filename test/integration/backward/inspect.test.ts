@@ -105,6 +105,56 @@ describe('r2v inspect backward', () => {
     expect(next).toMatchObject({ decision: 'candidate', reasons: [], gold: { sha: gold, status: 'ok' } });
   });
 
+  it('refuses a blame that the same post contradicts: the commit it calls good already holds the culprit', async () => {
+    const repo = await makeRepo();
+    const parent = await repo.commit('Initial import');
+    const gold = await repo.commit('Inline the path helpers');
+    const after = await repo.commit('Speed up parsing');
+    await repo.commit('Tidy docs');
+    const dir = await tempDir();
+    const body = (g: string) => `${SYMPTOM}\n\nCommit ${gold.slice(0, 8)} introduces a change which breaks the build.\n\nBuilding is fine for me on commit \`${g.slice(0, 8)}\``;
+    await writeFile(join(dir, 'threads.jsonl'), [importLine(9, body(after)), importLine(10, body(parent))].join('\n') + '\n');
+    const r = await run(['inspect', 'backward', '--threads', 'threads.jsonl', '--git-dir', repo.dir], dir);
+    const [contradicted, parentGood] = r.out.trim().split('\n').map((l) => JSON.parse(l) as Record<string, any>) as [Record<string, any>, Record<string, any>];
+    expect(contradicted).toMatchObject({ decision: 'reject', reasons: ['symptom-mismatch'] });
+    expect(contradicted.evidence.join('\n')).toMatch(/already contains/);
+    // The parent called good is the other end of a one-step range: the blame stands.
+    expect(parentGood).toMatchObject({ decision: 'candidate', reasons: [], gold: { sha: gold, status: 'ok' } });
+  });
+
+  it("deletes the culprit's parent as well when the thread names it by six hex characters", async () => {
+    const repo = await makeRepo();
+    await repo.commit('Initial import');
+    const parent = await repo.commit('Add the windowed mode');
+    const gold = await repo.commit('Share the frame buffer');
+    await repo.commit('Tidy docs');
+    const dir = await tempDir();
+    await writeFile(join(dir, 'threads.jsonl'), importLine(11, `${SYMPTOM}\n\nBisecting says the first bad commit is ${gold.slice(0, 6)}\n\nIt still works in ${parent.slice(0, 6)}, the commit before.`) + '\n');
+    const r = await run(['inspect', 'backward', '--threads', 'threads.jsonl', '--git-dir', repo.dir], dir);
+    const out = JSON.parse(r.out.trim()) as Record<string, any>;
+    expect(out).toMatchObject({ decision: 'candidate', gold: { sha: gold, status: 'ok' } });
+    expect(out.report.text).not.toContain(gold.slice(0, 6));
+    expect(out.report.text).not.toContain(parent.slice(0, 6));
+    expect(out.report.text).toContain(SYMPTOM);
+  });
+
+  it('deletes the number of the pull request whose merge commit brought the culprit in, read from git alone', async () => {
+    const repo = await makeRepo();
+    await repo.commit('Initial import');
+    await repo.checkout('flatten', { create: true });
+    const gold = await repo.commit('Rework the path flattener', { files: { 'flatten.js': 'rework\n' } });
+    await repo.checkout('main');
+    await repo.merge('flatten', { ff: 'never', message: 'Merge pull request #41 from dev/flatten' });
+    await repo.commit('Tidy docs', { files: { 'docs.md': 'tidy\n' } });
+    const dir = await tempDir();
+    await writeFile(join(dir, 'threads.jsonl'), importLine(12, `${SYMPTOM}\n\ngit bisect says ${gold.slice(0, 10)} is the first bad commit. Nobody tried #41 with nested groups, it seems.`) + '\n');
+    const r = await run(['inspect', 'backward', '--threads', 'threads.jsonl', '--git-dir', repo.dir], dir);
+    const out = JSON.parse(r.out.trim()) as Record<string, any>;
+    expect(out).toMatchObject({ decision: 'candidate', gold: { sha: gold, status: 'ok' } });
+    expect(out.report.text).not.toContain('#41');
+    expect(out.report.text).toContain(SYMPTOM);
+  });
+
   it('refuses a culprit that is already in the release the report says worked', async () => {
     const repo = await makeRepo();
     await repo.commit('Initial import');

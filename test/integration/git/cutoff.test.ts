@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { makeRepo } from '../../support/make-repo.js';
-import { computeCutoff, defaultBranchOf, historyWindow, isAncestor, matchingTag, tagWindow } from '../../../src/git/history.js';
+import { computeCutoff, defaultBranchOf, historyWindow, isAncestor, matchingTag, mergingPull, tagWindow } from '../../../src/git/history.js';
 import { BranchHistory } from '../../../src/git/branch-history.js';
 import { gd, tickDate } from './support.js';
 import { foxtrotRepo } from './scenarios.js';
@@ -167,5 +167,30 @@ describe('history helpers', () => {
     expect(await defaultBranchOf(gd(repo))).toBe('trunk');
     const empty = await makeRepo();
     expect(await defaultBranchOf(gd(empty))).toBeNull();
+  });
+});
+
+describe('mergingPull', () => {
+  it('names the pull request whose merge commit brought the commit in, and nothing for one pushed or merged otherwise', async () => {
+    // main: c0 ─ pushed ─ M1 "Merge pull request #41 from dev/speaker" (second parent: f1 ─ f2) ─ M2 "Merge branch 'release'" (second parent: r1) ─ tip
+    const repo = await makeRepo();
+    await repo.commit('c0');
+    const pushed = await repo.commit('pushed straight to main');
+    await repo.checkout('speaker', { create: true });
+    const f1 = await repo.commit('speaker: first part', { files: { 'a.txt': 'a\n' } });
+    await repo.commit('speaker: second part', { files: { 'b.txt': 'b\n' } });
+    await repo.checkout('main');
+    await repo.merge('speaker', { ff: 'never', message: 'Merge pull request #41 from dev/speaker' });
+    await repo.checkout('release', { create: true });
+    const r1 = await repo.commit('release fix', { files: { 'r.txt': 'r\n' } });
+    await repo.checkout('main');
+    await repo.commit('after the pull request', { files: { 'c.txt': 'c\n' } });
+    await repo.merge('release', { ff: 'never', message: "Merge branch 'release'" });
+    const tip = await repo.commit('tip', { files: { 'd.txt': 'd\n' } });
+    expect(await mergingPull(gd(repo), f1, tip)).toBe(41);
+    expect(await mergingPull(gd(repo), pushed, tip)).toBeNull();
+    expect(await mergingPull(gd(repo), r1, tip)).toBeNull();
+    // A commit the tip does not contain is carried by no merge below it.
+    expect(await mergingPull(gd(repo), tip, pushed)).toBeNull();
   });
 });

@@ -385,10 +385,10 @@ describe('revert pull requests, subjects and embedded hashes', () => {
 describe('a reference corrected as a typo', () => {
   it('is set aside; the corrected commit is the culprit', () => {
     const thread = titled('Simulator does not boot', [
-      'Booting the image stops with: Invalid Mem access, PC: 600018EE.',
-      'I believe this regression was introduced in commit acac7c1. If I check out the previous version, 995ab8f, then it builds and runs.',
-      'Sorry, typo, the regression was introduced in a9ac7c1.',
-      `Broken by a9ac7c1534c173029cff71887eb5e58a93bf106e`,
+      'Booting the image stops with: bad memory read at 0x7f0012.',
+      'I think the regression came in with commit d4fe7c1. Checking out the previous version, 3b1c0de, it builds and runs.',
+      'Sorry, typo: it came in with d4f67c1.',
+      `Broken by d4f67c1a0b1c2d3e4f5061728394a5b6c7d8e9f0`,
     ], ['reporter', 'dev', 'dev', 'dev']);
     const screen = screenThread(thread, extractAttributions(thread));
     expect(screen.reasons.map((r) => r.code)).not.toContain('competing');
@@ -397,9 +397,9 @@ describe('a reference corrected as a typo', () => {
 
   it('a second commit named without any correction still competes', () => {
     const thread = titled('Simulator does not boot', [
-      'Booting the image stops with: Invalid Mem access, PC: 600018EE.',
-      'This regression was introduced in commit acac7c1.',
-      'Broken by a9ac7c1534c173029cff71887eb5e58a93bf106e',
+      'Booting the image stops with: bad memory read at 0x7f0012.',
+      'The regression came in with commit d4fe7c1.',
+      'Broken by d4f67c1a0b1c2d3e4f5061728394a5b6c7d8e9f0',
     ]);
     const screen = screenThread(thread, extractAttributions(thread));
     expect(screen.reasons.map((r) => r.code)).toContain('competing');
@@ -2030,5 +2030,185 @@ describe('a last batch of shapes from held-out reports', () => {
     expect(codesOf(titled('Revert "Shorten the fetch timeout"', [`This reverts commit ${FULL}.\n\nThe shorter timeout has caused failures on slow links.\n\nIt was meant to fail fast, and the error message never said what the problem could be.`]))).not.toContain('hedged');
     expect(codesOf(titled('Revert "Fix a crash on scaling (#650)"', [`This reverts commit ${FULL}.\nThat commit caused a crash for many users of tiling setups, and probably in a few more cases as well.`]))).not.toContain('hedged');
     expect(codesOf(titled('Revert "Fix a potential pool race (#17)"', [`This reverts commit ${FULL}.\n\nFixing the potential race that way brought a real hang in daily use.`]))).not.toContain('hedged');
+  });
+});
+
+describe('wordings of a later round of real threads', () => {
+  const PARENT = '0f1e2d3c4b5a69788796a5b4c3d2e1f00f1e2d3c';
+
+  it('"Use-after-free following the latest commit <URL>" blames the commit the breakage followed', () => {
+    expect(found(titled('Daemon dies on the first request', [`Use-after-free following the latest [commit](https://github.com/acme/widget/commit/${FULL})\n\nSteps: start the daemon, send one request.`]))).toEqual([FULL]);
+  });
+
+  it('"the following commit" is a pointer, not the time the breakage followed', () => {
+    expect(found(titled('Daemon dies on the first request', [`Crashes on start. I read the following commit https://github.com/acme/widget/commit/${FULL} but it seems fine.`]))).toEqual([]);
+  });
+
+  it('"X is the bad one and Y is the last working one": Y is the good side, not a rival culprit', () => {
+    const thread = titled('Playback stalls', ['The player stalls after a few seconds.', `I went through the history:\n\n${FULL} is the breaking commit and\n${PARENT} is the last working commit`]);
+    expect(found(thread)).toEqual([FULL]);
+    expect(codesOf(thread)).not.toContain('competing');
+  });
+
+  it('"X is the fault commit" and a title "<ref> - messes up the fonts" blame X', () => {
+    expect(found(titled('Menus broken', ['The menus render empty.', `Looked into it: ${FULL} is the fault commit.`]))).toEqual([FULL]);
+    expect(found(titled(`June 3 commit 1a2b3c4d5e - messes up the fonts in the editor`, ['The glyphs are drawn twice since that build.']))).toEqual(['1a2b3c4d5e']);
+  });
+
+  it('a six-hex abbreviation counts only as a bisect\'s outcome', () => {
+    expect(found(titled('Viewer shows black frames', ['Frames are black in windowed mode.', 'Bisecting says the first bad commit is 9a8b7c']))).toEqual(['9a8b7c']);
+    expect(found(titled('Viewer shows black frames', ['Frames are black in windowed mode; the error code is 9a8b7c and it broke the tests.']))).toEqual([]);
+    expect(found(titled('Upstream commit 9a8b7c broke all of the tests.', ['See the upstream change.']))).toEqual([]);
+  });
+
+  it('the namer unable to reproduce it at the commit on going back to it retracts the bisect', () => {
+    const thread = titled('Link error: undefined symbol', [`Commit ${FULL} introduces a link error for the debug build.`, 'This passed in CI, which toolchain do you use?', 'I did bisect to that commit, but on going back to it I cannot reproduce the error any more.'], ['reporter', 'maintainer', 'reporter']);
+    expect(codesOf(thread)).toContain('retracted');
+  });
+
+  it('"caused by my last PR" from the author of the culprit owns it, it names no other cause', () => {
+    const thread = titled('Fix the build', [`The build failures were introduced by commit ${FULL}.`, 'Please have a look, this problem was caused by my last PR.'], ['dev-one', 'dev-two']);
+    expect(codesOf(thread)).not.toContain('retracted');
+    expect(found(thread)).toEqual([FULL]);
+  });
+
+  it('an aside opened with "Also" about a second, older problem is no symptom mismatch', () => {
+    const thread = titled('Quick start no longer skips the intro', ['Seen on the current nightly.', `Here is the commit which caused this regression: https://github.com/acme/widget/commit/${FULL}\n\nAlso the load menu seems broken for a while too, most likely another regression from long ago.`]);
+    expect(codesOf(thread)).not.toContain('symptom-mismatch');
+  });
+
+  it('a revert whose reason is "the job keeps failing from this commit" or "users could not type any more" blames the reverted commit', () => {
+    expect(found(titled('Reverting commit 1a2b3c4', ['### Problem\nThe nightly benchmark job keeps failing from this commit\n\n### Change\nRevert of 1a2b3c4 commit']))).toEqual(['1a2b3c4']);
+    expect(found(titled('Revert "Smooth pen input to avoid jagged lines"', [`This reverts commit ${FULL}.\n\nSeveral users could not draw any more, the strokes stopped half way.`]))).toEqual([FULL]);
+  });
+
+  it('a reverted workaround with no loss told stays a cleanup', () => {
+    expect(found(titled('Revert "Work around the stall on resume"', [`This reverts commit ${FULL}.\n\nThe driver update made it unnecessary.`]))).toEqual([]);
+  });
+
+  it('"I ran git bisect and narrowed it down to this commit" goes with the answer', () => {
+    const out = decide(titled('Colour profile ignored', [`Commit ${FULL} broke the export to sRGB. I ran \`git bisect\` and narrowed it down to this commit. Exports stay 16-bit.`])).out;
+    expect(out.report.text).not.toMatch(/narrow it down/);
+    expect(out.report.text).toContain('Exports stay 16-bit.');
+  });
+
+});
+
+describe('wordings of a later round of real threads, continued', () => {
+  const PARENT = '0f1e2d3c4b5a69788796a5b4c3d2e1f00f1e2d3c';
+
+  it('"I located the change which introduced the failure" over a SHA on its own paragraph blames it', () => {
+    expect(found(titled('Cannot build on Windows', [`Eventually I located the change which introduced the failure\n\n${FULL}\n\nThe log of the failed build is attached.`]))).toEqual([FULL]);
+  });
+
+  it('"masked by another issue at this commit" says the other bug hides this one, not that the report is another', () => {
+    const thread = titled('Cannot build on Windows', [`Eventually I located the change which introduced the failure\n\n${FULL}\n\nAt that commit the failure is hidden by a second problem, which a later fix uncovers.`]);
+    expect(codesOf(thread)).not.toContain('symptom-mismatch');
+  });
+
+  it('a revert whose reason is "bisecting showed me this change introduced a new bug" blames the reverted commit', () => {
+    expect(found(titled('Revert "pager: keep the last line"', [`This reverts commit ${FULL}.\n\nBisecting showed me this change introduced a new bug: piping one line prints nothing.`]))).toEqual([FULL]);
+  });
+
+  it('"… since it caused a far worse bug" is a revert reason', () => {
+    expect(found(titled('Revert "Round the totals"', [`This reverts commit ${FULL}.\n\nI want to revert this since it caused a far worse bug in the invoices.`]))).toEqual([FULL]);
+  });
+
+  it('"I was able to trace the start of this crash back to this commit <URL>" blames it', () => {
+    expect(found(titled('editor: fix crash when pasting a unit', [`I was able to trace the start of this crash back to this commit https://github.com/acme/widget/commit/${FULL} and its change to the serializer.`]))).toEqual([FULL]);
+  });
+
+  it('"a version before this commit worked" is no parent: a likely blame stays a guess', () => {
+    const thread = titled('Segfault with the new compiler', [`The crash was probably introduced with commit ${FULL}\n(I moved up from a version before this commit; before that all was fine)`]);
+    expect(codesOf(thread)).toContain('hedged');
+  });
+
+  it('"It looks like X introduced it (the parent Y still works)" has both ends: no guess', () => {
+    const thread = titled('ant build fails', ['The ant build fails with a missing jar.', `It looks like commit ${FULL} caused the failure (the parent ${PARENT} still works).`]);
+    expect(codesOf(thread)).not.toContain('hedged');
+    expect(found(thread)).toEqual([FULL]);
+  });
+
+  it('someone else finding a stale build ("you just need to run cmake again"), an intended change or a harmless one puts the blame in doubt', () => {
+    const blamed = `git bisect points at ${FULL} as the commit that started the compile errors.`;
+    expect(codesOf(titled('Compile errors on master', [blamed, 'The main branch builds here. You only need to run `meson` again.']))).toContain('retracted');
+    expect(codesOf(titled('Compile errors on master', [blamed, 'Master dropped support for the old toolkit on purpose, so this is expected.']))).toContain('retracted');
+    expect(codesOf(titled('Compile errors on master', [blamed, `${FULL} only edits documentation, it should not cause any problems for you.`]))).toContain('retracted');
+  });
+
+  it('"X (subject (#64)) which is a fix for #53" names the issue X was written for, not another bug', () => {
+    const thread = titled('--only-failed runs a single test', ['Only one test runs with the flag.', `Bisected to ${FULL} ("Collect lazily (#64)") which is a fix for #53 - cc @dev`]);
+    expect(codesOf(thread)).not.toContain('symptom-mismatch');
+    expect(found(thread)).toEqual([FULL]);
+  });
+
+  it('a title "fix another bug in commit# X" blames X, and "another bug" is X\'s own', () => {
+    const thread = titled('fix another bug in commit# 1a2b3c4', ['Our tests for the small board are thin.']);
+    expect(found(thread)).toEqual(['1a2b3c4']);
+    expect(codesOf(thread)).not.toContain('symptom-mismatch');
+  });
+
+  it('"Commit X makes clang versión 3.8.0 abort" blames X', () => {
+    expect(found(titled('Fails to build with an old gcc', [`Commit ${FULL} makes clang versión 3.8.0 abort with this error:\n\n\`\`\`\nerror: no member named 'mode'\n\`\`\``]))).toEqual([FULL]);
+  });
+
+  it('"It builds again when I go back to before this commit:" over fenced `git log` output blames it, and the fence goes with it', () => {
+    const body = `The build fails:\n\`\`\`\nERROR: include not allowed\n\`\`\`\n\nIt builds again when I go back to before this commit:\n\`\`\`\ncommit ${FULL}\nAuthor: Some One <one@example.com>\nDate:   Mon Mar 4 09:12:30 2024 +0100\n    [shell] build the shell as a module (#70)\n\`\`\`\n\nThe CI does not build every configuration.`;
+    const thread = titled('CI missed a broken configuration', [body]);
+    expect(found(thread)).toEqual([FULL]);
+    const text = decide(thread).out.report.text;
+    expect(text).not.toContain('go back');
+    expect(text).not.toContain('Author:');
+    expect(text.match(/```/g)).toHaveLength(2);
+    expect(text).toContain('The CI does not build every configuration.');
+  });
+
+  it('a revert whose failure its writer later puts down to a transient outage blames nothing', () => {
+    const thread = titled('Revert "Bump the toolchain"', [`This reverts commit ${FULL}.\n\nThe nightly job keeps failing since this commit.`, 'It turns out the failures were triggered by a transient outage of the package registry.'], ['dev', 'dev']);
+    expect(codesOf(thread)).toContain('retracted');
+  });
+
+  it('"after bisecting, I found …" and "running `git bisect` we isolated it …" go with the answer', () => {
+    const a = decide(titled('Revert "pager: keep the last line"', [`This reverts commit ${FULL}.\n\nAfter bisecting, we identified this patch: it broke piping a single line. Nothing is printed.`])).out;
+    expect(a.report.text).not.toMatch(/bisecting/i);
+    expect(a.report.text).toContain('Nothing is printed.');
+    const b = decide(titled('Media keys do nothing', [`The media keys stopped working on master.\n\nRunning \`git bisect\` we isolated it to this commit (unless we made a mistake):\n\n${FULL} is the first bad commit`])).out;
+    expect(b.report.text).not.toMatch(/isolate/);
+    expect(b.report.text).toContain('The media keys stopped working on master.');
+  });
+
+  it('"X was causing test failures, but that was because …" explains the blame away', () => {
+    expect(found(titled('Re-apply "Merge single blocks"', [`${FULL} was causing some test failures, but that was because the other half of the change had not landed yet.`]))).toEqual([]);
+  });
+
+  it('"it clearly isn\'t this commit alone" withdraws a revert\'s blame', () => {
+    const thread = titled('Revert "Batch the splitter"', [`This reverts commit ${FULL}.\n\nIt causes crashes on the CI runners, but not locally.`, 'We looked again: it started around that time, maybe together with other changes, but it clearly is not this commit alone.']);
+    expect(codesOf(thread)).toContain('retracted');
+  });
+
+  it('a SHA cut in two by a shortened title ("… since commit 5d4140…" / "…2abc4b…") is one reference, and both halves go', () => {
+    const thread = titled(`Repair the sample in the guide that fails since commit ${FULL.slice(0, 6)}\u2026`, [`\u2026${FULL.slice(6)}`, 'Thanks!']);
+    expect(found(thread)).toEqual([FULL]);
+    const text = decide(thread).out.report.text;
+    expect(text).not.toContain(FULL.slice(0, 6));
+    expect(text).not.toContain(FULL.slice(6, 20));
+    expect(text).toContain('Repair the sample in the guide');
+  });
+
+  it('"I updated the rules in #17" before the blame names the writer\'s own work, not another bug', () => {
+    const thread = titled('Broken rules for the mirror site', [`I updated the rules in #17. Later someone pushed ${FULL}, which breaks the mirror because the certificate name does not match.`]);
+    expect(codesOf(thread)).not.toContain('symptom-mismatch');
+    expect(found(thread)).toEqual([FULL]);
+  });
+
+  it('"It looks like X broke …" that the commit\'s author owns up to ("I must have dropped that …", "I suspected this might break things") is no guess', () => {
+    const blamed = `It looks like ${FULL} broke the install step, the helper it calls is gone.`;
+    expect(codesOf(titled('Undefined function on install', [blamed, 'I must have accidentally dropped that while tidying the commands. A fix follows today.']))).not.toContain('hedged');
+    expect(codesOf(titled('Undefined function on install', [blamed, 'I suspected this might break things. Let us see what CI says about #12.']))).not.toContain('hedged');
+    expect(codesOf(titled('Undefined function on install', [blamed, 'Can you attach the full log?']))).toContain('hedged');
+  });
+
+  it('"X and some other commits broke …" blames several commits', () => {
+    expect(found(titled('fix: broken references', [`${FULL} and some other older commits broke the links to the helpers. This commit fixes them.`]))).toEqual([]);
   });
 });
