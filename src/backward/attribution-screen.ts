@@ -198,8 +198,8 @@ export function screenThread(thread: Thread, attributions: readonly Attribution[
     // The one who named the commit finds the cause elsewhere and apologises for the noise.
     for (const r of matching([NAMER_RETRACTION], { post: first.post, offset: first.sentence.end })) {
       if (isQuoted(thread, r) || thread.posts.find((p) => p.index === r.post)?.author !== namer) continue;
-      // "I found what the problem was: X drops the flag" elaborates on the commit instead.
-      if (findRefs(posts.find((p) => p.index === r.post)?.body ?? '').some((x) => attributions.some((a) => sameTarget(a.ref, x.ref)))) continue;
+      // "I found what the problem was: X drops the flag" elaborates on the commit instead (an apology for the noise takes it back whatever it names).
+      if (!/\bsorry\s+for\b/i.test(r.text) && findRefs(posts.find((p) => p.index === r.post)?.body ?? '').some((x) => attributions.some((a) => sameTarget(a.ref, x.ref)))) continue;
       add('retracted', r.text, r.post);
     }
   }
@@ -268,11 +268,11 @@ const FIXED_SINCE = /^\s*(?:(?:(?:PR|pull\s+request)\s*)?#\d+\s+(?:fixed|resolve
 /**
  * Said by the one who named a commit, later: the cause was found elsewhere ("I found what the
  * problem was", "sorry for the noise", "stale dependencies", "seems to be the plugin I use", "this
- * is not related to this issue"), or cannot reproduce it at the commit named ("on going back to it I
- * can't reproduce this myself").
+ * is not related to this issue"), cannot reproduce it at the commit named ("on going back to it I
+ * can't reproduce this myself"), or takes it back in a word ("Never mind.").
  */
 const NAMER_RETRACTION =
-  /\b(?:this|that|it)\s+(?:is|was)\s*(?:not|n't)\s+related\s+to\s+(?:this|the)\s+(?:ticket|issue|bug|report|problem)\b|\bsorry\s+for\s+(?:the\s+|all\s+the\s+)?(?:noise|inconvenience|confusion|false\s+alarm)\b|\b(?:I\s+(?:have\s+)?)?found\s+(?:out\s+)?what\s+the\s+(?:real\s+|actual\s+)?(?:problem|issue|cause)\s+(?:was|is)\b|\bstale\s+(?:dependenc(?:y|ies)|deps|build(?:\s+dir(?:ectory)?)?|cache|checkout|node_modules|install(?:ation)?)\b|\b(?:seems\s+to\s+be|was|is|turns?\s+out\s+to\s+be|turned\s+out\s+to\s+be)\s+(?:the|a|an|my)\s+(?:[\w-]+\s+)?(?:plugin|extension|add-?on|mod|theme|userscript)\s+(?:I|i)\s+(?:use|am\s+using|installed|have)\b|\b(?:go(?:ing)?|went|coming|came)\s+back\s+to\s+(?:it|that|this|the\s+commit)\b[^.\n]{0,40}?\b(?:can't|cannot|can\s+not|couldn't|could\s+not)\s+reproduce\b|\b(?:can't|cannot|couldn't|could\s+not)\s+reproduce\s+(?:this|it)\s+myself\b/i;
+  /\b(?:this|that|it)\s+(?:is|was)\s*(?:not|n't)\s+related\s+to\s+(?:this|the)\s+(?:ticket|issue|bug|report|problem)\b|\bsorry\s+for\s+(?:the\s+|all\s+the\s+)?(?:noise|inconvenience|confusion|false\s+alarm)\b|\b(?:I\s+(?:have\s+)?)?found\s+(?:out\s+)?what\s+the\s+(?:real\s+|actual\s+)?(?:problem|issue|cause)\s+(?:was|is)\b|\bstale\s+(?:dependenc(?:y|ies)|deps|build(?:\s+dir(?:ectory)?)?|cache|checkout|node_modules|install(?:ation)?)\b|\b(?:seems\s+to\s+be|was|is|turns?\s+out\s+to\s+be|turned\s+out\s+to\s+be)\s+(?:the|a|an|my)\s+(?:[\w-]+\s+)?(?:plugin|extension|add-?on|mod|theme|userscript)\s+(?:I|i)\s+(?:use|am\s+using|installed|have)\b|\b(?:go(?:ing)?|went|coming|came)\s+back\s+to\s+(?:it|that|this|the\s+commit)\b[^.\n]{0,40}?\b(?:can't|cannot|can\s+not|couldn't|could\s+not)\s+reproduce\b|\b(?:can't|cannot|couldn't|could\s+not)\s+reproduce\s+(?:this|it)\s+myself\b|^\s*(?:oh,?\s+)?never\s*mind\s*[.!]*\s*$/im;
 
 /** A writer correcting a reference they gave ("Sorry, typo", "I meant", "should read"). */
 const TYPO_FIX = /\btypo\b|\bI\s+meant\b|\bshould\s+(?:have\s+)?(?:read|said)\b|\bwrong\s+(?:hash|sha|commit\s+id)\b|\bmis-?typed\b|\bcopy[- ]?paste[d]?\s+(?:the\s+)?wrong\b/i;
@@ -315,7 +315,7 @@ const OTHER_CAUSE =
  * harmless ("shouldn't cause any issues").
  */
 const DISPUTE =
-  /\b(?:we|I|the\s+team|nobody\s+else|no\s+one\s+else)\s+(?:do(?:es)?\s*(?:not|n't)|cannot|can't|could\s*(?:not|n't)|(?:am|are|was|were)\s*(?:not|n't)\s+able\s+to)\s+(?:(?:have|see|get|reproduce|repro|hit|trigger)\w*)\s+(?:this|the|that|your|it|any)\b|\b(?:not|isn't|wasn't|is\s+not|was\s+not)\s+(?:@[\w-]+'s|his|her|their|your|(?:the|this|that)\s+(?:commit|change|PR)'s)\s+fault\b|\bnot\s+(?:yet\s+)?convinced\s+(?:that|if|whether)\b|\b(?:it|this|that)\s+works\s+(?:perfectly\s+|just\s+|totally\s+)?fine\s+for\s+me\b|\b(?:you|they)\s+(?:just\s+|only\s+|simply\s+)?(?:need|have)\s+to\s+(?:re-?run\s+[`'"]?[\w-]+[`'"]?|run\s+[`'"]?[\w-]+[`'"]?\s+again|re-?build|re-?configure|re-?generate|do\s+a\s+clean\s+build)\b|\b(?:so\s+)?(?:this|that|it)\s+is\s+(?:(?:the\s+)?expected|intended|intentional|deliberate|by\s+design)(?:\s+behaviou?r)?\s*(?:[.!]|$)|\bworks\s+as\s+(?:intended|designed)\b|\b(?:see|saw|seeing|have|had)\s+(?:several|many|multiple|some|plenty\s+of)\s+(?:successful|passing|green)\s+(?:builds?|runs?|pipelines?)\s+(?:after|since|with|past)\s+(?:that|this|the)\s+commit\b|\b(?:should(?:n't|\s+not)|would(?:n't|\s+not))\s+(?:cause|affect|break)\s+any(?:thing|\s+(?:issues?|problems?|bugs?|trouble))\b/im;
+  /\b(?:we|I|the\s+team|nobody\s+else|no\s+one\s+else)\s+(?:do(?:es)?\s*(?:not|n't)|cannot|can't|could\s*(?:not|n't)|(?:am|are|was|were)\s*(?:not|n't)\s+able\s+to)\s+(?:(?:have|see|get|reproduce|repro|hit|trigger)\w*)\s+(?:this|the|that|your|it|any)\b|\b(?:not|isn't|wasn't|is\s+not|was\s+not)\s+(?:@[\w-]+'s|his|her|their|your|(?:the|this|that)\s+(?:commit|change|PR)'s)\s+fault\b|\bnot\s+(?:yet\s+)?convinced\s+(?:that|if|whether)\b|\b(?:it|this|that)\s+works\s+(?:perfectly\s+|just\s+|totally\s+)?fine\s+for\s+me\b|\b(?:it|this|that)\s+(?:builds|compiles)\s+(?:(?:just\s+)?fine\s+)?for\s+me\b|\b(?:you|they)\s+(?:just\s+|only\s+|simply\s+)?(?:need|have)\s+to\s+(?:re-?run\s+[`'"]?[\w-]+[`'"]?|run\s+[`'"]?[\w-]+[`'"]?\s+again|re-?build|re-?configure|re-?generate|do\s+a\s+clean\s+build)\b|\b(?:so\s+)?(?:this|that|it)\s+is\s+(?:(?:the\s+)?expected|intended|intentional|deliberate|by\s+design)(?:\s+behaviou?r)?\s*(?:[.!]|$)|\bworks\s+as\s+(?:intended|designed)\b|\b(?:see|saw|seeing|have|had)\s+(?:several|many|multiple|some|plenty\s+of)\s+(?:successful|passing|green)\s+(?:builds?|runs?|pipelines?)\s+(?:after|since|with|past)\s+(?:that|this|the)\s+commit\b|\b(?:should(?:n't|\s+not)|would(?:n't|\s+not))\s+(?:cause|affect|break)\s+any(?:thing|\s+(?:issues?|problems?|bugs?|trouble))\b/im;
 /** "I can confirm I also have this issue with the new compiler and I don't have it with the old one": a good side, not a dispute. */
 const CONFIRM_SAME = /\bconfirm\w*|\b(?:also|too)\s+(?:have|see|get|hit)\b|\b(?:do(?:es)?\s*(?:not|n't)|cannot|can't)\s+\w+\s+(?:this|the|that|it)\s+(?:\w+\s+)?(?:when|if|with|using|after|before|until|on\s+(?:the\s+)?(?:old|older|previous))\b/i;
 /** Not seeing the problem any more, on a newer revision: fixed since, not disputed. */
@@ -498,6 +498,10 @@ function symptomMismatches(
       if (c.ref.type !== 'pr' && at >= c.end && OWN_PULL_GAP.test(p.body.slice(c.end, at + m[0].length))) continue;
       // 'X ("Cache the parser (#64)") which is a fix for #53': the issue the culprit was written to fix.
       if (c.ref.type !== 'pr' && at >= c.end && FIXED_BY_CULPRIT_GAP.test(p.body.slice(c.end, at + m[0].length).replace(/^\s*\((?:[^()\n]|\([^()\n]*\)){1,200}\)/, ''))) continue;
+      // "I was looking at issue #88 when …": the issue that led the writer here, not another bug.
+      if (/\b(?:look(?:ing)?|having\s+a\s+look|working|investigating|reading)\s+(?:at|on|into)\s+(?:issue\s+)?$/i.test(p.body.slice(Math.max(0, at - 40), at + m[0].length - (m[1] ?? m[2] ?? '').length - 1))) continue;
+      // "the crash that has been reported in issue #240": where this very problem is tracked.
+      if (/\b(?:that|which)\s+(?:has\s+been|had\s+been|was|were|is)\s+(?:mentioned|reported|described|tracked|discussed|raised)\s+in\s+(?:issue\s+)?$/i.test(p.body.slice(Math.max(0, at - 60), at + m[0].length - (m[1] ?? m[2] ?? '').length - 1))) continue;
       // "I updated the rules in #1733": the writer's own earlier work, not another bug.
       if (OWN_WORK_IN.test(p.body.slice(Math.max(0, at - 80), at + m[0].length))) continue;
       // "Unlike in #1077, …": the other issue is set apart from this one, so the attribution is not its.
@@ -513,7 +517,7 @@ function symptomMismatches(
       const text = p.body.slice(s.start, s.end);
       if (!DIFFERENT_SYMPTOM.some((re) => re.test(text))) continue;
       // "Something similar was reported in another issue": the same problem seen elsewhere, not a different one.
-      if (SAME_SEEN_ELSEWHERE.test(text) || MASKED_BY_OTHER.test(text)) continue;
+      if (SAME_SEEN_ELSEWHERE.test(text) || MASKED_BY_OTHER.test(text) || OTHER_TO_COME.test(text)) continue;
       // "Fix another bug in commit X": the other bug is X's own, the one reported here.
       if (culprits.some((c) => text.includes(c.ref.text) && ANOTHER_IN.test(text.slice(0, text.indexOf(c.ref.text))))) continue;
       const aboutCulprit = /\b(?:bisect\w*|commit|culprit)\b/i.test(text) || culprits.some((c) => text.includes(c.ref.text));
@@ -528,6 +532,9 @@ function symptomMismatches(
 
 /** "another bug in commit ", right before the culprit's reference. */
 const ANOTHER_IN = /\b(?:another|a\s+second|one\s+more)\s+(?:bug|mistake|issue|problem|regression|error)\s+(?:in|from|of|introduced\s+(?:in|by))\s+(?:commit\s*#?\s*)?[`'"(\[]*$/i;
+
+/** "while testing another bug I will file soon", "I found another bug though", "please open a separate issue for that": a second problem set apart, not a different symptom of this one. */
+const OTHER_TO_COME = /\b(?:an?other|a\s+separate|a\s+different)\s+(?:bug|issue|problem)\s+(?:that\s+)?(?:I|we)\s+(?:will|'ll|am\s+going\s+to|are\s+going\s+to|plan\s+to)\s+(?:be\s+)?(?:open|fil|report|post|submit)\w*|\b(?:make|open|file|create|report)\s+(?:an?other|a\s+separate|a\s+new)\s+(?:issue|bug|report|ticket)\s+for\s+(?:that|this|it)\b|\b(?:I|we)\s+(?:also\s+)?found\s+another\s+(?:issue|bug|problem)\b/i;
 
 /** "This bug is masked by another issue at that commit": the other bug hides this one, it is not what was reported. */
 const MASKED_BY_OTHER = /\b(?:masked|hidden|obscured|shadowed|covered)\s+(?:up\s+)?by\s+(?:an?other|a\s+separate|a\s+second)\s+(?:bug|issue|problem|error)\b/i;

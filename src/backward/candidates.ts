@@ -112,7 +112,7 @@ export interface Candidate {
 
 /** Causal words that tie a reference to the regression when they share its sentence or list item. */
 const CAUSAL =
-  /\b(?:bisect(?!ab)\w*|first[- ]["'`]?(?:bad|broken|failing)["'`]?|introduc(?:e|ed|es|ing)|caus(?:e|ed|es|ing)|result(?:s|ed)?\s+in|due\s+to|fix(?:es|ed|ing)?\s+up|(?:missing|broken|wrong|forgotten|dropped|removed)\s+(?:in|by|with)\s+(?:this|that|the)\s+commit|broke|breaks|breaking|breakage|broken\s+(?:for\s+(?:me|us|everyone|\w+\s+users)\s+)?(?:by|in|since|after)|(?:has|have|had)\s+broken|(?:seems?|seemed|appears?|appeared)\s+to\s+break\b|offending|culprit|regress(?:ed|es|ing|ion|ions)|responsible|start(?:s|ed)?\s+(?:with|at|from|after|since|in)|started|appeared|(?:happen|occur)(?:s|ed|red|ring|ing)?\s+(?:only\s+|right\s+)?(?:after|since|with|from)|(?:since|after)\s+(?:(?:the|that|this)\s+)?commit|(?:broken|failing|fails|crash\w*|hangs?)\s+(?:on|in|with)\s+[\w.-]+\s+since|(?:first|only)\s+(?:commit|revision|version|build)\s+(?:where|in\s+which|that|with)|beginning\s+(?:at|with|from)|begins\s+with|(?:that|which)\s+(?:break|cause|introduce|trigger)(?:s|d|ed)?\b|(?:sorry\s+for\s+)?(?:missing|forgetting|breaking)\s+(?:this|that|it)\s+(?:in|with)\b|(?:works?|worked|working)\b[^.\n]{0,30}\buntil\s+(?:this|that|the)\s+commit\b|slowed\s+down|began\s+(?:with|at|in|after|since)|narrow(?:ed|ing)?\s+(?:[\w-]+\s+){0,3}?down\s+to|(?:track(?:ed)?|trace[d]?|pinned|pinpoint(?:ed)?)\s+(?:[\w-]+\s+){0,5}?(?:down|back)?\s*to|(?:got|became|went)\s+(?:broken|bad|wrong)|introducer|(?:is|was)\s+the\s+(?:issue|problem|cause|culprit|source)\b|source\s+of\s+(?:the\s+)?(?:crash|bug|issue|problem|regression|breakage)\w*|guilty|faulty|fault\s+commit|mess(?:es|ed)\s+up|screw(?:s|ed)\s+up|the\s+bad\s+commit|(?:exact|specific|actual|breaking)\s+(?:commit|change|revision)\s+(?:(?:looks|seems|appears)\s+to\s+be|is|was)\b|(?:bugs?|errors?|failures?|problems?|issues?|crash(?:es)?)\s+(?:were|was|are|is|got|have\s+been|has\s+been)\s+(?:produced|created|triggered)\s+by|(?:problems?|issues?|bugs?|crash(?:es)?|failures?|breakage)\s+(?:first\s+)?(?:starts?|appears?|begins?|shows?\s+up)\b|murderer|accidentally|by\s+(?:mistake|accident)|inadvertently|mistakenly|incorrectly|wrongly|erroneously|(?:where|when|since|after)\s+(?:it|this|things?|everything)\s+stopped\s+working|(?:fail(?:s|ed|ing)?|crash(?:es|ed|ing)?|hangs?|hanging|broken|slower)\s+(?:ever\s+)?since)\b/i;
+  /\b(?:bisect(?!ab)\w*|first[- ]["'`]?(?:bad|broken|failing)["'`]?|introduc(?:e|ed|es|ing)|caus(?:e|ed|es|ing)|result(?:s|ed)?\s+in|due\s+to|fix(?:es|ed|ing)?\s+up|(?:missing|broken|wrong|forgotten|dropped|removed)\s+(?:in|by|with)\s+(?:this|that|the)\s+commit|broke|breaks|breaking|breakage|broken\s+(?:for\s+(?:me|us|everyone|\w+\s+users)\s+)?(?:by|in|since|after)|(?:has|have|had)\s+broken|(?:seems?|seemed|appears?|appeared)\s+to\s+break\b|offending|culprit|regress(?:ed|es|ing|ion|ions)|responsible|start(?:s|ed)?\s+(?:with|at|from|after|since|in)|started|appeared|(?:happen|occur)(?:s|ed|red|ring|ing)?\s+(?:only\s+|right\s+)?(?:after|since|with|from)|(?:since|after)\s+(?:(?:the|that|this)\s+)?commit|(?:broken|failing|fails|crash\w*|hangs?)\s+(?:on|in|with)\s+[\w.-]+\s+since|(?:first|only)\s+(?:commit|revision|version|build)\s+(?:where|in\s+which|that|with)|beginning\s+(?:at|with|from)|begins\s+with|(?:that|which)\s+(?:break|cause|introduce|trigger)(?:s|d|ed)?\b|(?:sorry\s+for\s+)?(?:missing|forgetting|breaking)\s+(?:this|that|it)\s+(?:in|with)\b|(?:works?|worked|working)\b[^.\n]{0,30}\buntil\s+(?:this|that|the)\s+commit\b|slowed\s+down|began\s+(?:with|at|in|after|since)|narrow(?:ed|ing)?\s+(?:[\w-]+\s+){0,3}?down\s+to|(?:track(?:ed)?|trace[d]?|pinned|pinpoint(?:ed)?)\s+(?:[\w-]+\s+){0,5}?(?:down|back)?\s*to|(?:got|became|went)\s+(?:broken|bad|wrong)|introducer|(?:is|was)\s+the\s+(?:issue|problem|cause|culprit|source)\b|source\s+of\s+(?:the\s+)?(?:crash|bug|issue|problem|regression|breakage)\w*|guilty|faulty|fault\s+commit|mess(?:es|ed)\s+up|screw(?:s|ed)\s+up|the\s+bad\s+commit|(?:exact|specific|actual|breaking)\s+(?:commit|change|revision)\s+(?:(?:looks|seems|appears)\s+to\s+be|is|was)\b|(?:bugs?|errors?|failures?|problems?|issues?|crash(?:es)?)\s+(?:were|was|are|is|got|have\s+been|has\s+been)\s+(?:produced|created|triggered)\s+by|(?:problems?|issues?|bugs?|crash(?:es)?|failures?|breakage)\s+(?:first\s+)?(?:starts?|appears?|begins?|shows?\s+up)\b|murderer|accident(?:al|ial)?ly|by\s+(?:mistake|accident)|(?:removed|deleted|dropped|disabled|changed)\b[^.\n]{0,40}?\b(?:it|that|they)\s+should(?:n't|\s+not)\s+have\b|inadvertently|mistakenly|incorrectly|wrongly|erroneously|(?:where|when|since|after)\s+(?:it|this|things?|everything)\s+stopped\s+working|(?:fail(?:s|ed|ing)?|crash(?:es|ed|ing)?|hangs?|hanging|broken|slower)\s+(?:ever\s+)?since)\b/i;
 
 /** "Bad commit: X", "affected commit : X", "the problematic commit is this one X": the label of the one commit a post names (beside a good one it would be a range). */
 const BAD_COMMIT_LABEL = /\b(?:bad|problematic|affected)\s+(?:commit|revision|changeset)\b[^.\n]{0,24}?[:=]?\s*[`'"(\[]*$/i;
@@ -216,9 +216,9 @@ const GOOD_BEFORE =
 const GOOD_AFTER =
   /^[`'")\]]*\s*(?:is|was)\s+(?:the\s+)?(?:last|latest|final)\s+(?:known[- ])?(?:good|working|ok|passing)\b|^[`'")\]]*\s*,?\s*(?:the|a)\s+commit\s+(?:right\s+|just\s+|immediately\s+)?before\b|^[`'")\]]*\s*(?:commit\s+)?(?:is|was|works|worked|builds|built|runs|ran)\s+(?:perfectly\s+|totally\s+|completely\s+|just\s+)?(?:fine|ok(?:ay)?|good|working)\b|^[`'")\]]*\s*,?\s*(?:that|which)\s+(?:came|comes|is|was)\s+(?:right\s+|just\s+|immediately\s+)?before\b|^[`'")\]]*\s*(?:\([^)\n]{0,80}\)\s*)?,?\s*(?:also\s+|still\s+|too\s+)?(?:does\s*(?:not|n't)|doesn't|didn't|did\s+not)\s+(?:\w+\s+)?(?:crash|fail|hang|crackle|stutter|leak|reproduce|show|happen|occur|freeze|have\s+(?:the|this|that)\s+(?:bug|issue|problem))\w*|^[`'")\]]*,?\s*(?:now,?\s*)?(?:which|that|where(?:\s+it)?|on\s+which)\s+(?:(?:still\s+)?(?:does|did|do)\s*(?:not|n't)|doesn't|didn't|won't|can't|cannot)\s+(?:\w+\s+)?(?:crash|fail|hang|break|leak|reproduce|show|happen|occur)\w*|^[`'")\]]*,?\s*(?:which|that|where(?:\s+it)?)\s+(?:still\s+)?(?:works|worked|is\s+fine|was\s+fine|passes|passed)\b|^[`'")\]]*\s+(?:still\s+)?(?:passes|passed)\s+(?:it|the\s+tests?|all\s+tests|fine)\b/i;
 
-/** The revision being run or tested, said before the reference. */
+/** The revision being run or tested, said before the reference ("building latest v7.1 X", "running the tests off of X"). */
 const TESTED_BEFORE =
-  /\b(?:as\s+of|running|built\s+from|HEAD\s+is\s+now\s+at|currently\s+(?:on|at)|checked\s+out|on\s+(?:current\s+)?(?:master|main|HEAD)\s+(?:at|@)?|version|latest\s+(?:master|main|commit)\s*(?:is|at|[:=])?|test(?:ed|ing)\s+(?:on|with|at)|using|updated?\s+to|git\s+(?:reset|checkout)(?:\s+--hard)?)\s*(?:commit\s+)?[\s`'"([*_:]*$/i;
+  /\b(?:as\s+of|running|built\s+from|HEAD\s+is\s+now\s+at|currently\s+(?:on|at)|checked\s+out|on\s+(?:current\s+)?(?:master|main|HEAD)\s+(?:at|@)?|version|latest\s+(?:master|main|commit)\s*(?:is|at|[:=])?|test(?:ed|ing)\s+(?:on|with|at)|using|updated?\s+to|git\s+(?:reset|checkout)(?:\s+--hard)?|(?:building|built|running|testing)\s+(?:the\s+)?latest\s+(?:v?\d[\w.-]*\s+)?|(?:running|ran|run|testing|tested)\s+(?:them|it|the\s+tests?)\s+(?:off\s+of|off|from|on|at))\s*(?:commit\s+)?[\s`'"([*_:]*$/i;
 
 /** "X works, Y not": the first of a good/bad pair, the other reference named after the comma. */
 const WORKS_OTHER_NOT = /^[`'"*_)\]]*\s*(?:still\s+)?(?:works|worked|is\s+fine|was\s+fine)\s*,\s*(?:and\s+|but\s+)?[^.,;\n]{0,40}?(?:[0-9a-fA-F]{7,40}|https?:\/\/\S+)[`'")\]]*\s+(?:does\s*(?:not|n't)|doesn't|did\s*(?:not|n't)|didn't|not|fails|failed|crashes|crashed|breaks|broke)\b/i;
@@ -329,6 +329,18 @@ export function scoreCandidates(
       }
       const project = otherProjectBefore(body, ref, thread.repo, aliases);
       if (project) evidence.push({ code: 'otherProject', weight: SCORING.otherProject, text: project });
+      // "Introduced with commit X" under a feature request: what X introduced is the feature, when nothing is told broken.
+      const causalWords = evidence.filter((e) => e.code === 'causal');
+      const opening = `${thread.title}\n${(thread.posts[0]?.body ?? '').slice(0, SCORING.maxScan)}`;
+      if (
+        causalWords.length > 0 &&
+        causalWords.every((e) => /^introduc/i.test(e.text)) &&
+        FEATURE_REQUEST.test(opening) &&
+        !BREAKAGE_REPORT.test(`${opening}\n${body}`) &&
+        !/\b(?:bug\w*|regress\w*|issue|problem|slow\w*|lag\w*|leak\w*|fix\w*|typo\w*|mistake\w*|wrong\w*)\b/i.test(`${opening}\n${body}`)
+      ) {
+        evidence.push({ code: 'negated', weight: SCORING.negated, text: 'nothing told broken' });
+      }
       const blame =
         (src.index > 0 && isBarePost(body, ref) ? unnamedBlameBefore(thread, src.index, src.author) : null) ??
         (ref.ref.type !== 'pr' && !evidence.some((e) => e.weight < 0) ? ownUnnamedBlame(body, ref) : null);
@@ -410,6 +422,9 @@ function updatedRunning(lead: string, body: string, ref: RefMatch): boolean {
   }
   return false;
 }
+
+/** A thread that asks for something new ("Implement a simulation for …", "Add support for …"). */
+const FEATURE_REQUEST = /^[\s#*_>-]*(?:\[[^\]\n]*\]\s*)?(?:implement|add|support|allow|provide|create|enable|feature|enhancement|request)\w*\b/im;
 
 /** A report that says something broke. */
 const BREAKAGE_REPORT =
@@ -597,7 +612,9 @@ function evidenceOf(
   const asOfBreakage = /\bas\s+of\s+(?:the\s+)?(?:commit\s+)?[`'"(\[]*$/i.test(before) && AS_OF_BREAKAGE.test(body.slice(ref.end, Math.max(ref.end, s.end)));
   // "Latest commit (X) broke PAL games": the revision is the subject of the blame, not one merely run.
   const blamedAfter = /^[`'")\]]*\s*(?:\([^)\n]{0,60}\)\s*)?(?:has\s+|have\s+|had\s+)?(?:broke|breaks|broken|caused|causes|introduced|introduces)\b/i.test(body.slice(ref.end, ref.end + 80));
-  const tested = asOfBreakage || blamedAfter ? null : TESTED_BEFORE.exec(before);
+  // ("Running the tests off of X caused them to fail": the subject of the blame is the run, not X.)
+  const testedLead = TESTED_BEFORE.exec(before);
+  const tested = (asOfBreakage || blamedAfter) && !(testedLead && /\b(?:running|ran|run|testing|tested)\s+(?:them|it|the\s+tests?)\s+(?:off|from|on|at)\b/i.test(testedLead[0])) ? null : testedLead;
   if (tested) add('tested', tested[0].trim());
   if (asOfBreakage && !ev.some((e) => e.code === 'causal')) add('causal', 'as of');
   const conditional = CONDITIONAL_BEFORE.exec(before) ?? CONDITIONAL_SENTENCE.exec(body.slice(s.start, ref.outerStart));
@@ -826,11 +843,15 @@ const MANY_CULPRITS_CAVEAT =
 const SELF_DOUBT =
   /\b(?:hard|difficult|impossible)\s+to\s+(?:tell|say|know)\s+(?:whether|if)\s+(?:this|it|that|the\s+(?:commit|change))\s+(?:actually\s+|really\s+)?(?:contains|is|has|causes|introduced|introduces)\b|\bnot\s+(?:at\s+all\s+)?sure\s+(?:whether|if)\s+(?:this|it|that|the\s+(?:commit|change))\s+(?:is\s+)?(?:actually|really)\b|\bneed\s+(?:a\s+(?:few|couple)\s+)?(?:more\s+)?(?:time|minutes?|hours?|days?)?\s*(?:of\s+)?to\s+(?:affirm|confirm|verify|double[- ]check)\b/i;
 
-/** The rest of the paragraph after an attribution says other commits may share the blame, or doubts the commit found: the attribution is a guess. */
+/** The rest of the paragraph after an attribution says other commits may share the blame, or doubts the commit found, or the next lines ask whether it is to blame: the attribution is a guess. */
 export function caveatAfter(body: string, end: number): boolean {
   const para = body.slice(end, end + 800).split(/\n[ \t>]*\n/)[0]!;
-  return MANY_CULPRITS_CAVEAT.test(para.slice(0, 400)) || SELF_DOUBT.test(para);
+  return MANY_CULPRITS_CAVEAT.test(para.slice(0, 400)) || SELF_DOUBT.test(para) || COMMIT_QUESTIONED.test(body.slice(end, end + 400));
 }
+
+/** The writer asking, right after, whether the commit is to blame at all ("Could that change be the cause?"). */
+const COMMIT_QUESTIONED =
+  /\b(?:does|did|could|can|might|would)\s+(?:this|that|the)\s+(?:commit|change)\s+(?:have\s+(?:anything|something)\s+to\s+do\s+with|be\s+(?:related|responsible|the\s+(?:cause|culprit)))\b[^?\n]{0,60}\?/i;
 
 /** A revert whose stated reason is a guess ("Revert the commit that I believe is causing the failures"). */
 function revertReasonHedged(body: string): boolean {

@@ -12,6 +12,7 @@ import { decideReport, hexRunsOf, isKnownPrefix, knownCommitShas, reportDrafts, 
 import { decideGold, goodReleaseSaid, rejectedRecord, resolvedRecord, threadVersionText, type ThreadResolution } from './resolve.js';
 import { checkReasons, decideChecks, type CheckInput, type CheckResult } from './validate.js';
 import { MinerError } from '../errors.js';
+import { svnRevisionOf } from '../sanitize/svn-revision.js';
 import type { BatchObjects } from '../git/batch.js';
 import type { BranchHistory } from '../git/branch-history.js';
 import { readCheckFacts } from '../git/checks.js';
@@ -204,7 +205,10 @@ export async function sanitizeThread(
   const drafts = reportDrafts(thread, attributions);
   const known = knownCommitShas(attributions, target);
   const commitRuns = objects ? await commitRunsOf(objects, hexRunsOf(drafts).filter((r) => !isKnownPrefix(r, known))) : new Set<string>();
-  return decideReport(thread, attributions, target, drafts, commitRuns);
+  // A history converted from Subversion names the culprit by its revision too ("broken in r5245").
+  const goldCommit = objects && target.gold ? await objects.commit(target.gold) : null;
+  const svnRevision = goldCommit ? svnRevisionOf(goldCommit.message) : null;
+  return decideReport(thread, attributions, svnRevision === null ? target : { ...target, svnRevision }, drafts, commitRuns);
 }
 
 /** A repository to run the chain against: its git directory, object reader and default branch. */

@@ -23,6 +23,8 @@ export interface SanitizeTarget {
   readonly prNumbers: readonly number[];
   /** Full SHAs already known to be commits of the repository (resolved attributions). */
   readonly knownShas: readonly string[];
+  /** The gold's Subversion revision when the repository was converted by `git svn` (read from its message). */
+  readonly svnRevision?: number | null;
 }
 
 /**
@@ -148,6 +150,7 @@ export function decideReport(
       prNumbers: [...new Set([...target.prNumbers, ...attributedPulls, ...subjectPulls(goldSubject)])],
       goldSubject,
       knownShas: known,
+      svnRevision: target.svnRevision ?? null,
     });
     const audit = auditLeaks(report.text, { gold: target.gold, goldSubject, repo: thread.repo, aliases: thread.aliases ?? [] });
     const symptom = hasObservableSymptom(report.text);

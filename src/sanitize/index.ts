@@ -9,6 +9,7 @@ import { detectPrRefs, detectTitlePrSuffix } from './pr-refs.js';
 import { detectRepoUrls } from './repo-urls.js';
 import { buildReport, LATER_POST_DETECTOR, type Report } from './report.js';
 import { detectChangeIds, detectEmbeddedShas, detectShas } from './sha.js';
+import { detectSvnRevision } from './svn-revision.js';
 
 export { auditLeaks, type LeakAudit, type AuditTarget } from './audit.js';
 export { buildReport, toReportSpan, type Report, type Segment } from './report.js';
@@ -26,6 +27,8 @@ export interface SanitizeOptions {
   readonly knownShas?: readonly string[];
   /** The gold commit's subject line, when known. */
   readonly goldSubject?: string | null;
+  /** The gold commit's Subversion revision, in a repository converted by `git svn` (its "git-svn-id" line). */
+  readonly svnRevision?: number | null;
 }
 
 export interface SanitizedReport {
@@ -56,6 +59,7 @@ export const sanitizeRules: readonly { readonly detector: string; detect(input: 
   { detector: 'sha', detect: ({ report, options }) => detectShas(report.text, options.isCommitPrefix) },
   { detector: 'change-id', detect: ({ report }) => detectChangeIds(report.text) },
   { detector: 'embedded-sha', detect: ({ report, options }) => detectEmbeddedShas(report.text, options.knownShas ?? []) },
+  { detector: 'svn-revision', detect: ({ report, options }) => detectSvnRevision(report.text, options.svnRevision) },
 ];
 
 /** Deletes the answer-bearing spans of a built report. Never rewrites: see applyDeletions. */

@@ -35,8 +35,8 @@ const SINCE_PR = /\b(?:after|since)\s+((?:(?:PR|pull\s+request)\s*)?#\d+)(?=\s*(
  */
 const POINTED_RESULT = /\b(?:tested|tried|applied)\s+(?:the|this|that|a)\s+revert\b[^.\n]{0,40}?\b(?:fix\w*|works?|solves?|solved|helps?|helped)\b|\b(?:this|that|it)\s+(?:was|is)\s+(?:your|his|her|their|my)\s+(?:commit|change)\b|\b(?:the|that|this)\s+commit\s+(?:itself\s+)?has\s+been\s+(?:on|in)\s+(?:master|main|trunk|the\s+default\s+branch)\b|\b(?:narrow(?:ed)?|track(?:ed)?|trace[ds]?|bisected|pin(?:ned)?)\s+(?:it|this|the\s+\w+)\s+(?:down\s+)?to\s+(?:this|that)\s+(?:one|commit|change)\b|\brevert\w*\s+(?:the\s+|these\s+|those\s+|all\s+)?(?:[\w-]+\s+){0,3}?changes?\s+(?:in|of|from|made\s+in)\s+(?:this|that)\s+commit\b/gi;
 
-/** "I need to revert this commit due to …", "Revert this change because …": the words pointing at the reverted commit go, the reason stays. */
-const REVERT_POINTER = /\b(?:(?:I|we)\s+(?:need|have|had|want|wanted)\s+to\s+|please\s+)?revert(?:ing)?\s+(?:this|that|the\s+(?:above|mentioned))\s+(?:commit|change|patch|PR)\b/gi;
+/** "I need to revert this commit due to …", "Revert this change because …", "a full revert of that commit": the words pointing at the reverted commit go, the reason stays. */
+const REVERT_POINTER = /\b(?:(?:I|we)\s+(?:need|have|had|want|wanted)\s+to\s+|please\s+)?revert(?:ing)?\s+(?:this|that|the\s+(?:above|mentioned))\s+(?:commit|change|patch|PR)\b|\b(?:a\s+)?(?:(?:complete|full|whole|partial)\s+)?(?:revert|reversal)\s+of\s+(?:this|that|the\s+(?:above|mentioned))\s+(?:commit|change|patch|PR)\b/gi;
 
 /**
  * A lead-in that announces pasted bisect or `git log` output ("I ran a git bisect and came up with
@@ -91,8 +91,11 @@ const UNDONE_EFFECT = /\b(?:revert(?:s|ed)?|go(?:es)?|went)\s+back\s+to\s+(?:wor
 /** "the commit in question was meant to silence warnings": what the attributed commit is, pointed at. */
 const COMMIT_IN_QUESTION = /\b(?:the|this|that)\s+(?:commit|change|patch)\s+in\s+question\b/gi;
 
+/** "This commit is therefore being reverted.": the attributed commit, pointed at as the one undone here. */
+const REVERTED_HERE = /\b(?:this|that|the\s+(?:above|offending|bad))\s+(?:commit|change|patch)\s+(?:is|was|will\s+be|has\s+been)\s+(?:therefore\s+|thus\s+|hence\s+|now\s+|so\s+)?(?:being\s+)?reverted\b/gi;
+
 /** Patterns whose whole sentence localises the culprit. */
-const SENTENCE_PATTERNS: readonly RegExp[] = [GOOD_NEIGHBOUR, POINTED_RESULT, LAST_GOOD_NAMED, POINTED_CHANGE, BLAME_FOUND, FOUND_BY_BISECT, COMMIT_IN_QUESTION, UNDONE_EFFECT, UNDONE_BY_PRONOUN, BISECT_FOUND, PULL_POINTER];
+const SENTENCE_PATTERNS: readonly RegExp[] = [GOOD_NEIGHBOUR, POINTED_RESULT, LAST_GOOD_NAMED, POINTED_CHANGE, BLAME_FOUND, FOUND_BY_BISECT, COMMIT_IN_QUESTION, UNDONE_EFFECT, UNDONE_BY_PRONOUN, BISECT_FOUND, PULL_POINTER, REVERTED_HERE];
 /** "since I caused this regression", "we introduced the bug": the writer owning the culprit. */
 const OWNED_CULPRIT =
   /\b(?:(?:because|since|as)\s+)?(?:I|we)\s+(?:must\s+have\s+|probably\s+|accidentally\s+|apparently\s+)?(?:introduced|caused|created)\s+(?:the|this|that)\s+(?:bug|regression|issue|problem|breakage|crash)(?:\s+in\s+question)?\b/gi;

@@ -155,6 +155,20 @@ describe('r2v inspect backward', () => {
     expect(out.report.text).toContain(SYMPTOM);
   });
 
+  it('deletes the Subversion revision of a culprit in a history converted by git svn', async () => {
+    const repo = await makeRepo();
+    await repo.commit('Initial import\n\ngit-svn-id: http://svn.example.org/widget/trunk@5244 0b1d2c3e-0000-4000-8000-000000000001');
+    const gold = await repo.commit('Rework the path flattener\n\ngit-svn-id: http://svn.example.org/widget/trunk@5245 0b1d2c3e-0000-4000-8000-000000000001', { files: { 'flatten.js': 'rework\n' } });
+    await repo.commit('Tidy docs', { files: { 'docs.md': 'tidy\n' } });
+    const dir = await tempDir();
+    await writeFile(join(dir, 'threads.jsonl'), importLine(13, `${SYMPTOM}\n\nLast known version to work: r5244, broken in [r5245](https://github.com/acme/widget/commit/${gold}).\n\nRevision 5245 reworked the flattener.`) + '\n');
+    const r = await run(['inspect', 'backward', '--threads', 'threads.jsonl', '--git-dir', repo.dir], dir);
+    const out = JSON.parse(r.out.trim()) as Record<string, any>;
+    expect(out).toMatchObject({ gold: { sha: gold, status: 'ok' } });
+    expect(out.report.text).not.toMatch(/5245/);
+    expect(out.report.text).toContain(SYMPTOM);
+  });
+
   it('refuses a culprit that is already in the release the report says worked', async () => {
     const repo = await makeRepo();
     await repo.commit('Initial import');

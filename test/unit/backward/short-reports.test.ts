@@ -2212,3 +2212,68 @@ describe('wordings of a later round of real threads, continued', () => {
     expect(found(titled('fix: broken references', [`${FULL} and some other older commits broke the links to the helpers. This commit fixes them.`]))).toEqual([]);
   });
 });
+
+describe('wordings of held-out sets 69–72', () => {
+  it('"a full revert of that commit" loses its pointer, the outcome stays', () => {
+    const out = decide(titled('Layer dialog crashes', [`Commit ${FULL} broke the layer dialog. Cherry-picking the two small fixes did not help, so I tried a full revert of that commit and the dialog opens again.`])).out;
+    expect(out.report.text).not.toMatch(/revert of that commit/);
+    expect(out.report.text).toContain('the dialog opens again');
+  });
+
+  it('"Never mind." from the one who named the commit takes the blame back', () => {
+    const thread = titled(`${FULL} broke the plugin`, ['The last line should close the wrapper.', 'Never mind.'], ['reporter', 'reporter']);
+    expect(codesOf(thread)).toContain('retracted');
+  });
+
+  it('another bug the writer will open later is no symptom of this one', () => {
+    const thread = titled('Shift combinations ignored since commit 1a2b3c4d', ['While checking another bug that I will file later, I saw that no key combination with shift works in the search box.\n\nBisecting from the release I use, I ended at commit 1a2b3c4d, which reworks the key handling.']);
+    expect(codesOf(thread)).not.toContain('symptom-mismatch');
+  });
+
+  it('"could this commit be related to it?" right after the blame makes it a question', () => {
+    const thread = titled('CI red since a commit', [`Since commit [1a2b3c4](https://github.com/acme/widget/commit/${FULL}), two of the CI jobs exit with code 1 at the packaging step.\n\nWhat happened there, and could this commit be related to it?`]);
+    expect(codesOf(thread)).toContain('hedged');
+  });
+
+  it('"accidentially" (sic) and "removed some lines it should not have" blame the commit', () => {
+    expect(found(titled('[FIX] Inverted checks', [`Since the change https://github.com/acme/widget/commit/${FULL} the two checks are accidentially swapped.`]))).toEqual([FULL]);
+    expect(found(titled('fix the earlier fix', [`Commit ${FULL}, which meant to fix a crash, deleted two checks it should not have.\n\nThis puts them back.`]))).toEqual([FULL]);
+  });
+
+  it('"I was looking at issue #88 when …" and "the crash reported in issue #240" point at this very problem, not another', () => {
+    expect(codesOf(titled('Wrong totals', [`I was looking at issue #88 when I saw the totals are off by a factor of three.\n\nA bisect says the regression came with commit ${FULL} last spring.`]))).not.toContain('symptom-mismatch');
+    expect(codesOf(titled('Fix a crash', [`This fixes the crash that has been reported in issue #31 (introduced with commit 1a2b3c4).`]))).not.toContain('symptom-mismatch');
+  });
+
+  it('an apology for the noise takes the blame back even when its post names the commit again', () => {
+    const thread = titled('Crash on start with a PDF argument', ['The app crashes a second after start when a PDF is given.\n\nUndoing 1a2b3c4 makes the crash go away.', 'Cannot reproduce here. Is this plain master?', 'On plain master it does not crash; only my own branch, which brings 1a2b3c4 back, does. Sorry for the noise.'], ['reporter', 'maintainer', 'reporter']);
+    expect(codesOf(thread)).toContain('retracted');
+  });
+
+  it('"Building latest v2.4 X results in …" and "running the tests off of X caused them to fail" name the revision run, not a culprit', () => {
+    expect(found(titled('Building latest 1a2b3c4 results in a dead board', ['Building the latest v2.4 1a2b3c4 results in a board that never boots.']))).toEqual([]);
+    expect(found(titled('Some solver tests fail', ['Can someone check whether the solver tests fail for them too?', 'They pass once I updated master. Running them off of commit 1a2b3c4 caused them to fail, apparently.']))).toEqual([]);
+  });
+
+  it('"I found another bug though" and "please open a separate issue for that" set a second problem apart', () => {
+    const thread = titled('Crash when leaving the locked state', [`The compositor crashes when the session unlocks.\n\nThe regression came in with ${FULL}; it does not happen before that commit.`, 'Found it. I found another bug though: some windows close when the session unlocks.', 'Will look; please open a separate issue for that.']);
+    expect(codesOf(thread)).not.toContain('symptom-mismatch');
+  });
+
+  it('"Introduced with commit X" under a feature request names where the feature came in', () => {
+    expect(found(titled('Simulation for the new robot', ['Add a simulation for the new robot plugin.', `Introduced with commit ${FULL}`, 'done a while ago']))).toEqual([]);
+    expect(found(titled('Simulation crashes for the new robot', ['The simulation crashes on start.', `Introduced with commit ${FULL}`]))).toEqual([FULL]);
+    // A fix naming where its mistake came in is no feature request, though its body opens with "introduced".
+    expect(found(titled('shader: close the stray bracket', [`introduced in ${FULL}\n\nOdd that no compiler flagged it until now.`]))).toEqual([FULL]);
+  });
+
+  it('"This commit is therefore being reverted." goes with the answer', () => {
+    const out = decide(titled('Revert "Tune the boot flags"', [`This reverts commit ${FULL}.\n\n- The new flags broke booting on the small board.\n- This commit is therefore being reverted.\n- Boot logs are attached.`])).out;
+    expect(out.report.text).not.toMatch(/therefore being reverted/);
+    expect(out.report.text).toContain('Boot logs are attached.');
+  });
+
+  it('"It builds for me." from someone else puts the blame in doubt', () => {
+    expect(codesOf(titled('Fix build', [`The build was broken by commit ${FULL}.`, 'Which errors do you see? It builds for me.']))).toContain('retracted');
+  });
+});
