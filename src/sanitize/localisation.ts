@@ -91,7 +91,7 @@ const UNDONE_EFFECT = /\b(?:revert(?:s|ed)?|go(?:es)?|went)\s+back\s+to\s+(?:wor
 /** "the commit in question was meant to silence warnings": what the attributed commit is, pointed at. */
 const COMMIT_IN_QUESTION = /\b(?:the|this|that)\s+(?:commit|change|patch)\s+in\s+question\b/gi;
 
-/** "This commit is therefore being reverted.": the attributed commit, pointed at as the one undone here. */
+/** "The offending change was therefore reverted.": the attributed commit, pointed at as the one undone here. */
 const REVERTED_HERE = /\b(?:this|that|the\s+(?:above|offending|bad))\s+(?:commit|change|patch)\s+(?:is|was|will\s+be|has\s+been)\s+(?:therefore\s+|thus\s+|hence\s+|now\s+|so\s+)?(?:being\s+)?reverted\b/gi;
 
 /** Patterns whose whole sentence localises the culprit. */

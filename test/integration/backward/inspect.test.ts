@@ -161,7 +161,7 @@ describe('r2v inspect backward', () => {
     const gold = await repo.commit('Rework the path flattener\n\ngit-svn-id: http://svn.example.org/widget/trunk@5245 0b1d2c3e-0000-4000-8000-000000000001', { files: { 'flatten.js': 'rework\n' } });
     await repo.commit('Tidy docs', { files: { 'docs.md': 'tidy\n' } });
     const dir = await tempDir();
-    await writeFile(join(dir, 'threads.jsonl'), importLine(13, `${SYMPTOM}\n\nLast known version to work: r5244, broken in [r5245](https://github.com/acme/widget/commit/${gold}).\n\nRevision 5245 reworked the flattener.`) + '\n');
+    await writeFile(join(dir, 'threads.jsonl'), importLine(13, `${SYMPTOM}\n\nWorked in r5244; r5245 ([link](https://github.com/acme/widget/commit/${gold})) broke it.\n\nRevision 5245 reworked the flattener.`) + '\n');
     const r = await run(['inspect', 'backward', '--threads', 'threads.jsonl', '--git-dir', repo.dir], dir);
     const out = JSON.parse(r.out.trim()) as Record<string, any>;
     expect(out).toMatchObject({ gold: { sha: gold, status: 'ok' } });

@@ -2267,9 +2267,9 @@ describe('wordings of held-out sets 69–72', () => {
     expect(found(titled('shader: close the stray bracket', [`introduced in ${FULL}\n\nOdd that no compiler flagged it until now.`]))).toEqual([FULL]);
   });
 
-  it('"This commit is therefore being reverted." goes with the answer', () => {
-    const out = decide(titled('Revert "Tune the boot flags"', [`This reverts commit ${FULL}.\n\n- The new flags broke booting on the small board.\n- This commit is therefore being reverted.\n- Boot logs are attached.`])).out;
-    expect(out.report.text).not.toMatch(/therefore being reverted/);
+  it('"The offending change was therefore reverted." goes with the answer', () => {
+    const out = decide(titled('Revert "Tune the boot flags"', [`This reverts commit ${FULL}.\n\n- The new flags broke booting on the small board.\n- The offending change was therefore reverted.\n- Boot logs are attached.`])).out;
+    expect(out.report.text).not.toMatch(/therefore reverted/);
     expect(out.report.text).toContain('Boot logs are attached.');
   });
 
