@@ -330,11 +330,11 @@ export function scoreCandidates(
       const project = otherProjectBefore(body, ref, thread.repo, aliases);
       if (project) evidence.push({ code: 'otherProject', weight: SCORING.otherProject, text: project });
       // "Introduced with commit X" under a feature request: what X introduced is the feature, when nothing is told broken.
-      const causalWords = evidence.filter((e) => e.code === 'causal');
+      const causalEvidence = evidence.filter((e) => e.code === 'causal');
       const opening = `${thread.title}\n${(thread.posts[0]?.body ?? '').slice(0, SCORING.maxScan)}`;
       if (
-        causalWords.length > 0 &&
-        causalWords.every((e) => /^introduc/i.test(e.text)) &&
+        causalEvidence.length > 0 &&
+        causalEvidence.every((e) => /^introduc/i.test(e.text)) &&
         FEATURE_REQUEST.test(opening) &&
         !BREAKAGE_REPORT.test(`${opening}\n${body}`) &&
         !/\b(?:bug\w*|regress\w*|issue|problem|slow\w*|lag\w*|leak\w*|fix\w*|typo\w*|mistake\w*|wrong\w*)\b/i.test(`${opening}\n${body}`)

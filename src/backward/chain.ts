@@ -12,7 +12,6 @@ import { decideReport, hexRunsOf, isKnownPrefix, knownCommitShas, reportDrafts, 
 import { decideGold, goodReleaseSaid, rejectedRecord, resolvedRecord, threadVersionText, type ThreadResolution } from './resolve.js';
 import { checkReasons, decideChecks, type CheckInput, type CheckResult } from './validate.js';
 import { MinerError } from '../errors.js';
-import { svnRevisionOf } from '../sanitize/svn-revision.js';
 import type { BatchObjects } from '../git/batch.js';
 import type { BranchHistory } from '../git/branch-history.js';
 import { readCheckFacts } from '../git/checks.js';
@@ -20,6 +19,7 @@ import { computeCutoff, defaultBranchOf, historyWindow, isAncestor, matchingTag,
 import type { GitRepoHandle } from '../git/repos.js';
 import { resolveRef } from '../git/resolve-ref.js';
 import type { Attribution, Decision, Reason, TextScreen, Thread } from '../model/backward.js';
+import { svnRevisionOf } from '../sanitize/svn-revision.js';
 import type { BackwardCaseRecord, CheckRow, ResolutionRow } from '../store/tables/backward.js';
 import type { PullRow } from '../store/tables/sources.js';
 
