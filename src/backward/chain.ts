@@ -202,13 +202,16 @@ export async function sanitizeThread(
   target: SanitizeTarget,
   objects: BatchObjects | null,
 ): Promise<ThreadSanitization> {
-  const drafts = reportDrafts(thread, attributions);
-  const known = knownCommitShas(attributions, target);
-  const commitRuns = objects ? await commitRunsOf(objects, hexRunsOf(drafts).filter((r) => !isKnownPrefix(r, known))) : new Set<string>();
-  // A history converted from Subversion names the culprit by its revision too ("broken in r5245").
+  // What the repository tells about the gold: its parent is as telling as the gold ("works in
+  // 08a9a8" localises it), and a history converted from Subversion names it by its revision too.
   const goldCommit = objects && target.gold ? await objects.commit(target.gold) : null;
+  const parent = goldCommit?.parents[0];
   const svnRevision = goldCommit ? svnRevisionOf(goldCommit.message) : null;
-  return decideReport(thread, attributions, svnRevision === null ? target : { ...target, svnRevision }, drafts, commitRuns);
+  const told: SanitizeTarget = { ...target, knownShas: parent ? [...target.knownShas, parent] : target.knownShas, ...(svnRevision === null ? {} : { svnRevision }) };
+  const drafts = reportDrafts(thread, attributions);
+  const known = knownCommitShas(attributions, told);
+  const commitRuns = objects ? await commitRunsOf(objects, hexRunsOf(drafts).filter((r) => !isKnownPrefix(r, known))) : new Set<string>();
+  return decideReport(thread, attributions, told, drafts, commitRuns);
 }
 
 /** A repository to run the chain against: its git directory, object reader and default branch. */
@@ -254,8 +257,7 @@ export async function runChain(thread: Thread, git: ChainRepo | null): Promise<C
       gold: record?.gold ?? null,
       goldSubject: record?.goldSubject ?? null,
       prNumbers: record?.prNumbers ?? [],
-      // The gold's parent is as telling as the gold ("works in 08a9a8" localises it): its prefixes go too.
-      knownShas: resolution ? [...resolution.resolutions.flatMap((r) => (r.sha ? [r.sha] : [])), ...(record?.parent ? [record.parent] : [])] : [],
+      knownShas: resolution ? resolution.resolutions.flatMap((r) => (r.sha ? [r.sha] : [])) : [],
     },
     git?.objects ?? null,
   );

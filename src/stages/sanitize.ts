@@ -69,7 +69,7 @@ export const sanitizeStage: Stage<SanitizeItem> = {
     const out = await sanitizeThread(
       resolved.thread,
       resolved.attributions,
-      { gold: record.gold, goldSubject: record.goldSubject, prNumbers: record.prNumbers, knownShas: record.parent ? [...resolved.knownShas, record.parent] : resolved.knownShas },
+      { gold: record.gold, goldSubject: record.goldSubject, prNumbers: record.prNumbers, knownShas: resolved.knownShas },
       handle.objects,
     );
     const stored: ReportRow = {
