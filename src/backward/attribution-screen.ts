@@ -498,10 +498,10 @@ function symptomMismatches(
       if (c.ref.type !== 'pr' && at >= c.end && OWN_PULL_GAP.test(p.body.slice(c.end, at + m[0].length))) continue;
       // 'X ("Cache the parser (#64)") which is a fix for #53': the issue the culprit was written to fix.
       if (c.ref.type !== 'pr' && at >= c.end && FIXED_BY_CULPRIT_GAP.test(p.body.slice(c.end, at + m[0].length).replace(/^\s*\((?:[^()\n]|\([^()\n]*\)){1,200}\)/, ''))) continue;
-      // "I was looking at issue #88 when …": the issue that led the writer here, not another bug.
-      if (/\b(?:look(?:ing)?|having\s+a\s+look|working|investigating|reading)\s+(?:at|on|into)\s+(?:issue\s+)?$/i.test(p.body.slice(Math.max(0, at - 40), at + m[0].length - (m[1] ?? m[2] ?? '').length - 1))) continue;
-      // "the crash that has been reported in issue #240": where this very problem is tracked.
-      if (/\b(?:that|which)\s+(?:has\s+been|had\s+been|was|were|is)\s+(?:mentioned|reported|described|tracked|discussed|raised)\s+in\s+(?:issue\s+)?$/i.test(p.body.slice(Math.max(0, at - 60), at + m[0].length - (m[1] ?? m[2] ?? '').length - 1))) continue;
+      // The words right before the number: "I was looking at issue #88 when …" (the issue that led the
+      // writer here), "the crash that has been reported in issue #240" (where this very problem is tracked).
+      const lead = p.body.slice(Math.max(0, at - 60), at + m[0].length - n.length - 1);
+      if (LED_HERE_BY.test(lead) || TRACKED_IN.test(lead)) continue;
       // "I updated the rules in #1733": the writer's own earlier work, not another bug.
       if (OWN_WORK_IN.test(p.body.slice(Math.max(0, at - 80), at + m[0].length))) continue;
       // "Unlike in #1077, …": the other issue is set apart from this one, so the attribution is not its.
@@ -529,6 +529,11 @@ function symptomMismatches(
   }
   return out;
 }
+
+/** Before an issue number: the issue the writer was looking at when they found this one. */
+const LED_HERE_BY = /\b(?:look(?:ing)?|having\s+a\s+look|working|investigating|reading)\s+(?:at|on|into)\s+(?:issue\s+)?$/i;
+/** Before an issue number: the issue where this very problem was reported. */
+const TRACKED_IN = /\b(?:that|which)\s+(?:has\s+been|had\s+been|was|were|is)\s+(?:mentioned|reported|described|tracked|discussed|raised)\s+in\s+(?:issue\s+)?$/i;
 
 /** "another bug in commit ", right before the culprit's reference. */
 const ANOTHER_IN = /\b(?:another|a\s+second|one\s+more)\s+(?:bug|mistake|issue|problem|regression|error)\s+(?:in|from|of|introduced\s+(?:in|by))\s+(?:commit\s*#?\s*)?[`'"(\[]*$/i;
