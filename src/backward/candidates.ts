@@ -12,7 +12,7 @@
 import { findHedge } from './hedge.js';
 import { BLAMING_VERB, FIX_AFTER, FIX_BEFORE, NEUTRAL_SUBJECT, REVERT_BEFORE, UNNAMED_COMMIT } from './phrases.js';
 import { CAUSAL_OTHER, NEGATION_OTHER_BEFORE } from './other-languages.js';
-import { findRefs, isCrossRepository, sameTarget, titleCutRef, titleCutTailEnd, type RefMatch } from './refs.js';
+import { findRefs, isCrossRepository, sameTarget, titleCutRef, type RefMatch } from './refs.js';
 import { layoutOf, lineIndexAt, sentenceAt, type Layout, type Range } from './text.js';
 import type { Attribution, AttributionKind, Thread } from '../model/backward.js';
 
@@ -312,14 +312,14 @@ export function scoreCandidates(
   // A revert's reason may come in its writer's own first comments, before anyone else answers ("this change is causing failures in CI").
   const followUpReasons = REVERT_TITLE.test(thread.title) ? followUps(thread).flatMap((p) => p.body.slice(0, SCORING.maxScan).match(FOLLOW_UP_REASON) ?? []) : [];
   const revertContext = [thread.title, ...followUpReasons].join('\n');
+  // A SHA cut in two by a shortened title: one reference in the title, the body's opening hex is its rest.
+  const cut = titleCutRef(thread.title, thread.posts[0]?.body ?? '');
   for (const src of sources) {
     const body = src.body.length > SCORING.maxScan ? src.body.slice(0, SCORING.maxScan) : src.body;
     const layout = layoutOf(body);
     let count = 0;
-    // A SHA cut in two by a shortened title: one reference in the title, the body's opening hex is its rest.
-    const cut = titleCutRef(thread.title, thread.posts[0]?.body ?? '');
-    const refs = findRefs(body).filter((r) => !(cut && src.index === 0 && r.end <= titleCutTailEnd(thread.title, body)));
-    if (cut && src.index === -1 && !refs.some((r) => r.start <= cut.start && r.end >= cut.end)) refs.push(cut);
+    const refs = findRefs(body).filter((r) => !(cut && src.index === 0 && r.end <= cut.tailEnd));
+    if (cut && src.index === -1 && !refs.some((r) => r.start <= cut.ref.start && r.end >= cut.ref.end)) refs.push(cut.ref);
     for (const ref of refs.sort((a, b) => a.start - b.start)) {
       if (out.length >= SCORING.maxCandidates) return out;
       count += 1;

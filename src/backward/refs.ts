@@ -121,22 +121,17 @@ export function findRefs(text: string): RefMatch[] {
 /**
  * A SHA that GitHub cut in two when it shortened a long title: the title ends "… commit ae9dde…" and
  * the body opens with "…ba66b477…", the rest of it. The reference sits in the title, its value is
- * the whole hex. Null when the title and body do not show that cut.
+ * the whole hex; `tailEnd` is where the rest ends in the body. Null when the title and body do not
+ * show that cut.
  */
-export function titleCutRef(title: string, body: string): RefMatch | null {
+export function titleCutRef(title: string, body: string): { ref: RefMatch; tailEnd: number } | null {
   const head = /(?<![\w/@#.-])([0-9a-fA-F]{1,39})\u2026\s*$/.exec(title);
   const tail = /^\s*\u2026([0-9a-fA-F]{1,39})(?![\w-])/.exec(body);
   if (!head || !tail) return null;
   const hex = head[1]! + tail[1]!;
   if (hex.length < 7 || hex.length > 40 || !looksLikeSha(hex)) return null;
-  return { ref: { type: 'sha', text: head[1]!, value: hex.toLowerCase(), urlRepo: null }, start: head.index, end: head.index + head[1]!.length, outerStart: head.index };
-}
-
-/** The cut-off rest of a title's SHA opening `body` ("…ba66b477…"): its end, or -1. */
-export function titleCutTailEnd(title: string, body: string): number {
-  if (!titleCutRef(title, body)) return -1;
-  const tail = /^\s*\u2026[0-9a-fA-F]{1,39}/.exec(body)!;
-  return tail[0].length;
+  const ref: RefMatch = { ref: { type: 'sha', text: head[1]!, value: hex.toLowerCase(), urlRepo: null }, start: head.index, end: head.index + head[1]!.length, outerStart: head.index };
+  return { ref, tailEnd: tail[0].length };
 }
 
 /** Longest written form of a reference (a markdown link around a long URL), to bound searches. */
