@@ -64,11 +64,11 @@ const SUBTREE_MERGE = /^Merge commit '[0-9a-f]{40}'(?: into \S+| as '[^']+')?\s*
  * feature", "Merge remote-tracking branch 'origin/main'", "Merge branch 'main' of <url>"): the
  * second parent is then the branch's previous tip and the first parent is a side line.
  */
-export function mergesBranchIn(subject: string, branch: string): boolean {
+export function mergesBranchIn(subject: string, branch: string, formerBranches: readonly string[] = []): boolean {
   const m = MERGE_SUBJECT.exec(subject);
   if (!m) return false;
   const merged = m[1]!;
-  return merged === branch || merged.endsWith(`/${branch}`);
+  return [branch, ...formerBranches].some((b) => merged === b || merged.endsWith(`/${b}`));
 }
 
 /** A repository named by a merge subject's "of <url>" (`github.com/owner/name`, `git@github.com:owner/name.git`). */
@@ -111,12 +111,13 @@ function mergedFromOtherRemote(subject: string, repoNames: readonly string[]): b
  * "into master" out there) or "Merge back Release 1.3.1": a merge of another branch made on the
  * branch itself, whose first parent is the branch.
  */
-function mergedInto(subject: string, branch: string): boolean {
+function mergedInto(subject: string, branch: string, formerBranches: readonly string[]): boolean {
+  const names = [branch, ...formerBranches];
   const into = /^Merge\b.*\binto\s+['"]?(\S+?)['"]?\s*$/.exec(subject);
-  if (into) return into[1] === branch || into[1] === `origin/${branch}`;
+  if (into) return names.some((b) => into[1] === b || into[1] === `origin/${b}`);
   // "Merge back Release 1.3.1": a release line merged back into the branch.
   if (/^Merge\s+back\b/i.test(subject)) return true;
-  return branch === 'master' && /^Merge (?:remote-tracking )?branch '[^']+'\s*$/.test(subject) && !mergesBranchIn(subject, branch);
+  return names.includes('master') && /^Merge (?:remote-tracking )?branch '[^']+'\s*$/.test(subject) && !mergesBranchIn(subject, branch, formerBranches);
 }
 
 /**
@@ -128,12 +129,19 @@ function mergedInto(subject: string, branch: string): boolean {
  * whose second parent is the head of the pull request its "(#N)" subject names: that merge was made on the base branch, and is a
  * pull-request head only because a later PR proposed the branch itself ("merge main into stable").
  * With `repoNames` (the repository and its former names), a subject merging the branch "of" another
- * repository's URL is no evidence.
+ * repository's URL is no evidence. `formerBranches`: names the branch had before (formerBranchNames
+ * in git/history.ts: a `master` renamed `main`), which merge subjects written then name.
  */
-export function foxtrotEvidence(merge: CommitFacts, branch: string, pulls: PullRefs, repoNames: readonly string[] = []): FoxtrotEvidence | null {
+export function foxtrotEvidence(
+  merge: CommitFacts,
+  branch: string,
+  pulls: PullRefs,
+  repoNames: readonly string[] = [],
+  formerBranches: readonly string[] = [],
+): FoxtrotEvidence | null {
   if (merge.parents.length < 2) return null;
-  if (mergesBranchIn(merge.subject, branch)) return mergedFromElsewhere(merge.subject, repoNames) || mergedFromOtherRemote(merge.subject, repoNames) ? null : 'merge-message';
-  if (GITHUB_MERGE_BUTTON.test(merge.subject) || SUBTREE_MERGE.test(merge.subject) || mergedInto(merge.subject, branch) || !pulls.heads.has(merge.sha)) return null;
+  if (mergesBranchIn(merge.subject, branch, formerBranches)) return mergedFromElsewhere(merge.subject, repoNames) || mergedFromOtherRemote(merge.subject, repoNames) ? null : 'merge-message';
+  if (GITHUB_MERGE_BUTTON.test(merge.subject) || SUBTREE_MERGE.test(merge.subject) || mergedInto(merge.subject, branch, formerBranches) || !pulls.heads.has(merge.sha)) return null;
   const named = NAMED_PULL.exec(merge.subject)?.[1];
   if (named !== undefined && pulls.tips.get(Number(named)) === merge.parents[1]) return null;
   return 'pull-request-head';
@@ -164,6 +172,7 @@ export function decideCutoff(
   pulls: PullRefs,
   lineOf: (start: string) => LineFacts | undefined,
   repoNames: readonly string[] = [],
+  formerBranches: readonly string[] = [],
 ): Cutoff | { missing: string } {
   const decided = new Map<string, Cutoff | { missing: string }>();
   const from = (start: string): Cutoff | { missing: string } => {
@@ -174,7 +183,7 @@ export function decideCutoff(
     const skipped: string[] = [];
     let answer: Cutoff | { missing: string } | null = null;
     for (const merge of line.merges) {
-      const evidence = foxtrotEvidence(merge, branch, pulls, repoNames);
+      const evidence = foxtrotEvidence(merge, branch, pulls, repoNames, formerBranches);
       if (evidence === null) continue;
       const followed = from(merge.parents[1]!);
       if ('missing' in followed) return followed;

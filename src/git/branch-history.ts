@@ -1,6 +1,6 @@
 import { decideCutoff, foxtrotEvidence, reportSeconds, type Cutoff, type LineFacts, type PullRefs } from '../backward/cutoff.js';
 import { MinerError } from '../errors.js';
-import { isAncestor, readPullRefs } from './history.js';
+import { formerBranchNames, isAncestor, readPullRefs } from './history.js';
 import { runGit } from './runner.js';
 
 interface Node {
@@ -38,7 +38,7 @@ class Line {
     const i = this.shas.length;
     this.shas.push(node.sha);
     this.prefixMin.push(i === 0 ? node.time : Math.min(this.prefixMin[i - 1]!, node.time));
-    if (node.parents.length >= 2 && foxtrotEvidence(node, this.history.branch, this.history.pulls, this.history.repoNames) !== null) this.foxtrots.push(i);
+    if (node.parents.length >= 2 && foxtrotEvidence(node, this.history.branch, this.history.pulls, this.history.repoNames, this.history.formerBranches) !== null) this.foxtrots.push(i);
     this.next = node.parents[0] ?? null;
     return true;
   }
@@ -97,6 +97,8 @@ export class BranchHistory {
     readonly pulls: PullRefs,
     /** The repository's owner/name and former names (foxtrot evidence: a branch merged "of" another repository is none). */
     readonly repoNames: readonly string[],
+    /** Names the branch had before (formerBranchNames: foxtrot evidence in merge subjects written then). */
+    readonly formerBranches: readonly string[] = [],
   ) {}
 
   /** Reads the branch's history; a missing branch is a not-found error naming it. */
@@ -105,11 +107,12 @@ export class BranchHistory {
     const tipOut = await runGit(gitDir, ['rev-parse', '--verify', '-q', `${ref}^{commit}`], { allowExit: [0, 1] });
     if (tipOut.exitCode !== 0) throw new MinerError('not-found', `${gitDir}: branch ${branch} not found`);
     const tip = tipOut.stdout.trim();
-    const [log, pulls] = await Promise.all([
+    const [log, pulls, formerBranches] = await Promise.all([
       runGit(gitDir, ['rev-list', '--no-commit-header', '--format=%H%x00%P%x00%ct%x00%s', tip, '--']),
       readPullRefs(gitDir),
+      formerBranchNames(gitDir, branch),
     ]);
-    const history = new BranchHistory(gitDir, branch, tip, pulls, repoNames);
+    const history = new BranchHistory(gitDir, branch, tip, pulls, repoNames, formerBranches);
     const text = log.stdout;
     let at = 0;
     while (at < text.length) {
@@ -151,7 +154,7 @@ export class BranchHistory {
   cutoff(reportTime: Date): Cutoff {
     const limit = reportSeconds(reportTime);
     const tipRef = `refs/heads/${this.branch}`;
-    const answer = decideCutoff(this.branch, reportTime, this.pulls, (start) => this.line(start === tipRef ? this.tip : start).factsAt(limit), this.repoNames);
+    const answer = decideCutoff(this.branch, reportTime, this.pulls, (start) => this.line(start === tipRef ? this.tip : start).factsAt(limit), this.repoNames, this.formerBranches);
     if ('missing' in answer) throw new MinerError('internal', `${this.gitDir}: the history of ${this.branch} has no line from ${answer.missing}`);
     return answer;
   }

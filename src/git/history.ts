@@ -23,6 +23,18 @@ export async function defaultBranchOf(gitDir: string): Promise<string | null> {
   return exists.exitCode === 0 ? ref.slice('refs/heads/'.length) : null;
 }
 
+/**
+ * Names the default branch had before, which merge subjects written then still name: `master` for
+ * a `main` branch in a repository with no `master` branch (GitHub's default was renamed so in
+ * 2020, and earlier "Merge branch 'master' into feature" foxtrot merges say `master`). One
+ * `rev-parse`, and only for a `main` branch.
+ */
+export async function formerBranchNames(gitDir: string, branch: string): Promise<string[]> {
+  if (branch !== 'main') return [];
+  const master = await runGit(gitDir, ['rev-parse', '-q', '--verify', 'refs/heads/master^{commit}'], { allowExit: [0, 1] });
+  return master.exitCode === 0 ? [] : ['master'];
+}
+
 /** The refs/pull/N/head refs of a repository (one `for-each-ref`); other refs under refs/pull/ count as heads only. */
 export async function readPullRefs(gitDir: string): Promise<PullRefs> {
   const r = await runGit(gitDir, ['for-each-ref', '--format=%(objectname) %(refname)', 'refs/pull/']);
@@ -42,15 +54,16 @@ export async function readPullRefs(gitDir: string): Promise<PullRefs> {
 /**
  * The cutoff of one report (decideCutoff), its facts read per case: for each first-parent line
  * the rule asks about, two `rev-list` processes (with a commit-graph neither parses the skipped
- * commits); the refs/pull/ heads once, when a line has a merge above its cutoff. The reference
+ * commits); the refs/pull/ heads and the branch's former names once, when a line has a merge above its cutoff. The reference
  * for BranchHistory's batched reading (tests check that both agree).
  */
 export async function computeCutoff(gitDir: string, branch: string, reportTime: Date, repoNames: readonly string[] = []): Promise<Cutoff> {
   const limit = reportSeconds(reportTime);
   const lines = new Map<string, LineFacts>();
   let pulls: PullRefs | null = null;
+  let formerBranches: string[] = [];
   for (;;) {
-    const answer = decideCutoff(branch, reportTime, pulls ?? NO_PULL_REFS, (start) => lines.get(start), repoNames);
+    const answer = decideCutoff(branch, reportTime, pulls ?? NO_PULL_REFS, (start) => lines.get(start), repoNames, formerBranches);
     if (!('missing' in answer)) return answer;
     const start = answer.missing;
     const line = await readLine(gitDir, start, limit).catch(async (error: unknown) => {
@@ -60,7 +73,7 @@ export async function computeCutoff(gitDir: string, branch: string, reportTime: 
     });
     lines.set(start, line);
     // Pull-request heads matter only for merges; before the first one, no line needs them.
-    if (pulls === null && line.merges.length > 0) pulls = await readPullRefs(gitDir);
+    if (pulls === null && line.merges.length > 0) [pulls, formerBranches] = await Promise.all([readPullRefs(gitDir), formerBranchNames(gitDir, branch)]);
   }
 }
 

@@ -95,6 +95,20 @@ describe('computeCutoff', () => {
     expect(await computeCutoff(f.gitDir, 'main', f.report, ['someone/widget-fork'])).toMatchObject({ sha: f.m2, rule: 'foxtrot-corrected' });
   });
 
+  it('takes merges naming the branch by its former name master for foxtrot merges while no master branch remains, with either reader', async () => {
+    // A default branch renamed from master to main: merges made before the rename still say 'master'.
+    const f = await foxtrotRepo({ mergeMessage: "Merge branch 'master' into feature" });
+    const renamed = await computeCutoff(f.gitDir, 'main', f.report);
+    expect(renamed).toMatchObject({ sha: f.m2, rule: 'foxtrot-corrected' });
+    expect(renamed.notes[0]).toContain(`foxtrot merge ${f.merge} (merge-message`);
+    expect((await BranchHistory.load(f.gitDir, 'main')).cutoff(f.report)).toEqual(renamed);
+    // While a master branch exists beside main, 'master' names that other branch: no evidence.
+    await f.repo.updateRef('refs/heads/master', f.c1);
+    const beside = await computeCutoff(f.gitDir, 'main', f.report);
+    expect(beside).toEqual({ sha: f.onFeature, rule: 'first-parent-by-date', notes: [] });
+    expect((await BranchHistory.load(f.gitDir, 'main')).cutoff(f.report)).toEqual(beside);
+  });
+
   it('returns no cutoff when every commit is after the report', async () => {
     const repo = await makeRepo();
     await repo.commit('c1');
