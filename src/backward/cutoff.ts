@@ -163,7 +163,9 @@ export function foxtrotEvidence(
  *
  * `lineOf(start)` gives the facts of the first-parent line from `start` at this report time, or
  * undefined when they have not been read: the answer is then `{ missing: start }`, and a reader
- * that reads lazily reads that line and asks again. A reader must give every merge above the
+ * that reads lazily reads that line and asks again. Likewise `related(merge)`: whether the merge's
+ * two parents share a commit (a foxtrot merge's do; an import of another repository's history
+ * does not), undefined when not known yet (the answer is then `{ relationOf: merge }`). A reader must give every merge above the
  * cutoff that foxtrotEvidence names (it may leave out the others).
  */
 export function decideCutoff(
@@ -173,23 +175,32 @@ export function decideCutoff(
   lineOf: (start: string) => LineFacts | undefined,
   repoNames: readonly string[] = [],
   formerBranches: readonly string[] = [],
-): Cutoff | { missing: string } {
-  const decided = new Map<string, Cutoff | { missing: string }>();
-  const from = (start: string): Cutoff | { missing: string } => {
+  related: (merge: CommitFacts) => boolean | undefined = () => true,
+): Cutoff | Pending {
+  const decided = new Map<string, Cutoff | Pending>();
+  const from = (start: string): Cutoff | Pending => {
     const known = decided.get(start);
     if (known !== undefined) return known;
     const line = lineOf(start);
     if (line === undefined) return { missing: start };
     const skipped: string[] = [];
-    let answer: Cutoff | { missing: string } | null = null;
+    let answer: Cutoff | Pending | null = null;
     for (const merge of line.merges) {
       const evidence = foxtrotEvidence(merge, branch, pulls, repoNames, formerBranches);
       if (evidence === null) continue;
-      const followed = from(merge.parents[1]!);
-      if ('missing' in followed) return followed;
       const note = `foxtrot merge ${merge.sha} (${evidence}: ${JSON.stringify(merge.subject)})`;
+      const followed = from(merge.parents[1]!);
+      if (!isCutoff(followed)) return followed;
       if (followed.sha === null) {
         skipped.push(`${note}: not followed, no commit on its second parent's line at or before ${reportTime.toISOString()} (another history merged in)`);
+        continue;
+      }
+      // A merge whose two parents share no commit imported another repository ("import X repository into monorepo"),
+      // older commits and all: its second parent was never this branch.
+      const sharing = related(merge);
+      if (sharing === undefined) return { relationOf: merge };
+      if (!sharing) {
+        skipped.push(`${note}: not followed, its parents share no history (another repository imported)`);
         continue;
       }
       answer = { sha: followed.sha, rule: 'foxtrot-corrected', notes: [...skipped, `${note}: followed second parent ${merge.parents[1]}`, ...followed.notes] };
@@ -205,6 +216,16 @@ export function decideCutoff(
     return answer;
   };
   return from(`refs/heads/${branch}`);
+}
+
+/**
+ * What decideCutoff still needs from its reader: the facts of the first-parent line from `missing`, or whether the two
+ * parents of `relationOf` share any commit.
+ */
+export type Pending = { readonly missing: string } | { readonly relationOf: CommitFacts };
+
+export function isCutoff(answer: Cutoff | Pending): answer is Cutoff {
+  return 'rule' in answer;
 }
 
 /** The report time in whole seconds, as git committer times count; a report time that is no date is a validation error. */

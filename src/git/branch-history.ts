@@ -1,4 +1,4 @@
-import { decideCutoff, foxtrotEvidence, reportSeconds, type Cutoff, type LineFacts, type PullRefs } from '../backward/cutoff.js';
+import { decideCutoff, foxtrotEvidence, isCutoff, reportSeconds, type Cutoff, type LineFacts, type PullRefs } from '../backward/cutoff.js';
 import { MinerError } from '../errors.js';
 import { formerBranchNames, isAncestor, readPullRefs } from './history.js';
 import { runGit } from './runner.js';
@@ -88,6 +88,7 @@ export class BranchHistory {
   /** For each commit: the largest position on the tip's first-parent line from which it is reachable. */
   private depth: Map<string, number> | null = null;
   private generation: Map<string, number> | null = null;
+  private roots: Map<string, bigint> | null | undefined = undefined;
 
   private constructor(
     readonly gitDir: string,
@@ -154,9 +155,59 @@ export class BranchHistory {
   cutoff(reportTime: Date): Cutoff {
     const limit = reportSeconds(reportTime);
     const tipRef = `refs/heads/${this.branch}`;
-    const answer = decideCutoff(this.branch, reportTime, this.pulls, (start) => this.line(start === tipRef ? this.tip : start).factsAt(limit), this.repoNames, this.formerBranches);
-    if ('missing' in answer) throw new MinerError('internal', `${this.gitDir}: the history of ${this.branch} has no line from ${answer.missing}`);
+    const answer = decideCutoff(
+      this.branch,
+      reportTime,
+      this.pulls,
+      (start) => this.line(start === tipRef ? this.tip : start).factsAt(limit),
+      this.repoNames,
+      this.formerBranches,
+      (m) => this.related(m.parents[0]!, m.parents[1]!),
+    );
+    if (!isCutoff(answer)) throw new MinerError('internal', `${this.gitDir}: the history of ${this.branch} has no line from ${'missing' in answer ? answer.missing : answer.relationOf.sha}`);
     return answer;
+  }
+
+  /** Whether two commits share an ancestor: with one root commit always; otherwise by the roots each reaches (read once). */
+  private related(a: string, b: string): boolean {
+    const roots = this.rootsReached();
+    if (roots === null) return true;
+    const x = roots.get(a);
+    const y = roots.get(b);
+    return x === undefined || y === undefined || (x & y) !== 0n;
+  }
+
+  /** For every commit, the root commits it reaches as a bit set; null when the history has a single root. */
+  private rootsReached(): Map<string, bigint> | null {
+    if (this.roots !== undefined) return this.roots;
+    let count = 0;
+    for (const node of this.nodes.values()) if (node.parents.length === 0) count += 1;
+    if (count <= 1) return (this.roots = null);
+    const reached = new Map<string, bigint>();
+    let next = 0n;
+    for (const start of this.nodes.keys()) {
+      if (reached.has(start)) continue;
+      // Depth first, parents before the commit: iterative, for histories far deeper than the call stack.
+      const stack: [string, boolean][] = [[start, false]];
+      while (stack.length > 0) {
+        const [sha, done] = stack.pop()!;
+        if (reached.has(sha)) continue;
+        const node = this.nodes.get(sha);
+        if (!node) {
+          reached.set(sha, 0n);
+          continue;
+        }
+        if (!done) {
+          stack.push([sha, true]);
+          for (const parent of node.parents) if (!reached.has(parent)) stack.push([parent, false]);
+          continue;
+        }
+        let bits = node.parents.length === 0 ? 1n << next++ : 0n;
+        for (const parent of node.parents) bits |= reached.get(parent) ?? 0n;
+        reached.set(sha, bits);
+      }
+    }
+    return (this.roots = reached);
   }
 
   private ensureDepth(): Map<string, number> {

@@ -1,4 +1,4 @@
-import { decideCutoff, NO_PULL_REFS, reportSeconds, type Cutoff, type LineFacts, type PullRefs } from '../backward/cutoff.js';
+import { decideCutoff, isCutoff, NO_PULL_REFS, reportSeconds, type Cutoff, type LineFacts, type PullRefs } from '../backward/cutoff.js';
 import { MinerError } from '../errors.js';
 import { runGit } from './runner.js';
 
@@ -62,9 +62,16 @@ export async function computeCutoff(gitDir: string, branch: string, reportTime: 
   const lines = new Map<string, LineFacts>();
   let pulls: PullRefs | null = null;
   let formerBranches: string[] = [];
+  const relations = new Map<string, boolean>();
   for (;;) {
-    const answer = decideCutoff(branch, reportTime, pulls ?? NO_PULL_REFS, (start) => lines.get(start), repoNames, formerBranches);
-    if (!('missing' in answer)) return answer;
+    const answer = decideCutoff(branch, reportTime, pulls ?? NO_PULL_REFS, (start) => lines.get(start), repoNames, formerBranches, (m) => relations.get(m.sha));
+    if (isCutoff(answer)) return answer;
+    if ('relationOf' in answer) {
+      const m = answer.relationOf;
+      const base = await runGit(gitDir, ['merge-base', m.parents[0]!, m.parents[1]!], { allowExit: [0, 1] });
+      relations.set(m.sha, base.exitCode === 0);
+      continue;
+    }
     const start = answer.missing;
     const line = await readLine(gitDir, start, limit).catch(async (error: unknown) => {
       const exists = await runGit(gitDir, ['rev-parse', '--verify', '-q', `${start}^{commit}`], { allowExit: [0, 1] });

@@ -85,6 +85,29 @@ describe('computeCutoff', () => {
     expect(history.cutoff(report)).toEqual(single);
   });
 
+  it('does not follow into another repository imported whole, even when it has commits older than the report, with either reader', async () => {
+    // main: c1 ─ c2 ─ M "import the gadget repository" (second parent: g1 ─ g2, a history of its own) ─ after; M is a pull-request head.
+    const repo = await makeRepo();
+    await repo.commit('c1', { files: { 'a.txt': '1\n' } });
+    const c2 = await repo.commit('c2', { files: { 'a.txt': '2\n' } });
+    await repo.git(['checkout', '-q', '--orphan', 'gadget']);
+    await repo.git(['rm', '-q', '-rf', '.']);
+    await repo.commit('gadget start', { files: { 'gadget/g.txt': '1\n' } });
+    await repo.commit('gadget work', { files: { 'gadget/g.txt': '2\n' } });
+    await repo.checkout('main');
+    const d = `${repo.nextTime()} +0000`;
+    await repo.git(['merge', '-q', '--no-ff', '--allow-unrelated-histories', '-m', 'chore: import the gadget repository', 'gadget'], { GIT_AUTHOR_DATE: d, GIT_COMMITTER_DATE: d });
+    const merge = (await repo.git(['rev-parse', 'HEAD'])).trim();
+    await repo.updateRef('refs/pull/12/head', merge);
+    await repo.commit('after', { files: { 'b.txt': 'b\n' } });
+    const report = tickDate(4, true); // after both gadget commits, before the import
+    const single = await computeCutoff(gd(repo), 'main', report);
+    expect(single).toMatchObject({ sha: c2, rule: 'first-parent-by-date' });
+    expect(single.notes.join('\n')).toContain(`foxtrot merge ${merge} (pull-request-head`);
+    expect(single.notes.join('\n')).toMatch(/not followed, its parents share no history/);
+    expect((await BranchHistory.load(gd(repo), 'main')).cutoff(report)).toEqual(single);
+  });
+
   it('does not follow a branch merged "of" another repository when the repository is known, with either reader', async () => {
     const f = await foxtrotRepo({ mergeMessage: "Merge branch 'main' of https://github.com/someone/widget-fork into feature" });
     expect(await computeCutoff(f.gitDir, 'main', f.report)).toMatchObject({ sha: f.m2, rule: 'foxtrot-corrected' });
