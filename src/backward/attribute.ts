@@ -174,8 +174,16 @@ function attributionsInPost(post: ThreadPost): Attribution[] {
       sentence: { start: f.sentence.start, end: f.sentence.end, text: post.body.slice(f.sentence.start, f.sentence.end) },
       author: post.author,
       createdAt: post.createdAt,
-      hedged: findHedge(f.hedgeText) !== null || caveatAfter(post.body, f.sentence.end),
+      hedged: findHedge(f.kind === 'bisect-output' ? withoutAppearance(f.hedgeText) : f.hedgeText) !== null || caveatAfter(post.body, f.sentence.end),
     }));
+}
+
+/**
+ * The prose over a pasted bisect verdict, without the words that only restate it ("X seems to be the culprit", "looks like
+ * X"): git's own verdict is no guess; doubt about it ("maybe", "not sure the bisect is right") still is.
+ */
+function withoutAppearance(text: string): string {
+  return text.replace(/\b(?:seems?\s+(?:to\s+be|like|to)|looks?\s+like|appears?\s+to\s+be)\b/gi, ' ');
 }
 
 function kindOf(ref: RefMatch): AttributionKind {

@@ -93,6 +93,12 @@ export function screenThread(thread: Thread, attributions: readonly Attribution[
     if (p && m) add('cross-repository', sentenceText(p, m.index), a.post);
     // A later post that names the same commit and places it in another project ("X is an update of Y from upstream").
     if (a.ref.type === 'pr') continue;
+    // The same hash given anywhere as a commit URL of another repository ("It's https://github.com/other/lib/commit/X"):
+    // the bare hash named that repository's commit.
+    if (a.ref.type === 'sha') {
+      const elsewhere = posts.flatMap((q) => findRefs(q.body).map((r) => ({ q, r }))).find(({ r }) => r.ref.type === 'commit-url' && isCrossRepository(r.ref, thread.repo, aliases) && sameHex(r.ref.value, a.ref.value));
+      if (elsewhere) add('cross-repository', sentenceText(elsewhere.q, elsewhere.r.start), elsewhere.q.index);
+    }
     for (const q of posts) {
       if (q.index <= a.post) continue;
       const n = ELSEWHERE.exec(q.body);
@@ -175,7 +181,12 @@ export function screenThread(thread: Thread, attributions: readonly Attribution[
   const live = groups.filter((g) => !g.every(({ a }) => fixedSince(a)));
   // Those earlier breakages are no culprit of this report.
   const earlier = new Set(live.length > 0 ? groups.filter((g) => !live.includes(g)).flatMap((g) => g.map(({ i }) => i)) : []);
-  const rivals = (live.length > 0 ? live : groups).filter((g) => !g.every(({ a }) => step(a)));
+  // "Maybe #120 did it." … "Perhaps #131 instead." … "Bisected X as first bad commit.": guesses made before
+  // one bisect told its outcome plainly are superseded by it, not rival culprits.
+  const bisected = groups.filter((g) => ownWords(g).some(({ a }) => !a.hedged && BISECT_DONE.test(a.sentence.text)));
+  const firstBisect = bisected.length === 1 ? Math.min(...bisected[0]!.filter(({ a }) => !a.hedged && BISECT_DONE.test(a.sentence.text)).map(({ a }) => a.post)) : null;
+  const superseded = (g: (typeof groups)[number]): boolean => firstBisect !== null && !bisected.includes(g) && g.every(({ a }) => a.hedged && a.post < firstBisect);
+  const rivals = (live.length > 0 ? live : groups).filter((g) => !g.every(({ a }) => step(a)) && !superseded(g));
   for (const family of ['commit', 'pr'] as const) {
     const named = rivals.filter((g) => familyOf(g[0]!.a.ref) === family);
     if (named.length > 1) {
@@ -211,10 +222,25 @@ export function screenThread(thread: Thread, attributions: readonly Attribution[
     const namer = first.post === -1 ? thread.author : thread.posts.find((p) => p.index === first.post)?.author;
     for (const r of matching([DISPUTE, OTHER_CAUSE], { post: first.post, offset: first.sentence.end })) {
       if (r.post === first.post || thread.posts.find((p) => p.index === r.post)?.author === namer || isQuoted(thread, r)) continue;
-      // "… on the latest master" / "… anymore": gone since, which disputes nothing.
-      if (GONE_SINCE.test(r.text) || CONFIRM_SAME.test(r.text)) continue;
+      // "… on the latest master" / "… anymore": gone since, which disputes nothing; "I applied #77 and now it works as
+      // designed": a fix tried, which disputes nothing either.
+      if (GONE_SINCE.test(r.text) || CONFIRM_SAME.test(r.text) || FIX_TRIED.test(r.text)) continue;
       const settled = posts.some((p) => p.index > r.post && (ADMISSION.test(p.body) || SETTLED.test(p.body) || findRefs(p.body).some((x) => x.ref.type !== 'pr')));
       if (!settled) add('retracted', r.text, r.post, false);
+    }
+  }
+
+  // A blame that rests on a revert ("This reverts commit X. With it reverted the crash is gone"), and someone else then still
+  // has the problem with the revert ("it still crashes for me"), nothing settling it later: the revert's cure is in doubt, so review.
+  if (attributions.length > 0) {
+    const first = attributions[0]!;
+    const namer = first.post === -1 ? thread.author : thread.posts.find((p) => p.index === first.post)?.author;
+    if (/\brevert/i.test(first.sentence.text)) {
+      for (const r of matching([STILL_BROKEN], { post: first.post, offset: first.sentence.end })) {
+        if (r.post === first.post || thread.posts.find((p) => p.index === r.post)?.author === namer || isQuoted(thread, r)) continue;
+        const settled = posts.some((p) => p.index > r.post && (ADMISSION.test(p.body) || SETTLED.test(p.body)));
+        if (!settled) add('retracted', r.text, r.post, false);
+      }
     }
   }
 
@@ -248,6 +274,13 @@ export function screenThread(thread: Thread, attributions: readonly Attribution[
   for (const s of symptomMismatches(thread, posts, domestic.map(({ a }) => a), outsideBlocks)) add('symptom-mismatch', s.text, s.post, s.sure);
 
   return decide(findings, domestic.map(({ i }) => i).filter((i) => !earlier.has(i)));
+}
+
+/** Two hashes that name one commit (one a prefix of the other, seven hex digits at least). */
+function sameHex(a: string, b: string): boolean {
+  const x = a.toLowerCase();
+  const y = b.toLowerCase();
+  return Math.min(x.length, y.length) >= 7 && (x.startsWith(y) || y.startsWith(x));
 }
 
 /** The one commit a title reverts ("revert 9ea0ce6…", "Revert abc1234 (…)"), or null. */
@@ -316,8 +349,13 @@ const OTHER_CAUSE =
  */
 const DISPUTE =
   /\b(?:we|I|the\s+team|nobody\s+else|no\s+one\s+else)\s+(?:do(?:es)?\s*(?:not|n't)|cannot|can't|could\s*(?:not|n't)|(?:am|are|was|were)\s*(?:not|n't)\s+able\s+to)\s+(?:(?:have|see|get|reproduce|repro|hit|trigger)\w*)\s+(?:this|the|that|your|it|any)\b|\b(?:not|isn't|wasn't|is\s+not|was\s+not)\s+(?:@[\w-]+'s|his|her|their|your|(?:the|this|that)\s+(?:commit|change|PR)'s)\s+fault\b|\bnot\s+(?:yet\s+)?convinced\s+(?:that|if|whether)\b|\b(?:it|this|that)\s+works\s+(?:perfectly\s+|just\s+|totally\s+)?fine\s+for\s+me\b|\b(?:it|this|that)\s+(?:builds|compiles)\s+(?:(?:just\s+)?fine\s+)?for\s+me\b|\b(?:you|they)\s+(?:just\s+|only\s+|simply\s+)?(?:need|have)\s+to\s+(?:re-?run\s+[`'"]?[\w-]+[`'"]?|run\s+[`'"]?[\w-]+[`'"]?\s+again|re-?build|re-?configure|re-?generate|do\s+a\s+clean\s+build)\b|\b(?:so\s+)?(?:this|that|it)\s+is\s+(?:(?:the\s+)?expected|intended|intentional|deliberate|by\s+design)(?:\s+behaviou?r)?\s*(?:[.!]|$)|\bworks\s+as\s+(?:intended|designed)\b|\b(?:see|saw|seeing|have|had)\s+(?:several|many|multiple|some|plenty\s+of)\s+(?:successful|passing|green)\s+(?:builds?|runs?|pipelines?)\s+(?:after|since|with|past)\s+(?:that|this|the)\s+commit\b|\b(?:should(?:n't|\s+not)|would(?:n't|\s+not))\s+(?:cause|affect|break)\s+any(?:thing|\s+(?:issues?|problems?|bugs?|trouble))\b/im;
+/** The problem is still there (after a revert): "it still crashes for me", "still getting the error". */
+const STILL_BROKEN =
+  /\b(?:it|this|that|mine|the\s+(?:app|game|build|program))\s+still\s+(?:crash|fail|hang|freez|segfault|break)\w*|\bstill\s+(?:see|get|have|hit)(?:s|ting|ing)?\s+(?:the|this|that|a)\s+(?:same\s+)?(?:crash|error|failure|hang|problem|issue|segfault)\b/i;
 /** "I can confirm I also have this issue with the new compiler and I don't have it with the old one": a good side, not a dispute. */
 const CONFIRM_SAME = /\bconfirm\w*|\b(?:also|too)\s+(?:have|see|get|hit)\b|\b(?:do(?:es)?\s*(?:not|n't)|cannot|can't)\s+\w+\s+(?:this|the|that|it)\s+(?:\w+\s+)?(?:when|if|with|using|after|before|until|on\s+(?:the\s+)?(?:old|older|previous))\b/i;
+/** A fix tried and found working ("I applied #77 and now it works", "tried your patch: works as designed"). */
+const FIX_TRIED = /\b(?:test(?:ed|ing)?|tried|trying|appl(?:y|ied|ying)|with)\s+(?:out\s+)?(?:the\s+|your\s+|this\s+)?(?:#\d+|fix|patch|PR|pull\s+request|branch)\b(?:\s+applied)?[^.\n]{0,40}\bworks?\b/i;
 /** Not seeing the problem any more, on a newer revision: fixed since, not disputed. */
 const GONE_SINCE = /\b(?:any\s*more|now|(?:on|with|in)\s+(?:the\s+)?(?:latest|current|newest|recent)\s+(?:master|main|trunk|head|version|release|build|nightly|commit)|(?:on|with|in)\s+(?:master|main|head)\b)/i;
 /** A later post that settles a disputed attribution: a fix or a revert of it landed, or it reproduces after all. */
@@ -354,7 +392,7 @@ function admittedLater(thread: Thread, posts: readonly PostText[], a: Attributio
 
 /** A later post saying the named change was reverted ("Thanks, I reverted it for now", "Closed by reverting the patch"). */
 const REVERTED_DONE =
-  /\b(?:I|we)(?:'ve|\s+have|\s+just)?\s+reverted\b|\breverted\s+(?:it|this|that|the\s+(?:commit|change|patch|pr|pull\s+request))\b|\b(?:closed|fixed|solved|resolved)\s+by\s+reverting\b|\bhas\s+been\s+reverted\b/i;
+  /\b(?:I|we)(?:'ve|\s+have|\s+just)?\s+reverted\b|(?:\b(?:I'll|I\s+will|we'll|we\s+will|(?:I'm|I\s+am|we're|we\s+are)\s+going\s+to)|(?:^|[.!]\s+)will)\s+(?:just\s+)?revert\s+(?:it|this|that|those|them|the\s+[\w-]+(?:\s+[\w-]+)?\s+(?:change|commit|patch)s?)\b(?![^.\n]{0,40}\b(?:see|test|check)\s+(?:if|whether)\b)|\breverted\s+(?:it|this|that|the\s+(?:commit|change|patch|pr|pull\s+request))\b|\b(?:closed|fixed|solved|resolved)\s+by\s+reverting\b|\bhas\s+been\s+reverted\b/i;
 /** …unless the revert did not help, was only an experiment, or made way for the change redone (the change was this issue's fix). */
 const REVERT_NO_HELP =
   /\b(?:did\s*n[o']?t|does\s*n[o']?t|didn't|doesn't|not)\s+(?:help|fix|solve|change|make\s+(?:a|any)\s+difference)\b|\bstill\s+(?:broken|fails?|failing|crash\w*|happens|there|present|see)\b|\bsame\s+(?:problem|issue|result|error)\b|\bif\s+(?:I|we|you)\s+revert|\bre-?(?:introduc|appl|land|implement)\w*|\bre-?(?:do|did|done|doing)\b/i;
@@ -517,7 +555,7 @@ function symptomMismatches(
       const text = p.body.slice(s.start, s.end);
       if (!DIFFERENT_SYMPTOM.some((re) => re.test(text))) continue;
       // "Something similar was reported in another issue": the same problem seen elsewhere, not a different one.
-      if (SAME_SEEN_ELSEWHERE.test(text) || MASKED_BY_OTHER.test(text) || OTHER_TO_COME.test(text)) continue;
+      if (SAME_SEEN_ELSEWHERE.test(text) || MASKED_BY_OTHER.test(text) || OTHER_TO_COME.test(text) || OTHER_ADDRESSED.test(text)) continue;
       // "Fix another bug in commit X": the other bug is X's own, the one reported here.
       if (culprits.some((c) => text.includes(c.ref.text) && ANOTHER_IN.test(text.slice(0, text.indexOf(c.ref.text))))) continue;
       const aboutCulprit = /\b(?:bisect\w*|commit|culprit)\b/i.test(text) || culprits.some((c) => text.includes(c.ref.text));
@@ -537,6 +575,9 @@ const TRACKED_IN = /\b(?:that|which)\s+(?:has\s+been|had\s+been|was|were|is)\s+(
 
 /** "another bug in commit ", right before the culprit's reference. */
 const ANOTHER_IN = /\b(?:another|a\s+second|one\s+more)\s+(?:bug|mistake|issue|problem|regression|error)\s+(?:in|from|of|introduced\s+(?:in|by))\s+(?:commit\s*#?\s*)?[`'"(\[]*$/i;
+
+/** "unlike #410, which fixes a separate regression": the other problem is another change's business. */
+const OTHER_ADDRESSED = /#\d+\s*,?\s+(?:which|that)\s+(?:addresses|fixes|fixed|covers|handles|tracks|is\s+about)\s+(?:a|an|the)\s+(?:different|separate|other|second)\b/i;
 
 /** "while testing another bug I will file soon", "I found another bug though", "please open a separate issue for that": a second problem set apart, not a different symptom of this one. */
 const OTHER_TO_COME = /\b(?:an?other|a\s+separate|a\s+different)\s+(?:bug|issue|problem)\s+(?:that\s+)?(?:I|we)\s+(?:will|'ll|am\s+going\s+to|are\s+going\s+to|plan\s+to)\s+(?:be\s+)?(?:open|fil|report|post|submit)\w*|\b(?:make|open|file|create|report)\s+(?:an?other|a\s+separate|a\s+new)\s+(?:issue|bug|report|ticket)\s+for\s+(?:that|this|it)\b|\b(?:I|we)\s+(?:also\s+)?found\s+another\s+(?:issue|bug|problem)\b/i;

@@ -165,7 +165,7 @@ const NEXT_REVERT_WORKS =
   /^if\s+(?:I|we|you)\s+revert\s+(?:that|this|it)(?:\s+one)?(?:\s+commit)?\s*,?\s*(?:(?:then\s+)?(?:I|we|you)\s+can\b|it\s+(?:works|boots|builds|runs|loads)\b|(?:the\s+)?(?:problem|issue|bug|crash)\s+(?:goes\s+away|disappears|is\s+gone)\b)/i;
 
 /** "In this commit X\n\ncausing make to break.": the next sentence goes on with what the commit did. */
-const NEXT_PARTICIPLE = /^(?:causing|breaking|introducing|which\s+(?:causes|caused|breaks|broke|introduced))\b/i;
+const NEXT_PARTICIPLE = /^(?:causing|breaking|introducing|which\s+(?:causes|caused|breaks|broke|introduced))\b|^(?:introduced|caused)\s+(?:in\s+)?(?:a|an|the)\s+(?:[\w-]+\s+)?(?:bug|regression|crash|problem|leak|breakage|failure)s?\b/i;
 
 /** "commit X makes the game suffer …": the commit is the subject of a verb of effect, in a report that speaks of a regression. */
 const SUBJECT_LEAD = /^[\s>*_-]*(?:(?:the\s+)?(?:changes?|code)\s+(?:in|from|of)\s+)?(?:(?:the\s+)?commit\s+)?[`'"(\[]*$/i;
@@ -244,10 +244,10 @@ const NEGATION_AFTER =
 const NEGATION_BEFORE = /(?:\bnot\b|n't\b|\bnever\b|\bcannot\b|\bno\s+longer\b)[^.,;\n]{0,25}$/i;
 
 /** Right after the reference: it is an end of the bisected range. */
-const ENDPOINT_AFTER = /^[`'"*_)\]]*(?:\s*(?:(?:as|is|was|=|:|->|→|-)\s*)?(?:the\s+)?(?:good|bad|ok|working|broken|fine)\b(?!\s+commit)|\s*(?:still\s+)?(?:worked|works|ran|runs|built|builds)\s+(?:fine|ok|okay|well|great)\b|\s*(?:still\s+)?(?:works|worked)\s*(?:[.;!)]|$)|\.\.\.?[\w`])/i;
+const ENDPOINT_AFTER = /^[`'"*_)\]]*(?:\s*(?:(?:as|is|was|=|:|->|→|-)\s*)?(?:the\s+)?(?:good|bad|ok|working|broken|fine)\b(?!\s+commit)|\s*(?:still\s+)?(?:worked|works|ran|runs|built|builds)\s+(?:fine|ok|okay|well|great)\b|\s*(?:still\s+)?(?:works|worked)\s*(?:[.;!)]|$)|\.\.\.?[\w`]|\s*(?:\.\.\.?|…)\s*[`]?[0-9a-fA-F]{7,40}\b)/i;
 
-/** Right before the reference: the far end of a range ("A..B"). */
-const RANGE_BEFORE = /[\w`]\.\.\.?[`]?$/;
+/** Right before the reference: the far end of a range ("A..B", and "A ... B" between two hashes). */
+const RANGE_BEFORE = /[\w`]\.\.\.?[`]?$|\b[0-9a-fA-F]{7,40}[`]?\s*(?:\.\.\.?|…)\s*[`]?$/;
 
 /** The sentence names several possible commits, or a commit that bundles several (a rollup; git's revert of a merge says "reversing changes made to"). */
 const SEVERAL = /\b(?:(?:any|one)\s+of(?=\s*(?::|$)|\s+[`'"(\[]*(?:[0-9a-fA-F]{7,40}|#\d|https?:))|(?:any|one)\s+of\s+(?:these|those|them|the\s+(?:following|two|three)|(?:the|my|your|our)\s+(?:(?:recent|last|latest|new|newer|previous|\d+)\s+)*(?:commits|changes|PRs|revisions|candidates|patches))|either|between(?=\s[^.\n]{0,60}?(?:[0-9a-fA-F]{7,40}|\d|#|https?:|\b(?:commits?|revisions?|versions?|releases?|tags?|builds?|them|these|those|two|then|now|today|yesterday)\b))|among|several\s+(?:(?:possible|candidate|suspect|suspicious)\s+)?(?:commits?|changes?|PRs?|revisions?|candidates?|patches)|candidates?|roll-?up|reversing\s+changes\s+made\s+to|merge\s+commit)\b|(?:^|\s)(?:-m\s*[12]|--mainline(?:=|\s+)[12])\b/i;
@@ -258,6 +258,14 @@ const BETWEEN_SEARCHED = /^between\s+[^,;\n]{1,60}?\s+and\s+[^,;\n]{1,40}?[,;]?\
 /** A step line of a bisect run. */
 const TRANSCRIPT_LINE = /^\s*(?:[$>#]\s*)*(?:git\s+bisect\s+(?:good|bad|skip|start|new|old)\b|Bisecting:|(?:good|bad|skip):\s*\[)/i;
 
+/** Going back to the commit before the one named cures it ("went back to the prior commit Y and all is well": "worked"). */
+const PREVIOUS_RESOLVES =
+  /\b(?:roll(?:ing|ed)?|revert(?:ing|ed)?|go(?:ing)?|went|downgrad(?:e|ing|ed))\s+back\s+to\s+(?:the\s+)?(?:previous|prior|parent)\s+commit\b[^.\n]{0,80}?\b(?:resolved|fixed|solved|fixes|resolves|solves|cured|cures|works|worked)\b/i;
+
+/** Right after the reference: it and every later commit are bad ("builds from X and all later commits fail"). */
+const LATER_BAD_AFTER =
+  /^[`'")\]]*\s*(?:\([^)\n]{0,60}\)\s*)?(?:by\s+@[\w-]+\s+)?and\s+(?:all\s+|every\s+)?(?:later|newer|subsequent|following)\s+(?:commits?|revisions?|versions?|builds?)\s+(?:do(?:es)?\s*(?:not|n't)\s+work|fail|(?:is|are)\s+broken|crash|break)\w*/i;
+
 /** The post says the parent of the commit it names is good. */
 const PARENT_GOOD =
   /\b(?:(?:its|the)\s+parent(?:\s+commit)?|(?:one|commit)\s+(?:right\s+|just\s+)?before\s+(?:it|that))\b[^.\n]{0,40}?\b(?:works|worked|compiles|compiled|builds|built|passes|passed|is\s+fine|was\s+fine|is\s+ok(?:ay)?|is\s+good|(?:with\s+)?no\s+(?:issues?|problems?|errors?|crash(?:es)?))\b/i;
@@ -266,10 +274,10 @@ const PARENT_GOOD =
 export const ELSEWHERE = /\b(?:counterpart|corresponding|matching)\s+(?:kernel\s+|upstream\s+|library\s+)?changes?\s+(?:have|has|had|were|was)\s+(?:been\s+)?reverted\b|\b(?:is|was)\s+(?:an?\s+|the\s+)?(?:update|sync|import|bump|upgrade|roll)\s+(?:of|to|from)\s+[^.\n]{0,40}\bupstream\b|\b(?:regression|bug|problem)\s+in\s+[\w.-]+\s+itself\b|\b(?:recommend|suggest|please|should|better)\s+(?:reporting|report(?:ing)?\s+(?:it|this))\s+(?:to|upstream|with|at)\b|\breport(?:ing)?\s+(?:it|this)\s+upstream\b|\bbug\s+in\s+(?:the\s+)?(?:upstream|dependency)\b/i;
 
 /** Right before the reference: it is being reverted. */
-const REVERTED_BEFORE = /\b(?:revert(?:s|ing|ed)?|back(?:s|ing|ed)?\s+out|roll(?:s|ing|ed)?[\s-]?back|undoing|dropping|removing)\s+(?:of\s+)?(?:the\s+)?(?:commit|change|patch|PR|pull\s+request)?\s*:?\s*[`'"([]*$/i;
+const REVERTED_BEFORE = /\b(?:revert(?:s|ing|ed)?|back(?:s|ing|ed)?\s+out|roll(?:s|ing|ed)?[\s-]?back|undoing|dropping|removing)\s+(?:(?:a\s+)?(?:part|parts|some|half)\s+of\s+)?(?:of\s+)?(?:the\s+)?(?:commit|change|patch|PR|pull\s+request)?\s*:?\s*[`'"([]*$/i;
 
 /** The post says the revert fixes the problem. */
-const REVERT_FIXES = /\b(?:(?:is|was|are)\s+(?:simply\s+|just\s+|too\s+|so\s+)*broken|breakage|(?:made|makes|making)\s+(?:[\w-]+\s+){0,4}?(?:fail|crash|hang|break)\w*|due\s+to\s+(?:a\s+|the\s+|some\s+)?(?:bugs?|problems?|issues?|crash\w*|regressions?)\b|(?:is|are|was|were)\s+getting\s+broken|gets\s+broken|got\s+broken|malfunction\w*|helped|back\s+to\s+working|no\s+longer\s+(?:works?|boots?|starts?|builds?|compiles?|runs?|loads?)|(?:can't|cannot|couldn't|could\s+not|can\s+not)\s+(?:[\w-]+\s+){1,2}?any\s*more|fail(?:s|ed|ing)?\s+(?:from|since|after)\s+(?:this|that|the)\s+commit|address(?:es|ed|ing)?\s+(?:the\s+)?(?:[\w-]+\s+){0,2}?(?:issues?|problems?|failures?|errors?|breakage)|result(?:s|ed|ing)?\s+in\s+(?:[\w-]+\s+){0,3}?(?:fail|crash|break|error|hang)\w*|unbreak\w*|crash(?:es|ed|ing)?|misbehav\w*|(?:applied|added|changed|merged)\s+(?:by\s+)?(?:mistake|mistakenly|accidentally|wrongly)|fix(?:es|ed)?|solves?|solved|resolves?|resolved|helps|restores?|restored|go(?:es)?\s+away|went\s+away|works\s+again)\b|\b(?:caus|introduc)(?:ed|es|ing)\s+(?:(?:a|the|this)\s+)?(?:(?:new|more|much|far|serious|severe|costly|major|bad|worse|nasty)\s+){0,3}(?:regression|bug|crash\w*|failures?|breakage|hang|leak)\b|\b(?:break|broke|breaks|breaking|brakes?|(?:had|has)\s+broken)\s+(?:the\s+|in\s+)?\w+|\b(?:lead|leads|leading|led)\s+to\b[^.\n]{0,60}\b(?:not|disappear\w*|fail\w*|crash\w*|break\w*|errors?|wrong|missing)\b/i;
+const REVERT_FIXES = /\b(?:(?:is|was|are)\s+(?:simply\s+|just\s+|too\s+|so\s+)*broken|breakage|(?:made|makes|making)\s+(?:[\w-]+\s+){0,4}?(?:fail|crash|hang|break|unstable|flaky|unreliable|unusable|slower)\w*|due\s+to\s+(?:a\s+|the\s+|some\s+)?(?:bugs?|problems?|issues?|crash\w*|regressions?)\b|(?:is|are|was|were)\s+getting\s+broken|gets\s+broken|got\s+broken|malfunction\w*|helped|back\s+to\s+working|no\s+longer\s+(?:works?|boots?|starts?|builds?|compiles?|runs?|loads?)|(?:can't|cannot|couldn't|could\s+not|can\s+not)\s+(?:[\w-]+\s+){1,2}?any\s*more|fail(?:s|ed|ing)?\s+(?:from|since|after)\s+(?:this|that|the)\s+commit|address(?:es|ed|ing)?\s+(?:the\s+)?(?:[\w-]+\s+){0,2}?(?:issues?|problems?|failures?|errors?|breakage)|result(?:s|ed|ing)?\s+in\s+(?:[\w-]+\s+){0,3}?(?:fail|crash|break|error|hang)\w*|unbreak\w*|crash(?:es|ed|ing)?|misbehav\w*|(?:applied|added|changed|merged)\s+(?:by\s+)?(?:mistake|mistakenly|accidentally|wrongly)|fix(?:es|ed)?|solves?|solved|resolves?|resolved|helps|restores?|restored|go(?:es)?\s+away|went\s+away|works\s+again)\b|\b(?:caus|introduc)(?:ed|es|ing)\s+(?:(?:a|the|this)\s+)?(?:(?:new|more|much|far|serious|severe|costly|major|bad|worse|nasty)\s+){0,3}(?:regression|bug|crash\w*|failures?|breakage|hang|leak)\b|\b(?:break|broke|breaks|breaking|brakes?|(?:had|has)\s+broken)\s+(?:the\s+|in\s+)?\w+|\b(?:lead|leads|leading|led)\s+to\b[^.\n]{0,60}\b(?:not|disappear\w*|fail\w*|crash\w*|break\w*|errors?|wrong|missing)\b/i;
 
 /** The thread calls the reverted commit the bad one ("Revert breaking commit", "found the breaking commit"). */
 const BLAME_NOUN = /\b(?:breaking|bad|faulty|offending|culprit|regressing|broken)\s+(?:commit|change|patch|PR)s?\b/i;
@@ -537,7 +545,7 @@ function evidenceOf(
   // "commit X is broken, as …" in a post that names no other commit and speaks of no bisect: a blame, not an end of a range.
   const brokenCommit =
     endpointAfter && /^[`'"*_)\]]*\s*(?:is|was)\s+broken\b/i.test(endpointAfter[0]) && facts.commitRefs === 1 && !/\bbisect/i.test(body) && /\bcommit\s*(?:["“][^"”\n]{1,120}["”]\s*)?[`'"(\[]*$/i.test(body.slice(Math.max(0, ref.outerStart - 140), ref.outerStart));
-  const endpoint = patterned || brokenCommit ? null : (endpointAfter ?? RANGE_BEFORE.exec(body.slice(Math.max(0, ref.outerStart - 6), ref.outerStart)));
+  const endpoint = patterned || brokenCommit ? null : (endpointAfter ?? RANGE_BEFORE.exec(body.slice(Math.max(0, ref.outerStart - 60), ref.outerStart)));
   if (endpoint) add('endpoint', endpoint[0].trim());
   if (facts.elsewhere) add('elsewhere', facts.elsewhere);
   const s = sentenceNear(layout, ref);
@@ -614,9 +622,15 @@ function evidenceOf(
   const blamedAfter = /^[`'")\]]*\s*(?:\([^)\n]{0,60}\)\s*)?(?:has\s+|have\s+|had\s+)?(?:broke|breaks|broken|caused|causes|introduced|introduces)\b/i.test(body.slice(ref.end, ref.end + 80));
   // ("Running the tests off of X caused them to fail": the subject of the blame is the run, not X.)
   const testedLead = TESTED_BEFORE.exec(before);
-  const tested = (asOfBreakage || blamedAfter) && !(testedLead && /\b(?:running|ran|run|testing|tested)\s+(?:them|it|the\s+tests?)\s+(?:off|from|on|at)\b/i.test(testedLead[0])) ? null : testedLead;
+  // "Since I moved to the latest commit X the daemon leaks. Going back to the prior commit fixed it": the
+  // revision updated to is the first bad one, its predecessor being good.
+  const firstAfterGood = testedLead !== null && /\b(?:latest\s+commit|updat(?:e|ed|ing)\s+to)\b/i.test(testedLead[0]) && PREVIOUS_RESOLVES.test(body);
+  const tested = ((asOfBreakage || blamedAfter) && !(testedLead && /\b(?:running|ran|run|testing|tested)\s+(?:them|it|the\s+tests?)\s+(?:off|from|on|at)\b/i.test(testedLead[0]))) || firstAfterGood ? null : testedLead;
   if (tested) add('tested', tested[0].trim());
   if (asOfBreakage && !ev.some((e) => e.code === 'causal')) add('causal', 'as of');
+  // "Images flashed from X and every later commit fail; from its parent and older they run": X is where it starts.
+  const laterBad = inCode ? null : LATER_BAD_AFTER.exec(body.slice(ref.end, ref.end + 160));
+  if (laterBad && !ev.some((e) => e.code === 'causal')) add('causal', laterBad[0].trim());
   const conditional = CONDITIONAL_BEFORE.exec(before) ?? CONDITIONAL_SENTENCE.exec(body.slice(s.start, ref.outerStart));
   if (conditional) add('conditional', conditional[0].trim());
   const pointer = ref.ref.type === 'pr' ? POINTER_BEFORE.exec(body.slice(Math.max(0, ref.outerStart - 60), ref.outerStart)) : null;

@@ -19,7 +19,7 @@ import { computeCutoff, defaultBranchOf, historyWindow, isAncestor, matchingTag,
 import type { GitRepoHandle } from '../git/repos.js';
 import { resolveRef } from '../git/resolve-ref.js';
 import type { Attribution, Decision, Reason, TextScreen, Thread } from '../model/backward.js';
-import { svnRevisionOf } from '../sanitize/svn-revision.js';
+import { svnRevisionLinked, svnRevisionOf } from '../sanitize/svn-revision.js';
 import type { BackwardCaseRecord, CheckRow, ResolutionRow } from '../store/tables/backward.js';
 import type { PullRow } from '../store/tables/sources.js';
 
@@ -206,7 +206,10 @@ export async function sanitizeThread(
   // 08a9a8" localises it), and a history converted from Subversion names it by its revision too.
   const goldCommit = objects && target.gold ? await objects.commit(target.gold) : null;
   const parent = goldCommit?.parents[0];
-  const svnRevision = goldCommit ? svnRevisionOf(goldCommit.message) : null;
+  // Without the copy, the thread may still give the revision as the text of its link to the gold.
+  const named = target.gold ? [target.gold] : attributions.filter((a) => a.ref.type !== 'pr').map((a) => a.ref.value);
+  const texts = [thread.title, ...thread.posts.map((p) => p.body)];
+  const svnRevision = (goldCommit ? svnRevisionOf(goldCommit.message) : null) ?? named.map((sha) => svnRevisionLinked(texts, sha)).find((n) => n !== null) ?? null;
   const told: SanitizeTarget = { ...target, knownShas: parent ? [...target.knownShas, parent] : target.knownShas, ...(svnRevision === null ? {} : { svnRevision }) };
   const drafts = reportDrafts(thread, attributions);
   const known = knownCommitShas(attributions, told);

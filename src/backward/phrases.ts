@@ -41,9 +41,10 @@ export const RETRACTION = [
   /\b(?:my|our)\s+(?:own\s+)?(?:fault|setup|environment|local\s+(?:tree|build|checkout))\b(?=[^.\n]{0,40}\b(?:problem|issue|cause|wrong|broken|stale)\b)/i,
   /\bI\s+was\s+wrong\b/i,
   /\bignore\s+(?:my|the)\s+(?:previous|earlier|last|above)\s+(?:comment|bisect|message|result|post)\b/i,
-  /\b(?:is|was|'s)\s*(?:not|n't)\s+(?:actually\s+)?the\s+(?:culprit|cause|first bad commit|bad commit)\b/i,
-  /\bisn'?t\s+(?:actually\s+)?the\s+(?:culprit|cause|first bad commit|bad commit)\b/i,
-  /\bwasn'?t\s+(?:actually\s+)?the\s+(?:culprit|cause|first bad commit|bad commit)\b/i,
+  // "… but is not the root cause": the commit only exposed a bug that was there before.
+  /\b(?:is|was|'s)\s*(?:not|n't)\s+(?:actually\s+)?the\s+(?:root\s+|real\s+|actual\s+)?(?:culprit|cause|first bad commit|bad commit)\b/i,
+  /\bisn'?t\s+(?:actually\s+)?the\s+(?:root\s+|real\s+|actual\s+)?(?:culprit|cause|first bad commit|bad commit)\b/i,
+  /\bwasn'?t\s+(?:actually\s+)?the\s+(?:root\s+|real\s+|actual\s+)?(?:culprit|cause|first bad commit|bad commit)\b/i,
   /\bwrong\s+commit\b/i,
   // Not that commit by itself ("it is not that commit by itself"): no single first bad commit.
   /\b(?:isn't|is\s+not|wasn't|was\s+not)\s+(?:this|that|the)\s+(?:commit|change|patch)\s+(?:alone|by\s+itself|on\s+its\s+own)\b/i,

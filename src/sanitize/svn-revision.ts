@@ -9,6 +9,22 @@ export function svnRevisionOf(message: string): number | null {
 }
 
 /**
+ * The revision a thread itself gives the gold as the text of a link to it ("broken in
+ * [r5245](https://github.com/o/n/commit/098640b…)"), for a copy that is not at hand; or null.
+ */
+export function svnRevisionLinked(texts: readonly string[], gold: string): number | null {
+  const want = gold.toLowerCase();
+  const re = /\[\s*`{0,3}\s*r(?:ev(?:ision)?\.?\s*)?(\d+)\s*`{0,3}\s*\]\(\s*https?:\/\/[^)\s]*\/commits?\/([0-9a-fA-F]{7,40})\b[^)]*\)/gi;
+  for (const text of texts) {
+    for (const m of text.matchAll(re)) {
+      const hex = m[2]!.toLowerCase();
+      if (Math.min(hex.length, want.length) >= 7 && (hex.startsWith(want) || want.startsWith(hex))) return Number(m[1]);
+    }
+  }
+  return null;
+}
+
+/**
  * In a repository converted from Subversion the culprit is often named by its revision ("broken in
  * r5245", "Revision 5245", "rev 5245", "svn 5245"): written so, that number names the culprit as
  * surely as its SHA. Bare numbers are left alone (a line number, a count).

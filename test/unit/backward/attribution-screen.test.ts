@@ -91,9 +91,9 @@ describe('screenThread: one rule each', () => {
   it('keeps every reason found, sorted by code', () => {
     const { result } = screen([
       SYMPTOM,
+      'Bisected to 5d6e7f8a.',
       'I think the regression was introduced by 3e9a1f2.',
       `Bisect points to https://github.com/dep/engine/commit/${SHA_B}.`,
-      'Bisected to 5d6e7f8a.',
       'Scratch that.',
     ]);
     expect(result.reasons.map((r) => r.code)).toEqual(['competing', 'cross-repository', 'hedged', 'retracted']);

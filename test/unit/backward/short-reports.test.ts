@@ -6,6 +6,7 @@
 import { describe, expect, it } from 'vitest';
 import { extractAttributions, extractWithCandidates } from '../../../src/backward/attribute.js';
 import { screenThread } from '../../../src/backward/attribution-screen.js';
+import { sanitizeThread } from '../../../src/backward/chain.js';
 import { decideReport, narrowAttributions, reportDrafts, type SanitizeTarget } from '../../../src/backward/report.js';
 import { hasObservableSymptom } from '../../../src/backward/symptom.js';
 import type { Thread } from '../../../src/model/backward.js';
@@ -2275,5 +2276,97 @@ describe('wordings of held-out sets 69–72', () => {
 
   it('"It builds for me." from someone else puts the blame in doubt', () => {
     expect(codesOf(titled('Fix build', [`The build was broken by commit ${FULL}.`, 'Which errors do you see? It builds for me.']))).toContain('retracted');
+  });
+});
+
+describe('shapes of reports met on threads r2v was not tuned on', () => {
+  const OTHER = '9f86d081884c7d659a2feaa0c55ad015a3bf4f1b';
+  const PARENT = 'e3b0c44298fc1c149afbf4c8996fb92427ae41e4';
+
+  it('"the merge (A ... B) caused it" names a range, which a later bisect inside it does not compete with', () => {
+    const thread = titled('Prompt no longer redraws', [`The cleanup merge ( ${OTHER} ... ${PARENT} ) caused the prompt to stop redrawing on Ctrl+L.`, `Easy to reproduce. Bisects to ${FULL}`], ['reporter', 'maintainer']);
+    expect(found(thread)).toEqual([FULL]);
+    expect(codesOf(thread)).toEqual([]);
+  });
+
+  it('a revert whose cure someone else does not see ("it still crashes for me") goes to review', () => {
+    const thread = titled('Revert "Use the compact symbol map"', [`This reverts commit ${FULL}.\n\nWith that commit reverted the viewer no longer crashes for me, so I take it back.`, 'Hmm, it still crashes for me :(']);
+    expect(screenThread(thread, extractAttributions(thread))).toMatchObject({ decision: 'review', reasons: [{ code: 'retracted' }] });
+    // Nobody doubting the revert: a plain candidate.
+    const plain = titled('Revert "Use the compact symbol map"', [`This reverts commit ${FULL}.\n\nWith that commit reverted the viewer no longer crashes for me, so I take it back.`, 'Thanks, merging.']);
+    expect(screenThread(plain, extractAttributions(plain)).decision).toBe('candidate');
+  });
+
+  it('"I applied #77 and now it works as designed" reports a fix working, which disputes nothing', () => {
+    const thread = titled('Menu flickers', ['The menu flickers while scrolling.', `The flicker starts with ${FULL}; its parent is fine.`, 'Thanks: I applied #77 and it works as designed here.'], ['reporter', 'maintainer', 'reporter']);
+    expect(codesOf(thread)).not.toContain('retracted');
+  });
+
+  it('"since I updated to the latest commit X …" names X once going back to the commit before it cures the problem', () => {
+    const lead = `Ever since I updated to the latest commit ${FULL} the indexer started eating all memory.`;
+    expect(found(titled('Indexer eats memory', [`${lead}\n\nGoing back to the prior commit ${PARENT} cured it here.`]))).toEqual([FULL]);
+    // Without the commit before it being good, the latest commit is only the revision run.
+    expect(found(titled('Indexer eats memory', [`${lead}\n\nNo idea which change did it.`]))).toEqual([]);
+  });
+
+  it('"X and later commits do not work" marks X as where it starts', () => {
+    const thread = titled('Board dead after flashing', [`Boards flashed with builds from ${FULL} (#412) and later commits do not work; builds from ${PARENT.slice(0, 10)} and earlier work fine.\n\nThe keys do nothing on the host.`]);
+    expect(found(thread)).toContain(FULL);
+  });
+
+  it('a pasted bisect verdict under "X seems to be the culprit" is no guess; doubt about the bisect still is', () => {
+    const log = `\`\`\`\ngit bisect start\n# bad: [${OTHER}] release 2.0\n# good: [${PARENT}] release 1.9\n# first bad commit: [${FULL}] rework the loader\n\`\`\``;
+    const sure = titled('Setup script fails', [`The setup script fails on a clean checkout.`, `Using git bisect I pinned down where it began. ${FULL} seems to be the culprit.\n${log}`]);
+    expect(codesOf(sure)).not.toContain('hedged');
+    const unsure = titled('Setup script fails', [`The setup script fails on a clean checkout.`, `I am not sure my bisect is right, maybe ${FULL} is the culprit.\n${log}`]);
+    expect(codesOf(unsure)).toContain('hedged');
+  });
+
+  it('guesses at pull requests made before a plain bisect result are superseded by it, not rival culprits', () => {
+    const thread = titled('Sprites stay on screen', ['Falling sprites stay on screen since the March builds.', 'Regression possibly introduced by #881.', 'I believe the regression was instead caused by #944.', `Bisected ${FULL} as first bad commit.`], ['reporter', 'helper', 'helper', 'tester']);
+    expect(codesOf(thread)).toEqual([]);
+    // Two plain blames of different commits still compete.
+    const rival = titled('Sprites stay on screen', ['Falling sprites stay on screen since the March builds.', `This was caused by ${OTHER}.`, `Bisected ${FULL} as first bad commit.`], ['reporter', 'helper', 'tester']);
+    expect(codesOf(rival)).toContain('competing');
+  });
+
+  it('a bare hash that the thread then links as another repository\'s commit is that repository\'s', () => {
+    const thread = titled('Bump of the transport library', ['Undoes the transport bump; the chain stalls with it.', `Either \`${OTHER}\` or \`${FULL}\` is the culprit. Will know soon.`, `It's https://github.com/acme/transport/commit/${FULL}`]);
+    expect(codesOf(thread)).toContain('cross-repository');
+  });
+
+  it('"… simply exposed it, but is not the root cause" takes the blame back', () => {
+    const thread = titled('Freeze when loading an old save', ['The game freezes loading an old save.', `Bisected to ${FULL}`, 'I think the bug was older; the commit in question only exposed it, but is not the root cause.'], ['reporter', 'tester', 'maintainer']);
+    expect(codesOf(thread)).toContain('retracted');
+  });
+
+  it('a guessed culprit that its maintainer then says he will revert was acted on', () => {
+    const thread = titled('Title screen cut off', ['Part of the title screen is cut off.', `Likely a regression from ${FULL}. Could you try this build without it?`, 'Neither problem shows in that build.', 'Good, that settles it. Will revert the shadow change for now and look again later.'], ['reporter', 'maintainer', 'reporter', 'maintainer']);
+    expect(codesOf(thread)).not.toContain('hedged');
+    // Reverting only to see whether it helps is an experiment, not a verdict.
+    const trial = titled('Title screen cut off', ['Part of the title screen is cut off.', `Likely a regression from ${FULL}.`, 'I will revert the shadow change to see if that helps.'], ['reporter', 'maintainer', 'maintainer']);
+    expect(codesOf(trial)).toContain('hedged');
+  });
+
+  it('"The following commit: X — Introduced a bug in …" blames X', () => {
+    expect(found(titled('Fix the missing transport setup', [`The following commit:\nhttps://github.com/acme/widget/commit/${FULL}\n\nIntroduced a bug in the transport setup, which then leaves the tools without a context.`]))).toEqual([FULL]);
+  });
+
+  it('"unlike #1931, which fixes a separate regression" sets another change\'s problem apart', () => {
+    const thread = titled('Fix regression in the dock manager introduced in the last commit', [`This restores the fix of #1873. Commit ${FULL.slice(0, 8)} accidentally dropped it again.\n\nThis is close to, but not the same as, #1931, which fixes a separate regression of that week.`]);
+    expect(codesOf(thread)).not.toContain('symptom-mismatch');
+  });
+
+  it('"Revert part of commit X" with a fix stated, and a revert whose reason is that X made the tests unstable, blame X', () => {
+    expect(found(titled(`Revert part of commit ${FULL}`, ['This fixes a regression in training.']))).toEqual([FULL]);
+    expect(found(titled('Revert "Replace the argument list with slices"', [`This reverts commit ${FULL}.\n\nIt made the nightly suite flaky, so out it goes before the release.`]))).toEqual([FULL]);
+  });
+
+  it('the Subversion revision a thread gives as the text of its link to the culprit is deleted everywhere, with no copy at hand', async () => {
+    const thread = titled('Hang on a black screen', [`The game hangs on a black screen after boot.\n\nLast working: r8810, broken in [r8811](https://github.com/acme/widget/commit/${FULL})\n\nThe other game broken in \`r8811\` was fixed later.\n\n    Revision 8811\n    Stop the loop when masked`]);
+    const attributions = extractAttributions(thread);
+    const out = await sanitizeThread(thread, attributions, { gold: null, goldSubject: null, prNumbers: [], knownShas: [] }, null);
+    expect(out.report.text).toContain('hangs on a black screen');
+    expect(out.report.text).not.toMatch(/r8811|Revision 8811/);
   });
 });
