@@ -915,6 +915,11 @@ export function clauseSpan(body: string, s: Range, ref: RefMatch): Range {
   if (verdict && (text.slice(ref.end - s.start + verdict[0].length, end).match(/[A-Za-z]{2,}/g) ?? []).length >= 3 && !/\bbisect/i.test(text.slice(start, end))) {
     return { start: s.start + start, end: ref.end + verdict[0].length };
   }
+  // "This reverts commit X, for introducing scroll jumps in …": the revert goes, the reason it gives stays.
+  const revertReason = /\breverts?\s+(?:commit\s+)?[`'"(\[]*$/i.test(leadIn) ? /^[`'")\]]*\s*[,;]\s*(?=(?:for|because|since|as)\s)/i.exec(text.slice(ref.end - s.start, end)) : null;
+  if (revertReason && (text.slice(ref.end - s.start + revertReason[0].length, end).match(/[A-Za-z]{2,}/g) ?? []).length >= 4) {
+    return { start: s.start + start, end: ref.end + revertReason[0].length };
+  }
   // "Multiple plays worked before X and now are broken": only "before X" goes, what worked and what broke stay.
   const workedLead = WORKED_BEFORE.exec(linkLead);
   if (workedLead && !/\bbisect/i.test(text.slice(start, end))) {
@@ -927,12 +932,14 @@ export function clauseSpan(body: string, s: Range, ref: RefMatch): Range {
   if (!CAUSAL.test(text.slice(start, end)) && !EFFECT_AFTER_REF.test(text.slice(ref.end - s.start, end)) && !DATING_OPENER.test(linkLead)) return { start: s.start, end: s.start + text.length };
   // "X seems to have slowed down <symptom>", "using the X commit causes <symptom>": the lead-in, the
   // reference and the verb go, the symptom after them stays.
-  if (/^[\s`'"(\[*_]*(?:(?:the|this|that)?\s*commit\s*:?\s+)?$/i.test(leadIn) || (leadIn.length <= 60 && !CAUSAL.test(leadIn) && !EFFECT_WORD.test(leadIn) && /\b(?:commit|using|with|for|by|in)(?:\s+(?:the|this|that))?\s*[`'"(\[]*$/i.test(leadIn))) {
+  // (An opening "Since upgrading to commit X the daemon started …" leaves that to the opener below: the verb is the symptom's own.)
+  const opensClause = OPENER.test(linkLead) && OPENER_CLAUSE_BREAK.test(text.slice(ref.end - s.start, end));
+  if (!opensClause && /^[\s`'"(\[*_]*(?:(?:the|this|that)?\s*(?:commit|PR|pull\s+request|change|patch)\s*:?\s+)?$/i.test(leadIn) || (!opensClause && leadIn.length <= 60 && !CAUSAL.test(leadIn) && !EFFECT_WORD.test(leadIn) && /\b(?:commit|using|with|for|by|in)(?:\s+(?:the|this|that))?\s*[`'"(\[]*$/i.test(leadIn))) {
     const verb = CAUSAL.exec(text.slice(ref.end - s.start, Math.min(end, ref.end - s.start + 60))) ?? EFFECT_VERB_AT.exec(text.slice(ref.end - s.start, Math.min(end, ref.end - s.start + 12)));
     if (verb && !/\bbisect/i.test(text.slice(start, end))) {
       // The verb stays with what it broke ("Commit X breaks saving games"), unless nothing follows it.
       const rest = text.slice(ref.end - s.start + verb.index + verb[0].length, end);
-      const keepsVerb = (rest.match(/[A-Za-z]{2,}/g) ?? []).length >= 2 && (verb.index <= 3 || /^[\s`'")\]]*(?:re-?|by\s+@[\w-]+\s+|(?:also\s+|really\s+|just\s+|now\s+)?(?:\w+ly\s+)?)$/i.test(text.slice(ref.end - s.start, ref.end - s.start + verb.index))) && !/^(?:bisect|first|the\s+bad)/i.test(verb[0]);
+      const keepsVerb = (rest.match(/[A-Za-z]{2,}/g) ?? []).length >= 2 && (verb.index <= 3 || /^[\s`'")\]]*(?:re-?|by\s+@[\w-]+\s+|(?:also\s+|really\s+|just\s+|now\s+|somehow\s+)?(?:\w+ly\s+)?)$/i.test(text.slice(ref.end - s.start, ref.end - s.start + verb.index))) && !/^(?:bisect|first|the\s+bad)/i.test(verb[0]);
       return { start: s.start + start, end: keepsVerb ? ref.end : ref.end + verb.index + verb[0].length };
     }
   }

@@ -2370,3 +2370,26 @@ describe('shapes of reports met on threads r2v was not tuned on', () => {
     expect(out.report.text).not.toMatch(/r8811|Revision 8811/);
   });
 });
+
+describe('the symptom told in the attribution sentence stays, the answer goes', () => {
+  it('"Since upgrading to the newest commit (X) the daemon started …": the opener and the reference go, the symptom clause stays', () => {
+    const { out } = decide(titled('Daemon eats memory', [`Since upgrading to the newest commit (${FULL}) the sync daemon started leaking memory.\n\nGoing back to the prior commit cured it.`]));
+    expect(out.report.text).toContain('the sync daemon started leaking memory');
+    expect(out.report.text).not.toContain(FULL.slice(0, 7));
+  });
+
+  it('"Commit X somehow broke …" and "This PR <link> seems to have broken …": the verb goes with the reference, what broke stays', () => {
+    const a = decide(titled('CI red', [`Commit ${FULL} somehow broke the parser tests on the nightly runner.`])).out;
+    expect(a.report.text).toContain('broke the parser tests on the nightly runner');
+    expect(a.report.text).not.toContain(FULL.slice(0, 7));
+    const b = decide(titled('Vertical layout wrong', [`This PR https://github.com/acme/widget/pull/77 seems to have broken vertical layout, making the glyphs overlap badly.`])).out;
+    expect(b.report.text).toContain('making the glyphs overlap badly');
+    expect(b.report.text).not.toContain('pull/77');
+  });
+
+  it('"This reverts commit X, for introducing …": the revert goes, the reason stays', () => {
+    const { out } = decide(titled('Revert "Order the transforms of a frame"', [`This reverts commit ${FULL},\nfor introducing scroll jumps in the viewer such as the one in the linked bug.`]));
+    expect(out.report.text).toContain('for introducing scroll jumps in the viewer');
+    expect(out.report.text).not.toContain(FULL.slice(0, 7));
+  });
+});
