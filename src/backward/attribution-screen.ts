@@ -305,7 +305,7 @@ const FIXED_SINCE = /^\s*(?:(?:(?:PR|pull\s+request)\s*)?#\d+\s+(?:fixed|resolve
  * can't reproduce this myself"), or takes it back in a word ("Never mind.").
  */
 const NAMER_RETRACTION =
-  /\b(?:this|that|it)\s+(?:is|was)\s*(?:not|n't)\s+related\s+to\s+(?:this|the)\s+(?:ticket|issue|bug|report|problem)\b|\bsorry\s+for\s+(?:the\s+|all\s+the\s+)?(?:noise|inconvenience|confusion|false\s+alarm)\b|\b(?:I\s+(?:have\s+)?)?found\s+(?:out\s+)?what\s+the\s+(?:real\s+|actual\s+)?(?:problem|issue|cause)\s+(?:was|is)\b|\bstale\s+(?:dependenc(?:y|ies)|deps|build(?:\s+dir(?:ectory)?)?|cache|checkout|node_modules|install(?:ation)?)\b|\b(?:seems\s+to\s+be|was|is|turns?\s+out\s+to\s+be|turned\s+out\s+to\s+be)\s+(?:the|a|an|my)\s+(?:[\w-]+\s+)?(?:plugin|extension|add-?on|mod|theme|userscript)\s+(?:I|i)\s+(?:use|am\s+using|installed|have)\b|\b(?:go(?:ing)?|went|coming|came)\s+back\s+to\s+(?:it|that|this|the\s+commit)\b[^.\n]{0,40}?\b(?:can't|cannot|can\s+not|couldn't|could\s+not)\s+reproduce\b|\b(?:can't|cannot|couldn't|could\s+not)\s+reproduce\s+(?:this|it)\s+myself\b|^\s*(?:oh,?\s+)?never\s*mind\s*[.!]*\s*$/im;
+  /\b(?:it|this|that|everything)\s+(?:is|was)\s+working\s+again\b[^.\n]{0,40}?\bbecause\s+I\b|\b(?:this|that|it)\s+(?:is|was)\s*(?:not|n't)\s+related\s+to\s+(?:this|the)\s+(?:ticket|issue|bug|report|problem)\b|\bsorry\s+for\s+(?:the\s+|all\s+the\s+)?(?:noise|inconvenience|confusion|false\s+alarm)\b|\b(?:I\s+(?:have\s+)?)?found\s+(?:out\s+)?what\s+the\s+(?:real\s+|actual\s+)?(?:problem|issue|cause)\s+(?:was|is)\b|\bstale\s+(?:dependenc(?:y|ies)|deps|build(?:\s+dir(?:ectory)?)?|cache|checkout|node_modules|install(?:ation)?)\b|\b(?:seems\s+to\s+be|was|is|turns?\s+out\s+to\s+be|turned\s+out\s+to\s+be)\s+(?:the|a|an|my)\s+(?:[\w-]+\s+)?(?:plugin|extension|add-?on|mod|theme|userscript)\s+(?:I|i)\s+(?:use|am\s+using|installed|have)\b|\b(?:go(?:ing)?|went|coming|came)\s+back\s+to\s+(?:it|that|this|the\s+commit)\b[^.\n]{0,40}?\b(?:can't|cannot|can\s+not|couldn't|could\s+not)\s+reproduce\b|\b(?:can't|cannot|couldn't|could\s+not)\s+reproduce\s+(?:this|it)\s+myself\b|^\s*(?:oh,?\s+)?never\s*mind\s*[.!]*\s*$/im;
 
 /** A writer correcting a reference they gave ("Sorry, typo", "I meant", "should read"). */
 const TYPO_FIX = /\btypo\b|\bI\s+meant\b|\bshould\s+(?:have\s+)?(?:read|said)\b|\bwrong\s+(?:hash|sha|commit\s+id)\b|\bmis-?typed\b|\bcopy[- ]?paste[d]?\s+(?:the\s+)?wrong\b/i;
@@ -540,6 +540,8 @@ function symptomMismatches(
       // writer here), "the crash that has been reported in issue #240" (where this very problem is tracked).
       const lead = p.body.slice(Math.max(0, at - 60), at + m[0].length - n.length - 1);
       if (LED_HERE_BY.test(lead) || TRACKED_IN.test(lead)) continue;
+      // "Fixes #7318" atop a pull request's description: the issue this very change (a revert, a fix) closes.
+      if (p.index === 0 && /\/pull\/\d+/.test(thread.url) && CLOSES.test(lead)) continue;
       // "I updated the rules in #1733": the writer's own earlier work, not another bug.
       if (OWN_WORK_IN.test(p.body.slice(Math.max(0, at - 80), at + m[0].length))) continue;
       // "Unlike in #1077, …": the other issue is set apart from this one, so the attribution is not its.
@@ -570,6 +572,8 @@ function symptomMismatches(
 
 /** Before an issue number: the issue the writer was looking at when they found this one. */
 const LED_HERE_BY = /\b(?:look(?:ing)?|having\s+a\s+look|working|investigating|reading)\s+(?:at|on|into)\s+(?:issue\s+)?$/i;
+/** Before an issue number: GitHub's closing keywords ("Fixes #12", "Closes: <issue URL>"). */
+const CLOSES = /(?:^|\n)\s*[-*]?\s*(?:fix(?:es|ed)?|close[sd]?|resolve[sd]?)\s*:?\s*(?:https?:\/\/\S+\/issues\/?)?$/i;
 /** Before an issue number: the issue where this very problem was reported. */
 const TRACKED_IN = /\b(?:that|which)\s+(?:has\s+been|had\s+been|was|were|is)\s+(?:mentioned|reported|described|tracked|discussed|raised)\s+in\s+(?:issue\s+)?$/i;
 

@@ -43,6 +43,9 @@ export function refPattern(): RegExp {
  */
 const DIGITS_NAMED_AS_COMMIT = /\b(?:commit|revision|sha|changeset|revert(?:s|ed|ing)?|regression\s+in|regressed\s+(?:in|by|with|since)|introduced\s+(?:by|in)|broken\s+(?:by|in|since)|broke\s+in|caused\s+by)\s+[`'"]?$/i;
 
+/** Right after a run of digits: the words call it a commit ("7310552 (the bad commit)", "7310552 is the offending commit"). */
+const DIGITS_CALLED_COMMIT_AFTER = /^[`'"]?\s*(?:\(\s*)?(?:(?:is|was)\s+)?(?:the|this|that)\s+(?:(?:bad|first\s+bad|offending|breaking|culprit)\s+)?commit\b/i;
+
 /** A six-hex abbreviation (shorter than git's default) is a commit only as a bisect's outcome ("the first bad commit is 5d4140"). */
 const SIX_NAMED_AS_COMMIT = /\bfirst\s+bad\s+(?:commit|revision)(?:\s+is|\s*:)?\s+[`'"]?$/i;
 
@@ -101,7 +104,9 @@ export function toRef(m: RegExpExecArray): RefMatch | null {
   // A hex run inside some other link ("…/bug?id=02bde06…", a build URL) is that link's, not a commit reference.
   if (g.sha && /https?:\/\/\S*$/.test(m.input.slice(Math.max(0, m.index - 300), m.index))) return null;
   if (g.sha && g.sha.length === 6 && !SIX_NAMED_AS_COMMIT.test(m.input.slice(Math.max(0, m.index - 40), m.index))) return null;
-  if (g.sha && (looksLikeSha(g.sha) || (/^\d+$/.test(g.sha) && !DATE_DIGITS.test(g.sha) && DIGITS_NAMED_AS_COMMIT.test(m.input.slice(Math.max(0, m.index - 40), m.index))))) {
+  const digitsNamed = (): boolean =>
+    !DATE_DIGITS.test(g.sha!) && (DIGITS_NAMED_AS_COMMIT.test(m.input.slice(Math.max(0, m.index - 40), m.index)) || DIGITS_CALLED_COMMIT_AFTER.test(m.input.slice(m.index + g.sha!.length, m.index + g.sha!.length + 40)));
+  if (g.sha && (looksLikeSha(g.sha) || (/^\d+$/.test(g.sha) && g.sha.length >= 7 && digitsNamed()))) {
     return { ref: { type: 'sha', text: g.sha, value: g.sha.toLowerCase(), urlRepo: null }, ...at(g.sha) };
   }
   return null;

@@ -2393,3 +2393,55 @@ describe('the symptom told in the attribution sentence stays, the answer goes', 
     expect(out.report.text).not.toContain(FULL.slice(0, 7));
   });
 });
+
+describe('more shapes from held-out threads', () => {
+  const OTHER = '9f86d081884c7d659a2feaa0c55ad015a3bf4f1b';
+  const PARENT = 'e3b0c44298fc1c149afbf4c8996fb92427ae41e4';
+
+  it('a hex run named as a web player, an image or a checksum is no commit', () => {
+    expect(found(titled('New player 3fa9c1d2 has broken the video extractor', ['Downloads fail since this morning.']))).toEqual([]);
+    expect(found(titled('Container image 3fa9c1d2 breaks startup', ['The service never comes up.']))).toEqual([]);
+  });
+
+  it('"I have bisected between main and v2.0, and it seems that X is the first bad commit" tells the searched range, then the verdict', () => {
+    expect(found(titled('Machine stays busy after shutdown', [`I have bisected between main and v2.0, and it seems that ${FULL} \`stop on errors\` is the first bad commit.`]))).toEqual([FULL]);
+  });
+
+  it('"Fixes #7318" atop a revert pull request closes the issue of this very problem', () => {
+    const thread: Thread = { ...titled('Revert the commit that broke the display', [`Fixes https://github.com/acme/widget/issues/7318\n\nReverts\nhttps://github.com/acme/widget/commit/${FULL} to make the display work again.`]), url: 'https://github.com/acme/widget/pull/7326' };
+    expect(codesOf(thread)).not.toContain('symptom-mismatch');
+  });
+
+  it('"certainly looks like the point where it breaks" is no guess, and "no longer working with X" names X bad, not good', () => {
+    const thread = titled('Clipboard no longer works', [`Clipboard sharing no longer working with ${OTHER.slice(0, 7)}.\n\n- I have success with ${PARENT.slice(0, 7)}\n  - ${FULL.slice(0, 7)} certainly looks like the point where sharing breaks`]);
+    const { candidates } = extractWithCandidates(thread);
+    expect(candidates.find((c) => c.ref.ref.value === OTHER.slice(0, 7))!.evidence.map((e) => e.code)).not.toContain('goodSide');
+    expect(codesOf(thread)).not.toContain('hedged');
+    expect(found(thread)).toContain(FULL.slice(0, 7));
+  });
+
+  it('a run of digits the next words call a commit ("7310552 (the bad commit)") is one; "up to and including the current HEAD (X)" is a range end', () => {
+    const thread = titled('Banners no longer hidden', ['7310552 (the bad commit) and everything up to and including the current HEAD (c0ffee1) have broken the banner hiding. Its predecessor d00dad5 is fine.']);
+    expect(found(thread)).toEqual(['7310552']);
+    // Digits alone stay a number.
+    expect(found(titled('Slow start', ['Startup takes 8374799 microseconds now.']))).toEqual([]);
+  });
+
+  it('a reference alone in its paragraph, then "triggers a test failure in …", is blamed', () => {
+    expect(found(titled('Image parser broken', [`### Description\n\nhttps://github.com/acme/widget/commit/${FULL}\n\ntriggers a test failure in the Perl bindings.`]))).toEqual([FULL]);
+  });
+
+  it('"everything is working again, because I had never pressed Apply" from the one who blamed takes it back', () => {
+    const thread = titled(`commit ${FULL.slice(0, 10)} breaks the custom rules`, [`Starting with commit ${FULL.slice(0, 10)} my custom rules have no effect any more.`, 'Works on my side; exact steps, please.', 'Everything is working again now, seemingly because I had never pressed "Apply" in the rules tab.'], ['reporter', 'maintainer', 'reporter']);
+    expect(codesOf(thread)).toContain('retracted');
+  });
+
+  it('a revert whose reason is an "unintended side effect" blames the reverted commit', () => {
+    expect(found(titled('Revert "Honour the local build flags"', [`This reverts commit ${FULL}.\nIt has an unintended side effect (#12, #13); the cleanup must be redone another way.`]))).toEqual([FULL]);
+  });
+
+  it('"The last working revision was Y and on X the reload stopped working" blames X, not Y', () => {
+    const thread = titled('Hot reload broken on master', ['The component does not re-render after an edit.', `The last working revision was ${PARENT.slice(0, 7)} and on ${FULL.slice(0, 7)} the reload stopped working.`]);
+    expect(found(thread)).toEqual([FULL.slice(0, 7)]);
+  });
+});
