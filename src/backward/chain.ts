@@ -100,6 +100,19 @@ export async function resolveThread(
   // The merge commit that brought gold in names its pull request even when no index holds it.
   const merged = cutoff.sha ? await mergingPull(handle.gitDir, gold, cutoff.sha) : null;
   const carryingPulls = merged === null || indexed.includes(merged) ? indexed : [...indexed, merged];
+  // "Broken by #104 and X": a pull request blamed in the same sentence as gold, which neither brought gold in nor names it
+  // in gold's subject ("… (#104)"), is a second change held to blame.
+  const together = attributions.find(
+    (a) =>
+      a.ref.type === 'pr' &&
+      naming.some((n) => n.post === a.post && a.start >= n.sentence.start && a.end <= n.sentence.end) &&
+      !carryingPulls.includes(Number(a.ref.value)) &&
+      !new RegExp(`\\(#${a.ref.value}\\)\\s*$`).test(commit?.subject ?? ''),
+  );
+  if (together) {
+    const evidence = `two changes blamed together: ${together.ref.text} and ${gold.slice(0, 12)}, which that pull request did not bring in`;
+    return { record: rejectedRecord(thread, fixPulls), resolutions, screen: { decision: 'reject', culprits: [], reasons: [...screen.reasons, { code: 'competing', evidence }] } };
+  }
   const record = resolvedRecord(thread, attributions, screen, fixPulls, {
     gold,
     commit: commit ? { subject: commit.subject, parents: commit.parents } : null,

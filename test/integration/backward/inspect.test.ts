@@ -190,6 +190,22 @@ describe('r2v inspect backward', () => {
     expect(after).toMatchObject({ decision: 'candidate', reasons: [], gold: { sha: later, status: 'ok' } });
   });
 
+  it('refuses "broken by #104 and X" when that pull request did not bring X in, and keeps it when X is that pull request\'s own commit', async () => {
+    const repo = await makeRepo();
+    await repo.commit('Initial import');
+    const alone = await repo.commit('Rework the path flattener');
+    const squashed = await repo.commit('Cache parsed groups (#104)');
+    await repo.commit('Tidy docs');
+    const dir = await tempDir();
+    const blame = (c: string) => `${SYMPTOM}\n\nRendering was broken by #104 and ${c.slice(0, 12)}.`;
+    await writeFile(join(dir, 'threads.jsonl'), [importLine(21, blame(alone)), importLine(22, blame(squashed))].join('\n') + '\n');
+    const r = await run(['inspect', 'backward', '--threads', 'threads.jsonl', '--git-dir', repo.dir], dir);
+    const [two, one] = r.out.trim().split('\n').map((l) => JSON.parse(l) as Record<string, any>) as [Record<string, any>, Record<string, any>];
+    expect(two).toMatchObject({ decision: 'reject', reasons: ['competing'] });
+    expect(two.evidence.join('\n')).toMatch(/two changes blamed together: #104/);
+    expect(one).toMatchObject({ decision: 'candidate', reasons: [], gold: { sha: squashed, status: 'ok' } });
+  });
+
   it('resolves a commit URL attribution of the same repository to its commit and deletes the URL', async () => {
     const repo = await makeRepo();
     await repo.commit('Initial import');

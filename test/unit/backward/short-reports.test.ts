@@ -2445,3 +2445,28 @@ describe('more shapes from held-out threads', () => {
     expect(found(thread)).toEqual([FULL.slice(0, 7)]);
   });
 });
+
+describe('held-out shapes of sets 81 and 83', () => {
+  const PARENT = 'e3b0c44298fc1c149afbf4c8996fb92427ae41e4';
+
+  it('"I started back from X (v0.5.1)" names a restore point, not where trouble started', () => {
+    const thread = titled('Repair the glyph outlines', [`Commit ${FULL} from last month broke the glyph outlines and shifted the kerning.\n\nSo I started back from the source file at ${PARENT} (v0.5.1) and applied the later patches again.`]);
+    expect(found(thread)).toEqual([FULL]);
+    expect(codesOf(thread)).not.toContain('competing');
+  });
+
+  it('the writer\'s own follow-up "found issues with the patch which broke the release job" gives the revert its reason', () => {
+    expect(found(titled('Revert "Run CI on every push"', [`This reverts commit ${FULL}.`, 'Found issues with the patch which broke the release job twice. Backing it out until it is reworked.'], ['dev', 'dev']))).toEqual([FULL]);
+  });
+
+  it('a commit a pasted bisect log marks good is the good end, whatever the prose around it says', () => {
+    const log = `\`\`\`\ngit bisect start\n# good: [${PARENT}] Make cross builds work\ngit bisect good ${PARENT}\n# first bad commit: [${FULL}] bump the build macro\n\`\`\``;
+    const thread = titled(`cross builds broken since ${FULL}`, [`Glad to see ${PARENT} merged, but this broke right after in ${FULL}:\n\n${log}`]);
+    expect(codesOf(thread)).not.toContain('competing');
+    expect(found(thread)).not.toContain(PARENT);
+  });
+
+  it('a revert whose reason is "CI is failing steadily from this commit" blames it', () => {
+    expect(found(titled('Revert "Index the buckets"', [`This reverts commit ${FULL}.\n\nCI is failing steadily from this commit; reverting to unblock the release.`]))).toEqual([FULL]);
+  });
+});
