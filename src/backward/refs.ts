@@ -46,6 +46,9 @@ const DIGITS_NAMED_AS_COMMIT = /\b(?:commit|revision|sha|changeset|revert(?:s|ed
 /** Right after a run of digits: the words call it a commit ("7310552 (the bad commit)", "7310552 is the offending commit"). */
 const DIGITS_CALLED_COMMIT_AFTER = /^[`'"]?\s*(?:\(\s*)?(?:(?:is|was)\s+)?(?:the|this|that)\s+(?:(?:bad|first\s+bad|offending|breaking|culprit)\s+)?commit\b/i;
 
+/** Words (and magic numbers) spelt with hex letters only: never a commit, whatever the words before them ("introduced by defaced assets"). */
+const HEX_WORDS = new Set(['defaced', 'effaced', 'acceded', 'deadbeef', 'feedface', 'cafebabe', 'deadface', 'baddcafe', 'facade', 'decade']);
+
 /** A six-hex abbreviation (shorter than git's default) is a commit only as a bisect's outcome ("the first bad commit is 5d4140"). */
 const SIX_NAMED_AS_COMMIT = /\bfirst\s+bad\s+(?:commit|revision)(?:\s+is|\s*:)?\s+[`'"]?$/i;
 
@@ -106,7 +109,9 @@ export function toRef(m: RegExpExecArray): RefMatch | null {
   if (g.sha && g.sha.length === 6 && !SIX_NAMED_AS_COMMIT.test(m.input.slice(Math.max(0, m.index - 40), m.index))) return null;
   const digitsNamed = (): boolean =>
     !DATE_DIGITS.test(g.sha!) && (DIGITS_NAMED_AS_COMMIT.test(m.input.slice(Math.max(0, m.index - 40), m.index)) || DIGITS_CALLED_COMMIT_AFTER.test(m.input.slice(m.index + g.sha!.length, m.index + g.sha!.length + 40)));
-  if (g.sha && (looksLikeSha(g.sha) || (/^\d+$/.test(g.sha) && g.sha.length >= 7 && digitsNamed()))) {
+  // (Likewise a run of letters only, "caused by cbcdecd", when the words before call it a commit.)
+  const lettersOnly = /^[a-fA-F]+$/.test(g.sha ?? '') && !HEX_WORDS.has((g.sha ?? '').toLowerCase());
+  if (g.sha && (looksLikeSha(g.sha) || ((/^\d+$/.test(g.sha) || lettersOnly) && g.sha.length >= 7 && digitsNamed()))) {
     return { ref: { type: 'sha', text: g.sha, value: g.sha.toLowerCase(), urlRepo: null }, ...at(g.sha) };
   }
   return null;

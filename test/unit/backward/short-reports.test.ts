@@ -2470,3 +2470,14 @@ describe('held-out shapes of sets 81 and 83', () => {
     expect(found(titled('Revert "Index the buckets"', [`This reverts commit ${FULL}.\n\nCI is failing steadily from this commit; reverting to unblock the release.`]))).toEqual([FULL]);
   });
 });
+
+describe('a hash of letters only, and a revert "causing a few issues"', () => {
+  it('"caused by cbcdecd" names a commit though its hash has no digit; a plain word stays a word', () => {
+    expect(found(titled('Slowdown caused by afbecde', ['The finder benchmark dropped by a third overnight.']))).toEqual(['afbecde']);
+    expect(found(titled('Report defaced after the upgrade', ['The summary page looks defaced since the upgrade.']))).toEqual([]);
+  });
+
+  it('"this is causing several problems; backing it out" gives the revert its reason', () => {
+    expect(found(titled('Revert "Maximise windows that ask for it"', [`This reverts commit ${FULL}.\n\nThis is causing several problems (#12, #14); backing it out until they are understood.`]))).toEqual([FULL]);
+  });
+});
