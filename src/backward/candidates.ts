@@ -1090,7 +1090,8 @@ const EFFECT_WORD = /\b(?:crash\w*|fail\w*|hang\w*|freez\w*|leak\w*|slow\w*|erro
 /** A passive causal verb leading straight to the reference ("… introduced at", "… started with commit"). */
 const PASSIVE_LEAD = /\b(?:introduced|caused|started|appeared|regressed|broken)\s+(?:(?:at|in|by|with|on|since|from|after|commit|the|this|revision|changes?|patch(?:es)?)\s+){1,5}[`'"([]*$/i;
 
-const TITLE_LEAD = /(?:\b(?:introduced|caused|broken|regressed|regression|since|after|at|in|by|on|with|from|this|the|commit|revision)\b[\s`'"(\[]*)+$/i;
+// ("Regression in X" loses "Regression in"; "Memory regression caused by X" keeps "Memory regression".)
+const TITLE_LEAD = /(?:\b(?:introduced|caused|broken|regressed|regression(?=\s+(?:in|since|at|from|with|after|on)\b)|since|after|at|in|by|on|with|from|this|the|commit|revision)\b[\s`'"(\[]*)+$/i;
 /** After the reference in a title: closing marks and a colon go; a verb stays with what it broke ("X breaks configure on FreeBSD"). */
 const TITLE_TAIL = /^[`'")\]]*[,:]?\s?/i;
 

@@ -2481,3 +2481,14 @@ describe('a hash of letters only, and a revert "causing a few issues"', () => {
     expect(found(titled('Revert "Maximise windows that ask for it"', [`This reverts commit ${FULL}.\n\nThis is causing several problems (#12, #14); backing it out until they are understood.`]))).toEqual([FULL]);
   });
 });
+
+describe('a title that names the culprit after its symptom', () => {
+  it('"Memory regression caused by X" keeps "Memory regression"; "Regression in X" loses its lead-in', () => {
+    const a = decide(titled(`Startup slowdown regression caused by ${FULL.slice(0, 9)}`, ['The bench shows a dip I did not expect; will look on Monday.'])).out;
+    expect(a.report.text).toContain('Startup slowdown regression');
+    expect(a.report.text).not.toContain('caused by');
+    const b = decide(titled(`Regression in ${FULL.slice(0, 9)}: the menu freezes`, ['Opening the menu freezes the app for ten seconds.'])).out;
+    expect(b.report.text).not.toMatch(/Regression in/);
+    expect(b.report.text).toContain('the menu freezes');
+  });
+});
