@@ -10,5 +10,8 @@ export default defineConfig({
     testTimeout: 300_000,
     hookTimeout: 300_000,
     pool: 'forks',
+    // Most of a test's time is spent waiting on git and node child processes, so two workers keep a
+    // two-core machine busy where vitest's default (cores - 1) leaves one idle.
+    maxWorkers: 2,
   },
 });
