@@ -16,7 +16,7 @@ import {
   RETRACTION,
   REVERT_BEFORE,
 } from './phrases.js';
-import { familyOf, findRefs, isCrossRepository, sameTarget } from './refs.js';
+import { familyOf, findRefs, isCrossRepository, sameCommitHex, sameTarget } from './refs.js';
 import { layoutOf, lineIndexAt, sentenceAt, sentencesOf, type Layout, type Range } from './text.js';
 import type { Attribution, AttributionRef, BackwardReason, Decision, Reason, TextScreen, Thread } from '../model/backward.js';
 
@@ -96,7 +96,7 @@ export function screenThread(thread: Thread, attributions: readonly Attribution[
     // The same hash given anywhere as a commit URL of another repository ("It's https://github.com/other/lib/commit/X"):
     // the bare hash named that repository's commit.
     if (a.ref.type === 'sha') {
-      const elsewhere = posts.flatMap((q) => findRefs(q.body).map((r) => ({ q, r }))).find(({ r }) => r.ref.type === 'commit-url' && isCrossRepository(r.ref, thread.repo, aliases) && sameHex(r.ref.value, a.ref.value));
+      const elsewhere = posts.flatMap((q) => findRefs(q.body).map((r) => ({ q, r }))).find(({ r }) => r.ref.type === 'commit-url' && isCrossRepository(r.ref, thread.repo, aliases) && sameCommitHex(r.ref.value, a.ref.value));
       if (elsewhere) add('cross-repository', sentenceText(elsewhere.q, elsewhere.r.start), elsewhere.q.index);
     }
     for (const q of posts) {
@@ -274,13 +274,6 @@ export function screenThread(thread: Thread, attributions: readonly Attribution[
   for (const s of symptomMismatches(thread, posts, domestic.map(({ a }) => a), outsideBlocks)) add('symptom-mismatch', s.text, s.post, s.sure);
 
   return decide(findings, domestic.map(({ i }) => i).filter((i) => !earlier.has(i)));
-}
-
-/** Two hashes that name one commit (one a prefix of the other, seven hex digits at least). */
-function sameHex(a: string, b: string): boolean {
-  const x = a.toLowerCase();
-  const y = b.toLowerCase();
-  return Math.min(x.length, y.length) >= 7 && (x.startsWith(y) || y.startsWith(x));
 }
 
 /** The one commit a title reverts ("revert 9ea0ce6…", "Revert abc1234 (…)"), or null. */

@@ -12,7 +12,7 @@
 import { findHedge } from './hedge.js';
 import { BLAMING_VERB, FIX_AFTER, FIX_BEFORE, NEUTRAL_SUBJECT, REVERT_BEFORE, UNNAMED_COMMIT } from './phrases.js';
 import { CAUSAL_OTHER, NEGATION_OTHER_BEFORE } from './other-languages.js';
-import { findRefs, isCrossRepository, sameTarget, titleCutRef, type RefMatch } from './refs.js';
+import { findRefs, isCrossRepository, sameCommitHex, sameTarget, titleCutRef, type RefMatch } from './refs.js';
 import { layoutOf, lineIndexAt, sentenceAt, type Layout, type Range } from './text.js';
 import type { Attribution, AttributionKind, Thread } from '../model/backward.js';
 
@@ -335,7 +335,7 @@ export function scoreCandidates(
       if (out.length >= SCORING.maxCandidates) return out;
       count += 1;
       const evidence = evidenceOf(layout, ref, src.index, patternHits, src.index === -1 ? [(thread.posts[0]?.body ?? '').slice(0, SCORING.maxScan), ...followUpReasons].join('\n') : src.index === 0 ? revertContext : thread.title);
-      if (src.index !== -1 && titleCausal && titleRefs.some((t) => sameCommit(t.ref.value, ref.ref.value))) {
+      if (src.index !== -1 && titleCausal && titleRefs.some((t) => sameCommitHex(t.ref.value, ref.ref.value))) {
         evidence.push({ code: 'titled', weight: SCORING.titled, text: thread.title });
       }
       const project = otherProjectBefore(body, ref, thread.repo, aliases);
@@ -375,7 +375,7 @@ export function scoreCandidates(
       const confirm = later.map((p) => ({ p, m: CONFIRM.exec(p.body) })).find(({ p, m }) => m && mentions(p.body, ref));
       if (confirm) evidence.push({ code: 'confirmed', weight: SCORING.confirmed, text: confirm.m![0] });
       // The one commit the thread names, and someone else later owns up to the change ("Apologies, I introduced the changes you're referring to").
-      else if (ref.ref.type !== 'pr' && onlyCommit !== null && sameCommit(onlyCommit, ref.ref.value) && evidence.every((e) => e.weight >= 0)) {
+      else if (ref.ref.type !== 'pr' && onlyCommit !== null && sameCommitHex(onlyCommit, ref.ref.value) && evidence.every((e) => e.weight >= 0)) {
         const owned = later.map((p) => OWNED_UP.exec(p.body)).find((m) => m !== null);
         if (owned) evidence.push({ code: 'answers', weight: SCORING.answers, text: owned[0] });
       }
@@ -473,12 +473,7 @@ function otherProjectBefore(body: string, ref: RefMatch, repo: string, aliases: 
 
 /** Whether a bisect log or transcript in `body` marks `hex` good ("# good: [X] …", "git bisect good X"). */
 function markedGoodInLog(body: string, hex: string): boolean {
-  const want = hex.toLowerCase();
-  for (const m of body.matchAll(/^[ \t>]*(?:#\s*good:\s*\[|(?:\$\s*)?git\s+bisect\s+good\s+)([0-9a-fA-F]{7,40})\b/gim)) {
-    const h = m[1]!.toLowerCase();
-    if (h.startsWith(want) || want.startsWith(h)) return true;
-  }
-  return false;
+  return [...body.matchAll(/^[ \t>]*(?:#\s*good:\s*\[|(?:\$\s*)?git\s+bisect\s+good\s+)([0-9a-fA-F]{7,40})\b/gim)].some((m) => sameCommitHex(m[1]!, hex));
 }
 
 /** Right before a bare hex: the thing it names is no commit (a web player's version, an image, a file's checksum, a uuid). */
@@ -534,10 +529,6 @@ function unnamedBlameBefore(thread: Thread, post: number, author: string): strin
     if (m && findRefs(body).length === 0) return m[0];
   }
   return null;
-}
-
-function sameCommit(a: string, b: string): boolean {
-  return a.length >= 7 && b.length >= 7 && (a.startsWith(b) || b.startsWith(a));
 }
 
 /** Whether a post names the reference again (the hex prefix, or the PR number). */

@@ -168,6 +168,13 @@ export function familyOf(ref: AttributionRef): RefFamily {
 }
 
 /** Two references name the same thing: same PR number, or one commit hex a prefix of the other. */
+/** Two hashes that name one commit: one a prefix of the other, case aside, seven hex digits at least. */
+export function sameCommitHex(a: string, b: string): boolean {
+  const x = a.toLowerCase();
+  const y = b.toLowerCase();
+  return x.length >= 7 && y.length >= 7 && (x.startsWith(y) || y.startsWith(x));
+}
+
 export function sameTarget(a: AttributionRef, b: AttributionRef): boolean {
   if (familyOf(a) !== familyOf(b)) return false;
   if (familyOf(a) === 'pr') return a.value === b.value && sameRepo(a.urlRepo, b.urlRepo);

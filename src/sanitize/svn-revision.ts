@@ -1,3 +1,4 @@
+import { sameCommitHex } from '../backward/refs.js';
 import type { Span } from '../model/deletions.js';
 
 export const SVN_REVISION_DETECTOR = 'svn-revision';
@@ -13,13 +14,9 @@ export function svnRevisionOf(message: string): number | null {
  * [r5245](https://github.com/o/n/commit/098640b…)"), for a copy that is not at hand; or null.
  */
 export function svnRevisionLinked(texts: readonly string[], gold: string): number | null {
-  const want = gold.toLowerCase();
   const re = /\[\s*`{0,3}\s*r(?:ev(?:ision)?\.?\s*)?(\d+)\s*`{0,3}\s*\]\(\s*https?:\/\/[^)\s]*\/commits?\/([0-9a-fA-F]{7,40})\b[^)]*\)/gi;
   for (const text of texts) {
-    for (const m of text.matchAll(re)) {
-      const hex = m[2]!.toLowerCase();
-      if (Math.min(hex.length, want.length) >= 7 && (hex.startsWith(want) || want.startsWith(hex))) return Number(m[1]);
-    }
+    for (const m of text.matchAll(re)) if (sameCommitHex(m[2]!, gold)) return Number(m[1]);
   }
   return null;
 }
