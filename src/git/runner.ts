@@ -3,7 +3,8 @@
  * streamed), startGit (a long-lived child spoken to over its pipes). Argument arrays only, GIT_ENV
  * always, every failure a GitError (test/unit/architecture/git-runner.test.ts holds this).
  */
-import { execa, type ExecaError, type ResultPromise } from 'execa';
+import { spawn, type ChildProcess } from 'node:child_process';
+import { execa, type ResultPromise } from 'execa';
 import { GitError } from './errors.js';
 
 export { GitError } from './errors.js';
@@ -65,46 +66,84 @@ export async function runGitBuffer(
   return spawnGit(gitDir, args, opts);
 }
 
-async function spawnGit(
+/** Output beyond this many bytes stops the command (a runaway listing, not data r2v can hold). */
+const MAX_OUTPUT_BYTES = 1024 * 1024 * 1024;
+/** How long a command stopped with SIGTERM (timeout, cancel) gets before SIGKILL. */
+const FORCE_KILL_AFTER_MS = 5_000;
+
+/**
+ * Starts one git process with node's own spawn and collects its output. Not execa: the short
+ * commands r2v runs by the thousand (rev-parse, cat-file, merge-base) spend most of their time in
+ * process start-up, and execa's machinery doubles it (`npm run bench -- git-spawn`).
+ */
+function spawnGit(
   gitDir: string,
   args: readonly string[],
   opts: RunGitOptions,
 ): Promise<{ stdout: Buffer; stderr: string; exitCode: number }> {
   const argv = gitDir ? [`--git-dir=${gitDir}`, ...args] : [...args];
   for (const observe of observers) observe(gitDir, args);
-  try {
-    const r = await execa('git', argv, {
-      env: { ...opts.env, ...GIT_ENV },
-      cwd: opts.cwd,
-      extendEnv: true,
-      input: opts.input,
-      stdin: opts.input === undefined ? 'ignore' : undefined,
-      timeout: opts.timeoutMs ?? DEFAULT_GIT_TIMEOUT_MS,
-      cancelSignal: opts.signal,
-      reject: false,
-      stripFinalNewline: false,
-      maxBuffer: 1024 * 1024 * 1024,
-      encoding: 'buffer',
+  return new Promise((resolve, reject) => {
+    const fail = (stderr: string, extra: { timedOut?: boolean; message?: string; cause?: unknown }, exitCode: number | null = null) =>
+      reject(new GitError(args, exitCode, stderr, extra));
+    let child: ChildProcess;
+    try {
+      child = spawn('git', argv, {
+        env: { ...process.env, ...opts.env, ...GIT_ENV },
+        cwd: opts.cwd,
+        stdio: [opts.input === undefined ? 'ignore' : 'pipe', 'pipe', 'pipe'],
+      });
+    } catch (error) {
+      fail('', { cause: error, message: `could not run git: ${(error as Error).message}` });
+      return;
+    }
+    const out: Buffer[] = [];
+    const err: Buffer[] = [];
+    let outBytes = 0;
+    let stopped: 'timeout' | 'canceled' | 'too-large' | null = null;
+    let spawnError: Error | null = null;
+    let forceKill: NodeJS.Timeout | undefined;
+    const stop = (why: 'timeout' | 'canceled' | 'too-large'): void => {
+      if (stopped !== null) return;
+      stopped = why;
+      child.kill('SIGTERM');
+      forceKill = setTimeout(() => child.kill('SIGKILL'), FORCE_KILL_AFTER_MS);
+      forceKill.unref();
+    };
+    const timer = setTimeout(() => stop('timeout'), opts.timeoutMs ?? DEFAULT_GIT_TIMEOUT_MS);
+    const onAbort = (): void => stop('canceled');
+    if (opts.signal?.aborted) onAbort();
+    else opts.signal?.addEventListener('abort', onAbort, { once: true });
+    child.stdout!.on('data', (chunk: Buffer) => {
+      outBytes += chunk.length;
+      if (outBytes > MAX_OUTPUT_BYTES) stop('too-large');
+      else out.push(chunk);
     });
-    const stderr = Buffer.from(r.stderr ?? new Uint8Array()).toString('utf8');
-    const stdout = Buffer.from(r.stdout ?? new Uint8Array());
-    if (r.timedOut) throw new GitError(args, null, stderr, { timedOut: true });
-    if (r.isCanceled) throw new GitError(args, null, stderr, { message: 'canceled' });
-    if (r.failed && r.exitCode === undefined) {
-      throw new GitError(args, null, stderr, { cause: r.cause, message: `could not run git: ${(r.cause as Error | undefined)?.message ?? r.shortMessage}` });
+    child.stderr!.on('data', (chunk: Buffer) => err.push(chunk));
+    if (opts.input !== undefined) {
+      child.stdin!.on('error', () => undefined); // git may exit before reading all of it (EPIPE): its exit code tells
+      child.stdin!.end(opts.input);
     }
-    const exitCode = r.exitCode ?? 0;
-    if (exitCode !== 0 && !(opts.allowExit ?? []).includes(exitCode)) {
-      throw new GitError(args, exitCode, stderr);
-    }
-    return { stdout, stderr, exitCode };
-  } catch (error) {
-    if (error instanceof GitError) throw error;
-    const e = error as ExecaError;
-    const stderr = e.stderr instanceof Uint8Array ? Buffer.from(e.stderr).toString('utf8') : String(e.stderr ?? '');
-    const exitCode = typeof e.exitCode === 'number' ? e.exitCode : null;
-    throw new GitError(args, exitCode, stderr, { cause: error, message: e.shortMessage ?? String(error) });
-  }
+    child.on('error', (error) => {
+      spawnError ??= error;
+    });
+    child.on('close', (code, signal) => {
+      clearTimeout(timer);
+      clearTimeout(forceKill);
+      opts.signal?.removeEventListener('abort', onAbort);
+      const stderr = Buffer.concat(err).toString('utf8');
+      if (stopped === 'timeout') return fail(stderr, { timedOut: true });
+      if (stopped === 'canceled') return fail(stderr, { message: 'canceled' });
+      if (stopped === 'too-large') return fail(stderr, { message: `output larger than ${MAX_OUTPUT_BYTES} bytes` });
+      if (spawnError !== null && child.pid === undefined) {
+        return fail(stderr, { cause: spawnError, message: `could not run git: ${spawnError.message}` });
+      }
+      if (code === null) return fail(stderr, { message: `killed by ${signal ?? 'a signal'}` });
+      const exitCode = code;
+      if (exitCode !== 0 && !(opts.allowExit ?? []).includes(exitCode)) return fail(stderr, {}, exitCode);
+      resolve({ stdout: Buffer.concat(out), stderr, exitCode });
+    });
+  });
 }
 
 /**

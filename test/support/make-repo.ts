@@ -1,8 +1,8 @@
-import { execa } from 'execa';
-import { mkdtemp, rm, writeFile, mkdir, unlink } from 'node:fs/promises';
+import { appendFile, mkdtemp, readFile, rm, writeFile, mkdir, unlink } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { onTestFinished } from 'vitest';
+import { runGit } from '../../src/git/runner.js';
 
 /** Base of the fixed clock used for commits: 2024-01-01T00:00:00Z, one hour per commit. */
 export const BASE_EPOCH = Date.UTC(2024, 0, 1) / 1000;
@@ -41,13 +41,9 @@ export class TestRepo {
   }
 
   async git(args: string[], env: Record<string, string> = {}): Promise<string> {
-    const r = await execa('git', args, {
-      cwd: this.dir,
-      env: { LC_ALL: 'C', GIT_TERMINAL_PROMPT: '0', ...env },
-      extendEnv: true,
-      stripFinalNewline: true,
-    });
-    return r.stdout;
+    // Through r2v's own runner: one process start, no shell, the fixed locale.
+    const r = await runGit('', args, { cwd: this.dir, env });
+    return r.stdout.endsWith('\n') ? r.stdout.slice(0, -1) : r.stdout;
   }
 
   private dateEnv(time: number, author?: { name: string; email: string }): Record<string, string> {
@@ -76,6 +72,16 @@ export class TestRepo {
     const args = ['commit', '-q', '--no-verify', '-m', message];
     if (options.allowEmpty ?? true) args.push('--allow-empty');
     await this.git(args, this.dateEnv(time, options.author));
+    return this.head();
+  }
+
+  /** HEAD's commit, read from the ref file when it is a loose branch ref (no process), else from git. */
+  private async head(): Promise<string> {
+    const head = (await readFile(join(this.dir, '.git', 'HEAD'), 'utf8')).trim();
+    if (head.startsWith('ref: refs/heads/')) {
+      const sha = await readFile(join(this.dir, '.git', head.slice(5)), 'utf8').then((t) => t.trim(), () => '');
+      if (/^[0-9a-f]{40}$/.test(sha)) return sha;
+    }
     return this.rev('HEAD');
   }
 
@@ -113,7 +119,7 @@ export class TestRepo {
   /** A bare mirror of this repository (all refs, including refs/pull/*) in a new temp dir. */
   async bareMirror(): Promise<string> {
     const dir = await tempDir('r2v-mirror-');
-    await execa('git', ['clone', '-q', '--mirror', this.dir, dir], { env: { LC_ALL: 'C' } });
+    await runGit('', ['clone', '-q', '--mirror', this.dir, dir]);
     return dir;
   }
 }
@@ -139,8 +145,13 @@ export async function cleanupTempDirs(): Promise<void> {
 /** Creates an empty repository on branch `main` with quiet, deterministic settings. */
 export async function makeRepo(options: { branch?: string } = {}): Promise<TestRepo> {
   const dir = await tempDir('r2v-repo-');
-  await execa('git', ['init', '-q', `--initial-branch=${options.branch ?? 'main'}`, dir]);
-  const repo = new TestRepo(dir);
-  for (const [k, v] of QUIET_CONFIG) await repo.git(['config', k, v]);
-  return repo;
+  await runGit('', ['init', '-q', `--initial-branch=${options.branch ?? 'main'}`, dir]);
+  // The settings written in one go: what nine `git config` processes would write.
+  const sections = new Map<string, string[]>();
+  for (const [key, value] of QUIET_CONFIG) {
+    const [section, name] = key.split('.') as [string, string];
+    sections.set(section, [...(sections.get(section) ?? []), `\t${name} = ${value}`]);
+  }
+  await appendFile(join(dir, '.git', 'config'), [...sections].map(([section, lines]) => `[${section}]\n${lines.join('\n')}\n`).join(''));
+  return new TestRepo(dir);
 }
