@@ -131,8 +131,9 @@ export function extractWithCandidates(thread: Thread): { attributions: Attributi
   // Text past SCORING.maxScan characters of a post is not read (bounded time on pasted logs and noise).
   for (const post of thread.posts) patterns.push(...attributionsInPost(post.body.length > SCORING.maxScan ? { ...post, body: post.body.slice(0, SCORING.maxScan) } : post));
   const candidates = scoreCandidates(thread, patterns, thread.aliases ?? []);
-  // Candidates add the commits no pattern named; a pattern's target mentioned again is not a new attribution.
-  const fresh = candidateAttributions(thread, candidates).filter((c) => !patterns.some((p) => sameTarget(p.ref, c.ref)));
+  // Candidates add the commits no pattern named; a pattern's target mentioned again is not a new attribution,
+  // unless the pattern only guessed and another post blames the same commit plainly (a maintainer confirming it in own words).
+  const fresh = candidateAttributions(thread, candidates).filter((c) => !patterns.some((p) => sameTarget(p.ref, c.ref) && !(p.hedged && !c.hedged && c.post > p.post)));
   // The title only counts when no post names its commit.
   // A plain title stays beside posts that only guess at the same commit.
   const extra = fresh.filter((c) => c.post !== -1 || !fresh.some((o) => o.post !== -1 && sameTarget(o.ref, c.ref) && (!o.hedged || c.hedged)));

@@ -156,7 +156,7 @@ export function screenThread(thread: Thread, attributions: readonly Attribution[
   for (const g of groups) {
     if (!ownWords(g).every(({ a }) => a.hedged)) continue;
     if (plain.some((p) => familyOf(p[0]!.a.ref) !== familyOf(g[0]!.a.ref))) continue;
-    if (groups.length === 1 && (bisectReportedLater(posts, g[0]!.a) || admittedLater(thread, posts, g[0]!.a) || revertedLater(posts, g[0]!.a) || parentWorksSaid(thread, posts, g[0]!.a))) continue;
+    if (groups.length === 1 && (bisectReportedLater(posts, g[0]!.a) || admittedLater(thread, posts, g[0]!.a) || revertedLater(posts, g[0]!.a) || curedByOwnRevert(posts, g[0]!.a) || parentWorksSaid(thread, posts, g[0]!.a))) continue;
     add('hedged', g[0]!.a.sentence.text, g[0]!.a.post);
   }
   // A pull request titled as the revert of one commit, where the only blame names another ("only revert Y, that is the bad
@@ -355,13 +355,13 @@ const GONE_SINCE = /\b(?:any\s*more|now|(?:on|with|in)\s+(?:the\s+)?(?:latest|cu
 const SETTLED = /\b(?:fixed|resolved|reverted)\s+(?:by|in|with|via)\b|\b(?:can|could)\s+(?:now\s+)?reproduce\b|\breproduced\b/i;
 
 /** First-person fault words: a retraction from the one who named the commit, an admission from anyone else. */
-const OWNING_UP = /\bmy\s+(?:mistake|bad)\b/i;
+const OWNING_UP = /\bmy\s+(?:mistake|bad|fault)\b/i;
 /** …unless the fault owned is a mix-up in testing ("My mistake, I mixed up the builds"): that withdraws the result. */
 const TESTING_MIXUP = /\b(?:mix(?:ed)?\s+up|mixed-up|confused|wrong\s+(?:build|binary|commit|version|branch)|tested|testing|bisect\w*)\b/i;
 
 /** Someone owning up to or confirming a named commit ("I broke it", "I must have dropped that", "yes, that's the culprit", "confirmed that"). */
 const ADMISSION =
-  /\b(?:I|we)\s+(?:(?:indeed|actually|apparently)\s+)?(?:broke|introduced|caused)\s+(?:it|this|that)\b|\b(?:I|we)\s+must\s+have\s+(?:accidentally\s+|mistakenly\s+)?(?:deleted|removed|dropped|broken|forgotten|missed|lost)\b|\bI\s+(?:had\s+)?suspected\s+(?:that|this|it)\s+(?:would|might|could)\s+(?:cause|break)\b|\bmy\s+(?:bad|fault|mistake)\b|\boops\b|\bsorry\s+(?:for|about)\s+(?:the|this|that)\s+(?:break(?:age)?|regression|trouble|mess)\b|\b(?:yes|yep|indeed|right),?\s+(?:that|this|it)(?:'s|\s+is|\s+was)\s+(?:the\s+)?(?:one|culprit|cause|commit|bad\s+commit)\b|\bconfirm(?:ed|s)?\s+(?:that|it|this)\b|\bgood\s+catch\b/i;
+  /\b(?:I|we)\s+(?:(?:indeed|actually|apparently)\s+)?(?:broke|introduced|caused)\s+(?:it|this|that)\b|\b(?:I|we)\s+must\s+have\s+(?:accidentally\s+|mistakenly\s+)?(?:deleted|removed|dropped|broken|forgotten|missed|lost)\b|\bI\s+(?:had\s+)?suspected\s+(?:that|this|it)\s+(?:would|might|could)\s+(?:cause|break)\b|\bmy\s+(?:bad|fault|mistake)\b|\boops\b|\bsorry\s+(?:for|about)\s+(?:the|this|that)\s+(?:break(?:age)?|regression|trouble|mess)\b|\b(?:yes|yep|indeed|right),?\s+(?:that|this|it)(?:'s|\s+is|\s+was)\s+(?:the\s+)?(?:one|culprit|cause|commit|bad\s+commit)\b|\bconfirm(?:ed|s|ing)?\s+(?:that|it|this|the\s+(?:breaking|bad|offending|culprit|faulty)\s+(?:commit|change))\b|\bgood\s+catch\b/i;
 
 /**
  * A hedged attribution ("looks like X caused it") that someone else later owns up to or confirms,
@@ -402,6 +402,18 @@ function revertedLater(posts: readonly PostText[], a: Attribution): boolean {
       !REVERT_NO_HELP.test(p.body) &&
       !findRefs(p.body).some((r) => r.ref.type !== 'pr' && !sameTarget(r.ref, a.ref) && !FIX_BEFORE.test(p.body.slice(Math.max(0, r.outerStart - 80), r.outerStart))),
   );
+}
+
+/** "I reverted that change and the menu opens without any more crashes": a guess its writer tested by undoing the commit. */
+const REVERT_CURED =
+  /\b(?:I|we)(?:'ve|\s+have|\s+then|\s+just)?\s+reverted\s+(?:it|this|that|the\s+(?:commit|change|patch))\b[^.\n]{0,120}?\b(?:without\s+(?:any\s*more\s+|any\s+|further\s+)?(?:problems?|issues?|crash\w*|errors?|glitch\w*)|works?|worked|working\s+again|fine|fixe[sd]|solve[sd]|resolve[sd]|gone|disappear\w*|no\s+(?:more\s+)?(?:problems?|issues?|crash\w*|errors?))\b/i;
+
+/** The writer of a guess goes on, in the same post, to undo the commit and see the problem gone; nothing else is named. */
+function curedByOwnRevert(posts: readonly PostText[], a: Attribution): boolean {
+  const p = posts.find((q) => q.index === a.post);
+  if (!p) return false;
+  const rest = p.body.slice(a.sentence.end);
+  return REVERT_CURED.test(rest) && !REVERT_NO_HELP.test(rest) && !findRefs(p.body).some((r) => r.ref.type !== 'pr' && !sameTarget(r.ref, a.ref));
 }
 
 /** "In the previous commit the UI still loads": the commit before the named one is good ("a version before this commit" is some older one). */
@@ -533,6 +545,8 @@ function symptomMismatches(
       // writer here), "the crash that has been reported in issue #240" (where this very problem is tracked).
       const lead = p.body.slice(Math.max(0, at - 60), at + m[0].length - n.length - 1);
       if (LED_HERE_BY.test(lead) || TRACKED_IN.test(lead)) continue;
+      // "It's a separate problem from #212": the other issue is set apart from this thread's.
+      if (SET_APART_LEAD.test(lead)) continue;
       // "Fixes #7318" atop a pull request's description: the issue this very change (a revert, a fix) closes.
       if (p.index === 0 && /\/pull\/\d+/.test(thread.url) && CLOSES.test(lead)) continue;
       // "I updated the rules in #1733": the writer's own earlier work, not another bug.
@@ -550,7 +564,7 @@ function symptomMismatches(
       const text = p.body.slice(s.start, s.end);
       if (!DIFFERENT_SYMPTOM.some((re) => re.test(text))) continue;
       // "Something similar was reported in another issue": the same problem seen elsewhere, not a different one.
-      if (SAME_SEEN_ELSEWHERE.test(text) || MASKED_BY_OTHER.test(text) || OTHER_TO_COME.test(text) || OTHER_ADDRESSED.test(text)) continue;
+      if (SAME_SEEN_ELSEWHERE.test(text) || MASKED_BY_OTHER.test(text) || OTHER_TO_COME.test(text) || OTHER_ADDRESSED.test(text) || THIS_SET_APART.test(text)) continue;
       // "Fix another bug in commit X": the other bug is X's own, the one reported here.
       if (culprits.some((c) => text.includes(c.ref.text) && ANOTHER_IN.test(text.slice(0, text.indexOf(c.ref.text))))) continue;
       const aboutCulprit = /\b(?:bisect\w*|commit|culprit)\b/i.test(text) || culprits.some((c) => text.includes(c.ref.text));
@@ -572,6 +586,11 @@ const TRACKED_IN = /\b(?:that|which)\s+(?:has\s+been|had\s+been|was|were|is)\s+(
 
 /** "another bug in commit ", right before the culprit's reference. */
 const ANOTHER_IN = /\b(?:another|a\s+second|one\s+more)\s+(?:bug|mistake|issue|problem|regression|error)\s+(?:in|from|of|introduced\s+(?:in|by))\s+(?:commit\s*#?\s*)?[`'"(\[]*$/i;
+
+/** "It's a separate problem from #212": this thread's problem set apart from another issue's, so what follows is about this one. */
+const THIS_SET_APART = /\b(?:this|it)(?:\s+is|'s)\s+(?:a\s+|an\s+)?(?:different|separate|another|other)\s+(?:bug|issue|problem)\s+(?:than|from|to)\s+(?:issue\s+)?#\d+/i;
+/** …the same words right before the other issue's number. */
+const SET_APART_LEAD = /\b(?:this|it)(?:\s+is|'s)\s+(?:a\s+|an\s+)?(?:different|separate|another|other)\s+(?:bug|issue|problem)\s+(?:than|from|to)\s+(?:issue\s+)?$/i;
 
 /** "unlike #410, which fixes a separate regression": the other problem is another change's business. */
 const OTHER_ADDRESSED = /#\d+\s*,?\s+(?:which|that)\s+(?:addresses|fixes|fixed|covers|handles|tracks|is\s+about)\s+(?:a|an|the)\s+(?:different|separate|other|second)\b/i;

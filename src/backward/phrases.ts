@@ -52,6 +52,10 @@ export const RETRACTION = [
   /\b(?:cannot|can't|can\s+not|couldn't|could\s+not)\s+(?:possibly\s+)?be\s+(?:it|that|the\s+(?:culprit|cause|one))\b/i,
   /\bdid(?:\s+not|n't)\s+cause\s+(?:the|this|it)\b/i,
   /\bred\s+herring\b/i,
+  // The commit is not in the repository as the maintainers know it ("I don't have that commit", "that commit isn't upstream").
+  /\b(?:I|we)\s+(?:do\s*(?:not|n't)|don't)\s+have\s+(?:that|this|such\s+a)\s+commit\b|\b(?:that|this)\s+commit\s+(?:isn't|is\s+not)\s+(?:upstream|in\s+(?:my|our|the)\s+(?:tree|repo(?:sitory)?|branch))\b|\bno\s+such\s+commit\b/i,
+  // The cause found outside the project ("apparently a weird X11 issue", "turned out to be a driver bug").
+  /\b(?:apparently|turns?\s+out\s+to\s+be|turned\s+out\s+to\s+be)\s+(?:it(?:'s|\s+is|\s+was)\s+)?(?:just\s+)?an?\s+(?:[\w-]+\s+)?(?:X11|Xorg|Wayland|driver|kernel|hardware|firmware|compiler|toolchain|distro|packaging|environment)\s+(?:issue|bug|problem)\b/i,
   // The parent has the bug too ("Nope, I tested with the parent commit of X. …"; "… parent … the bug is still there"): not the first bad commit.
   /^\s*(?:nope|no)\b[,.!]?\s+(?:I|we)\s+(?:tested|tried|checked|built|ran)\s+(?:with\s+|on\s+|at\s+)?(?:the\s+)?parent\b|\bparent\b[^.\n]{0,60}\b(?:bug|issue|problem|crash|error)\s+(?:is\s+|was\s+)?still\s+(?:there|present|happens|reproduces)\b/i,
   // A reviewer finding the revert unfounded ("the only red on it is an unrelated flake; we should reland this").
@@ -71,7 +75,7 @@ export const RETRACTION = [
 
 /** The commit described as a fix, matched just before the reference. */
 export const FIX_BEFORE =
-  /\b(?:(?:fixed|resolved|addressed|solved|repaired)\s+(?:by|in|with|via|on)(?:\s+(?:this|that)\s+commit\s*:?)?|revert(?:ed|ing)?\s+(?:it|this|that|the\s+(?:\w+\s+)?(?:commit|change|PR))\s+(?:in|with|via|by)|the\s+fix\s+(?:is|was|landed in|went in(?:to)?|came in|:)|fix(?:ed)?\s+landed\s+in|fixing\s+commit(?:\s+is|:)?)\s*(?:(?:the\s+)?(?:commit|PR|pull request|change)\s+)?[`'"([]*$/i;
+  /\b(?:(?:fixed|resolved|addressed|solved|repaired)\s+(?:by|in|with|via|on|here)(?:\s+(?:this|that)\s+commit\s*:?)?|(?:^|[.!?]\s+|\n\s*)(?:fixed|resolved)\s+(?:the\s+|this\s+|that\s+)?(?:regression|bug|issue|problem)\s+in|revert(?:ed|ing)?\s+(?:it|this|that|the\s+(?:\w+\s+)?(?:commit|change|PR))\s+(?:in|with|via|by)|the\s+fix\s+(?:is|was|landed in|went in(?:to)?|came in|:)|fix(?:ed)?\s+landed\s+in|(?:pushed|committed|landed|merged|added|made)\s+(?:a|the|my)\s+(?:fix|patch)\s+(?:with|in|as|via)|fixing\s+commit(?:\s+is|:)?)\s*(?:(?:the\s+)?(?:commit|PR|pull request|change)\s+)?[`'"([]*$/i;
 
 /** The commit described as a fix, matched just after the reference. */
 export const FIX_AFTER =

@@ -88,8 +88,11 @@ const PULL_POINTER = /^[ \t>]*(?:which|that|this|it)(?:'s|\s+is|\s+was)\s+(?:(?:
 /** "The suite fails again, yet the app goes back to working": what undoing the culprit did. */
 const UNDONE_EFFECT = /\b(?:revert(?:s|ed)?|go(?:es)?|went)\s+back\s+to\s+(?:working|normal|broken|failing)\b/gi;
 
+const IN_QUESTION = String.raw`\b(?:the|this|that)\s+(?:commit|change|patch)\s+in\s+question\b`;
 /** "the commit in question was meant to silence warnings": what the attributed commit is, pointed at. */
-const COMMIT_IN_QUESTION = /\b(?:the|this|that)\s+(?:commit|change|patch)\s+in\s+question\b/gi;
+const COMMIT_IN_QUESTION = new RegExp(`${IN_QUESTION}(?!${BLAMING_VERB})`, 'gi');
+/** "The patch in question caused every export to slow down …": only the pointer goes, the symptom it caused stays. */
+const COMMIT_IN_QUESTION_BLAMED = new RegExp(`${IN_QUESTION}(?=${BLAMING_VERB})`, 'gi');
 
 /** "The offending change was therefore reverted.": the attributed commit, pointed at as the one undone here. */
 const REVERTED_HERE = /\b(?:this|that|the\s+(?:above|offending|bad))\s+(?:commit|change|patch)\s+(?:is|was|will\s+be|has\s+been)\s+(?:therefore\s+|thus\s+|hence\s+|now\s+|so\s+)?(?:being\s+)?reverted\b/gi;
@@ -101,7 +104,7 @@ const OWNED_CULPRIT =
   /\b(?:(?:because|since|as)\s+)?(?:I|we)\s+(?:must\s+have\s+|probably\s+|accidentally\s+|apparently\s+)?(?:introduced|caused|created)\s+(?:the|this|that)\s+(?:bug|regression|issue|problem|breakage|crash)(?:\s+in\s+question)?\b/gi;
 
 /** Patterns whose whole match points at the culprit; the rest of the sentence stays. */
-const PHRASE_PATTERNS: readonly RegExp[] = [POINTING_BLAME, POINTING_CAUSE, FROM_THIS_COMMIT_ON, REVERT_POINTER, POINTED_COMMIT, BLAMING_PR_SUBJECT, DATED_COMMIT, REVERT_NEEDED, OWNED_CULPRIT];
+const PHRASE_PATTERNS: readonly RegExp[] = [COMMIT_IN_QUESTION_BLAMED, POINTING_BLAME, POINTING_CAUSE, FROM_THIS_COMMIT_ON, REVERT_POINTER, POINTED_COMMIT, BLAMING_PR_SUBJECT, DATED_COMMIT, REVERT_NEEDED, OWNED_CULPRIT];
 /** Patterns whose first group, ending the match, names the culprit's pull request. */
 const TRAILING_GROUP_PATTERNS: readonly RegExp[] = [SINCE_PR, BLAMED_PR];
 

@@ -2492,3 +2492,88 @@ describe('a title that names the culprit after its symptom', () => {
     expect(b.report.text).toContain('the menu freezes');
   });
 });
+
+describe('held-out shapes of sets 85 to 88', () => {
+  const OTHER = 'e3b0c44298fc1c149afbf4c8996fb92427ae41e4';
+  const url = (sha: string) => `https://github.com/acme/widget/commit/${sha}`;
+
+  it('"Fixed the regression in <commit URL>" from the maintainer names the fix, not a second culprit', () => {
+    const thread = titled(`Pairing fails since ${FULL}`, [`Commit ${url(FULL)} introduced a regression: pairing the keyboard never completes.`, `Fixed the regression in ${url(OTHER)}.`], ['reporter', 'maintainer']);
+    expect(codesOf(thread)).not.toContain('competing');
+    expect(found(thread)).not.toContain(OTHER);
+  });
+
+  it('"After commit Y, when it worked:" marks Y as the good side beside the commit where it started', () => {
+    const thread = titled('Scanner no longer listed', [`The scanner is not listed any more. I narrowed it down to the commit where this began: ${FULL}\n\n## After commit ${OTHER}, when it worked:\n\nscanner listed as device 3`]);
+    expect(codesOf(thread)).not.toContain('competing');
+    expect(found(thread)).toEqual([FULL]);
+  });
+
+  it('"uploads fail after <commit URL>." blames the commit; "still fails even after X" does not', () => {
+    expect(found(titled('Uploads rejected', [`Large uploads fail after ${url(FULL)}. The proxy answers with a 413 now.`]))).toEqual([FULL]);
+    expect(found(titled('Uploads rejected', [`Large uploads still fail even after ${url(FULL)}. The proxy answers with a 413.`]))).toEqual([]);
+  });
+
+  it('a guess the maintainer thanks the reporter for "confirming the offending change" is confirmed, the fix commit aside', () => {
+    const thread = titled('Eject hangs the desktop', [`The desktop hangs on eject. I suspect commit ${FULL.slice(0, 7)} introduced the hang.`, `Thank you for confirming the offending change. I pushed a fix with commit ${OTHER.slice(0, 8)}, please try it.`], ['reporter', 'maintainer']);
+    expect(codesOf(thread)).not.toContain('hedged');
+  });
+
+  it('"I don\'t have that commit" and "apparently a driver issue" withdraw the blame', () => {
+    const notHere = titled('Lockup on lookup', [`Bisecting it gave ${FULL} as the faulty commit.`, 'I don\'t have that commit in my tree.'], ['reporter', 'maintainer']);
+    expect(codesOf(notHere)).toContain('retracted');
+    const driver = titled(`Crash after commit ${FULL}`, ['The compositor dies on resume.', 'Apparently a nasty driver issue, closing.'], ['reporter', 'maintainer']);
+    expect(codesOf(driver)).toContain('retracted');
+  });
+
+  it('"It\'s a separate problem from #212" sets the thread apart from another issue; the blame after it is this one\'s', () => {
+    const thread = titled('Cursor jumps between screens', ['The cursor jumps back to the first screen.', `It's a separate problem from #212.\n\nThis is caused by the change to the pointer module in this commit: ${FULL}`], ['reporter', 'maintainer']);
+    expect(codesOf(thread)).not.toContain('symptom-mismatch');
+    expect(found(thread)).toEqual([FULL]);
+  });
+
+  it('"A works, and B fails" gives a good/bad pair, not a culprit', () => {
+    const thread = titled('Import segfault', [`The importer segfaults now. There is a regression somewhere in the last weeks: ${OTHER.slice(0, 11)} works, and ${FULL.slice(0, 11)} fails.`]);
+    expect(found(thread)).toEqual([]);
+  });
+
+  it('"the change to blame here is: X" after "I think", then "I reverted the commit and … without any more problems", is tested', () => {
+    const thread = titled('Karts fall through the bridge', [`Karts fall through the bridge on the harbour track.\n\nI think the change to blame here is: ${FULL}\n\nI reverted the commit and raced the track without any more problems.`]);
+    expect(found(thread)).toEqual([FULL]);
+    expect(codesOf(thread)).not.toContain('hedged');
+  });
+
+  it('"perf: revert most of X" whose body says "The patch in question caused a 12 % regression" blames X and keeps the symptom', () => {
+    const thread = titled(`perf: revert most of ${FULL}`, ['The patch in question caused a 12 % regression in the solver benchmarks.\nThe rest will be resubmitted later.']);
+    expect(found(thread)).toEqual([FULL]);
+    const { out } = decide(thread);
+    expect(out.report.text).toContain('caused a 12 % regression in the solver benchmarks');
+    expect(out.report.text).not.toContain('patch in question');
+  });
+
+  it('"Trouble arises here <commit URL>" blames the commit; "Resolved here Y" names the fix', () => {
+    const thread = titled('Results pane stops resizing', ['The results pane no longer grows with the list.', `Trouble arises here ${url(FULL)}`, `Resolved here ${OTHER}`], ['dev', 'dev', 'dev']);
+    expect(found(thread)).toEqual([FULL]);
+    expect(codesOf(thread)).not.toContain('competing');
+  });
+
+  it('"Upgrading to the newest revision X made … crash" with no bisect names the revision run, not a culprit', () => {
+    const thread = titled(`'make check' crashes with ${FULL.slice(0, 7)}`, [`Upgrading to the newest revision ${FULL.slice(0, 7)} resulted in 'make check' crashing in user mode.\n\nGoing back to an older build helps. I have not bisected it yet.`]);
+    expect(found(thread)).toEqual([]);
+  });
+
+  it('"that one is my fault" from the culprit\'s author confirms a guess instead of retracting it', () => {
+    const thread = titled('New test failure: parser', [`Maybe introduced by ${FULL.slice(0, 7)} (ping @dev)`, `This is already fixed with ${OTHER}.`, 'That one is my fault, I pushed them in the wrong order.'], ['reporter', 'dev', 'dev']);
+    expect(codesOf(thread)).not.toContain('retracted');
+    expect(codesOf(thread)).not.toContain('hedged');
+  });
+
+  it('a revert that restores commits reverted by mistake blames nothing', () => {
+    expect(found(titled('Restore the mistakenly reverted work', [`Revert ${FULL.slice(0, 7)}, after two broken merges`]))).toEqual([]);
+  });
+
+  it('a maintainer blaming the same commit plainly confirms a reporter\'s guess', () => {
+    const thread = titled('Focus bounces between monitors', ['Focus jumps back to the other monitor.', `I guess commit ${FULL.slice(0, 7)} introduced the focus jump.`, `This is caused by the change to the layout code in this commit: ${FULL}`], ['reporter', 'reporter', 'maintainer']);
+    expect(codesOf(thread)).not.toContain('hedged');
+  });
+});
