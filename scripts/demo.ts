@@ -85,32 +85,38 @@ export interface DemoResult {
   readonly preflightOk: boolean;
 }
 
+/** The CLI of a workspace whose config is `<workspace>/r2v.config.yaml`; throws on an exit other than 0 or 3. */
+type DemoCli = (args: string[], opts?: { stdout?: Writable }) => Promise<number>;
+
+async function workspaceCli(workspace: string, quiet: boolean): Promise<DemoCli> {
+  const { runCli } = await compiledCli();
+  const configPath = join(workspace, 'r2v.config.yaml');
+  const env = { ...process.env, ...DEMO_ENV };
+  return async (args, opts = {}) => {
+    const code = await runCli(['--config', configPath, ...(quiet ? ['--quiet'] : []), ...args], {
+      io: { env, cwd: workspace, stdout: opts.stdout ?? process.stderr, stderr: process.stderr, isTTY: false },
+    });
+    if (code !== 0 && code !== 3) throw new Error(`r2v ${args.join(' ')} exited ${code}`);
+    return code;
+  };
+}
+
 export async function runDemo(options: DemoOptions = {}): Promise<DemoResult> {
   const root = options.root ?? ROOT;
   const workspace = options.workspace ?? join(root, 'data/demo');
   const manifests = options.manifests ?? join(root, 'manifests/demo');
   const say = options.log ?? ((line: string) => void process.stderr.write(`demo: ${line}\n`));
   const started = Date.now();
-  const { runCli } = await compiledCli();
 
   rmSync(workspace, { recursive: true, force: true });
-  rmSync(manifests, { recursive: true, force: true });
   mkdirSync(workspace, { recursive: true });
   say(`generating the sample world in ${relative(root, workspace) || '.'}/world`);
   const world = await generateWorld(join(workspace, 'world'));
 
   const server = await startFakeGitHub(toFakeWorld(world));
   say(`fake GitHub listening on ${server.url}`);
-  const configPath = join(workspace, 'r2v.config.yaml');
-  writeFileSync(configPath, demoConfigText(world, server.url));
-  const env = { ...process.env, ...DEMO_ENV };
-  const cli = async (args: string[], opts: { stdout?: Writable } = {}): Promise<number> => {
-    const code = await runCli(['--config', configPath, ...(options.quiet ? ['--quiet'] : []), ...args], {
-      io: { env, cwd: workspace, stdout: opts.stdout ?? process.stderr, stderr: process.stderr, isTTY: false },
-    });
-    if (code !== 0 && code !== 3) throw new Error(`r2v ${args.join(' ')} exited ${code}`);
-    return code;
-  };
+  writeFileSync(join(workspace, 'r2v.config.yaml'), demoConfigText(world, server.url));
+  const cli = await workspaceCli(workspace, options.quiet ?? false);
 
   try {
     say('running every stage up to screening');
@@ -123,7 +129,20 @@ export async function runDemo(options: DemoOptions = {}): Promise<DemoResult> {
     await server.close();
   }
   if (server.unexpected.length > 0) say(`warning: ${server.unexpected.length} unexpected requests to the fake GitHub`);
+  return exportDemo({ ...options, root, workspace, manifests, log: say }, started);
+}
 
+/**
+ * The demo's second half on a workspace whose database the pipeline has filled (`<workspace>/r2v.db`,
+ * its config beside it): manifests, pairs, packages and their audit, the Forward paired states,
+ * every controlled variant, preflight, and the summary. `manifests` is emptied first.
+ */
+export async function exportDemo(options: DemoOptions & { workspace: string; manifests: string }, started = Date.now()): Promise<DemoResult> {
+  const root = options.root ?? ROOT;
+  const { workspace, manifests } = options;
+  const say = options.log ?? ((line: string) => void process.stderr.write(`demo: ${line}\n`));
+  const cli = await workspaceCli(workspace, options.quiet ?? false);
+  rmSync(manifests, { recursive: true, force: true });
   say(`exporting manifests to ${relative(root, manifests)}`);
   await cli(['export', '--out', manifests]);
   await cli(['pairs', 'export', '--out', join(manifests, 'pairs')]);

@@ -1,8 +1,21 @@
-import { describe, expect, it } from 'vitest';
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
-import { join } from 'node:path';
+/**
+ * `npm run demo` end to end (the offline sample world through every stage, export, package,
+ * variant and audit), then the same world again from scratch as 3 shards in separate processes
+ * (separate databases), one of them killed (SIGKILL) mid-run and run again, merged, and put through
+ * the demo's export half: every manifest, package and variant byte for byte what the single run wrote.
+ */
+import { beforeAll, describe, expect, it } from 'vitest';
+import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
+import Database from 'better-sqlite3';
 import { execa } from 'execa';
-import { runDemo } from '../../scripts/demo.js';
+import { DEMO_ENV, demoConfigText, exportDemo, installDemoProbes, runDemo, type DemoResult } from '../../scripts/demo.js';
+import { generateWorld } from '../../scripts/world/index.js';
+import { toFakeWorld } from '../../scripts/world/fake-world.js';
+import type { SampleWorld } from '../../scripts/world/types.js';
+import { startFakeGitHub } from '../../src/github/fake-server.js';
+import { planShards } from '../../src/run/shard.js';
 import { PACKAGE_INDEX } from '../../src/export/package-index.js';
 import { tempDir } from '../support/make-repo.js';
 import { digestTree } from '../support/digest-tree.js';
@@ -10,11 +23,20 @@ import { digestTree } from '../support/digest-tree.js';
 const lines = (path: string): Record<string, unknown>[] =>
   readFileSync(path, 'utf8').split('\n').filter((l) => l !== '').map((l) => JSON.parse(l) as Record<string, unknown>);
 
+const BIN = resolve(import.meta.dirname, '../../bin/r2v.js');
+const SHARDS = 3;
+const quiet = { quiet: true, log: () => undefined };
+
+let root: string;
+let first: DemoResult;
+
+beforeAll(async () => {
+  root = await tempDir('r2v-demo-');
+  first = await runDemo({ root, workspace: join(root, 'ws1'), manifests: join(root, 'm1'), ...quiet });
+}, 1_200_000); // the whole demo: a budget for a loaded 2-core machine, not a speed check
+
 describe('npm run demo (the offline sample world, end to end)', () => {
-  it('admits cases of every kind, audits its packages, passes preflight, and is reproducible', async () => {
-    const root = await tempDir('r2v-demo-');
-    const quiet = { quiet: true, log: () => undefined };
-    const first = await runDemo({ root, workspace: join(root, 'ws1'), manifests: join(root, 'm1'), ...quiet });
+  it('admits cases of every kind, audits its packages and passes preflight', async () => {
     expect(first.auditOk).toBe(true);
     expect(first.preflightOk).toBe(true);
 
@@ -109,16 +131,110 @@ describe('npm run demo (the offline sample world, end to end)', () => {
     const rejections = lines(join(m, 'rejections.jsonl'));
     expect(rejections.every((r) => Array.isArray(r.reasons) && (r.reasons as unknown[]).length > 0)).toBe(true);
 
-    // A second run from scratch gives byte-identical manifests and packages. (A Backward
-    // package's git index caches file-system stat data — mtimes, inodes — so it is the one file
-    // that legitimately differs between two checkouts.)
-    const second = await runDemo({ root, workspace: join(root, 'ws2'), manifests: join(root, 'm2'), ...quiet });
-    const withoutIndex = (t: Record<string, string>) => Object.fromEntries(Object.entries(t).filter(([p]) => !p.endsWith('/.git/index')));
+    expect(existsSync(join(root, 'ws1', 'r2v.db'))).toBe(true);
+  });
+});
+
+/** A package's git index caches file-system stat data (mtimes, inodes): the one file that legitimately differs between two checkouts. */
+const withoutIndex = (t: Record<string, string>) => Object.fromEntries(Object.entries(t).filter(([p]) => !p.endsWith('/.git/index')));
+
+function r2v(dir: string, args: string[], env: Record<string, string> = {}) {
+  return execa('node', [BIN, '--config', join(dir, 'r2v.config.yaml'), '--quiet', ...args], {
+    cwd: dir,
+    env: { ...DEMO_ENV, CI: 'true', PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? dir, ...env },
+    extendEnv: false,
+    reject: false,
+  });
+}
+
+async function ok(dir: string, args: string[], env: Record<string, string> = {}): Promise<void> {
+  const r = await r2v(dir, args, env);
+  if (r.exitCode === 0) return;
+  // A failed item is recorded with its reason: say it, so that a failure here can be read.
+  const status = r.exitCode === 3 ? (await r2v(dir, ['status', '--failed'], env)).stdout : '';
+  throw new Error(`r2v ${args.join(' ')} exited ${r.exitCode}: ${r.stderr}\n${status}`);
+}
+
+/** How one shard learns its index: each through a different scheduler's way. */
+function shardArgs(k: number): { args: string[]; env: Record<string, string> } {
+  if (k === 0) return { args: ['--shard', `0/${SHARDS}`], env: {} };
+  if (k === 1) return { args: [], env: { R2V_SHARD: `1/${SHARDS}` } };
+  return { args: ['--shards', String(SHARDS)], env: { JOB_COMPLETION_INDEX: String(k) } };
+}
+
+const shardDb = (dir: string, k: number): string => join(dir, `r2v.shard-${k}-of-${SHARDS}.db`);
+
+/** One shard's run: the stages up to screen, the world's probes, the rest. */
+async function shardRun(world: SampleWorld, dir: string, k: number): Promise<void> {
+  const { args, env } = shardArgs(k);
+  await ok(dir, ['run', '--until', 'screen', ...args], env);
+  installDemoProbes(world, shardDb(dir, k), dir);
+  await ok(dir, ['run', '--from', 'forward-screen', ...args], env);
+}
+
+/** Like shardRun, but the second half is killed (SIGKILL) once it has saved its first items, then run again. */
+async function killedShardRun(world: SampleWorld, dir: string, k: number): Promise<{ signal: string | undefined; admittedWhenKilled: number }> {
+  const { args, env } = shardArgs(k);
+  const db = shardDb(dir, k);
+  await ok(dir, ['run', '--until', 'screen', ...args], env);
+  installDemoProbes(world, db, dir);
+  const child = r2v(dir, ['run', '--from', 'forward-screen', ...args], env);
+  let exited = false;
+  void child.then(() => (exited = true));
+  const count = (stage: string): number => {
+    const d = new Database(db, { readonly: true, fileMustExist: true });
+    try {
+      return (d.prepare('SELECT COUNT(*) AS n FROM work_items WHERE stage = ?').get(stage) as { n: number }).n;
+    } finally {
+      d.close();
+    }
+  };
+  while (!exited && count('forward-screen') === 0) await sleep(50);
+  child.kill('SIGKILL');
+  const killed = await child;
+  const admittedWhenKilled = count('admit');
+  await ok(dir, ['run', '--from', 'forward-screen', ...args], env);
+  return { signal: killed.signal, admittedWhenKilled };
+}
+
+describe('the sample world as 3 shards in separate processes, one killed mid-run, then r2v merge', () => {
+  it('exports, packages and varies byte for byte what the single run of the demo did', async () => {
+    const world = await generateWorld(join(root, 'world'));
+    const server = await startFakeGitHub(toFakeWorld(world));
+    const dir = join(root, 'shards');
+    mkdirSync(dir, { recursive: true });
+    writeFileSync(join(dir, 'r2v.config.yaml'), demoConfigText(world, server.url));
+    const plan = planShards(world.repos.map((r) => r.name), SHARDS).plan;
+    expect(plan.filter((p) => p.repos.length > 0).length).toBeGreaterThanOrEqual(2);
+    const victim = [...plan].sort((a, b) => b.repos.length - a.repos.length)[0]!.shard;
+    let killed: { signal: string | undefined; admittedWhenKilled: number };
+    try {
+      await Promise.all(plan.map(async (p) => {
+        if (p.shard === victim) killed = await killedShardRun(world, dir, p.shard);
+        else await shardRun(world, dir, p.shard);
+      }));
+    } finally {
+      await server.close();
+    }
+    expect(killed!.signal).toBe('SIGKILL');
+    expect(killed!.admittedWhenKilled).toBe(0); // killed before the last stage: the run was really cut short
+    expect(existsSync(join(dir, 'r2v.db'))).toBe(false);
+    // Each shard database holds exactly its own repositories.
+    for (const p of plan) {
+      const db = new Database(shardDb(dir, p.shard), { readonly: true });
+      const repos = (db.prepare('SELECT DISTINCT repo FROM work_items ORDER BY repo').all() as { repo: string }[]).map((r) => r.repo);
+      db.close();
+      expect(repos).toEqual(p.repos);
+    }
+
+    await ok(dir, ['merge', join(dir, 'r2v.db'), ...plan.map((p) => shardDb(dir, p.shard))]);
+    const merged = await exportDemo({ root, workspace: dir, manifests: join(root, 'm2'), ...quiet });
+    expect(merged.auditOk).toBe(true);
     const a = withoutIndex(digestTree(first.manifests));
-    const b = withoutIndex(digestTree(second.manifests));
+    const b = withoutIndex(digestTree(merged.manifests));
     expect(Object.keys(a).filter((p) => p.endsWith('.jsonl')).length).toBeGreaterThanOrEqual(5);
+    expect(Object.keys(a).filter((p) => p.split('/').includes('variants')).length).toBeGreaterThan(0);
     expect(Object.keys(b).sort()).toEqual(Object.keys(a).sort());
     expect(b).toEqual(a);
-    expect(existsSync(join(root, 'ws1', 'r2v.db'))).toBe(true);
-  }, 1_800_000); // the whole demo, twice: a budget for a loaded 2-core machine, not a speed check
+  }, 1_800_000); // a budget for a loaded 2-core machine, not a speed check
 });
