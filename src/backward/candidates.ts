@@ -741,8 +741,13 @@ function blameBefore(layout: Layout, s: Range, ref: RefMatch): RegExpExecArray |
   const previous = before.slice(cut + 1);
   const m = CAUSAL.exec(previous) ?? CAUSAL_OTHER.exec(previous);
   if (!m || BISECT_TO_COME.test(previous) || NEGATION_BEFORE.test(previous.slice(0, m.index))) return null;
+  // "the last good commit before the breakage is:\n\nX": the lead-in names the good side, whatever it says broke after it.
+  if (LAST_GOOD_LEAD.test(previous)) return null;
   return m;
 }
+
+/** A lead-in announcing the last good commit. */
+const LAST_GOOD_LEAD = /\b(?:last|latest|newest)\s+(?:known[- ])?(?:good|working|ok)\s+(?:commit|revision|build|version|hash)\b/i;
 
 /** The sentence around a reference, read at most SCORING.sentenceReach characters on each side. */
 function sentenceNear(layout: Layout, ref: RefMatch): Range {

@@ -2572,6 +2572,11 @@ describe('held-out shapes of sets 85 to 88', () => {
     expect(found(titled('Restore the mistakenly reverted work', [`Revert ${FULL.slice(0, 7)}, after two broken merges`]))).toEqual([]);
   });
 
+  it('"the last good commit before the breakage is:" then a bare hash names the good side, not a culprit', () => {
+    const thread = titled('Plugin stopped loading', ['Most plugins fail with the nightly build.', `The last good commit before the load errors / plugin breakage on nightly is:\n\n${FULL}\n\nPin that one until it settles.`]);
+    expect(found(thread)).toEqual([]);
+  });
+
   it('a maintainer blaming the same commit plainly confirms a reporter\'s guess', () => {
     const thread = titled('Focus bounces between monitors', ['Focus jumps back to the other monitor.', `I guess commit ${FULL.slice(0, 7)} introduced the focus jump.`, `This is caused by the change to the layout code in this commit: ${FULL}`], ['reporter', 'reporter', 'maintainer']);
     expect(codesOf(thread)).not.toContain('hedged');
