@@ -4,7 +4,7 @@
  * between culprits are never broken by recency or frequency.
  */
 import { ValidationError } from '../errors.js';
-import { ELSEWHERE, SCORING } from './candidates.js';
+import { ELSEWHERE, SCORING, UPSTREAMS } from './candidates.js';
 import {
   BISECT_SKIPPED,
   DIFFERENT_SYMPTOM,
@@ -91,6 +91,10 @@ export function screenThread(thread: Thread, attributions: readonly Attribution[
     const p = posts.find((q) => q.index === a.post);
     const m = p ? ELSEWHERE.exec(p.body) : null;
     if (p && m) add('cross-repository', sentenceText(p, m.index), a.post);
+    // "the QEMU commit that broke the guest boot" over a pasted bisect: the bisect ran in that project's history.
+    const upstream = p ? UPSTREAM_CULPRIT.exec(p.body) : null;
+    const own = [thread.repo, ...aliases].flatMap((r) => r.toLowerCase().split('/'));
+    if (p && upstream && UPSTREAMS.has(upstream[1]!.toLowerCase()) && !own.includes(upstream[1]!.toLowerCase())) add('cross-repository', sentenceText(p, upstream.index), a.post);
     // A later post that names the same commit and places it in another project ("X is an update of Y from upstream").
     if (a.ref.type === 'pr') continue;
     // The same hash given anywhere as a commit URL of another repository ("It's https://github.com/other/lib/commit/X"):
@@ -197,6 +201,14 @@ export function screenThread(thread: Thread, attributions: readonly Attribution[
 
   if (attributions.length > 0) {
     const first = attributions[0]!;
+    // "That commit is the 4.2 release, so one of these commits broke it: <compare link>": someone else answers the
+    // commit named with the range it stands for.
+    const namedBy = first.post === -1 ? thread.author : thread.posts.find((p) => p.index === first.post)?.author;
+    for (const p of posts) {
+      if (p.index <= first.post || thread.posts.find((q) => q.index === p.index)?.author === namedBy || !COMPARE_LINK.test(p.body)) continue;
+      const m = RANGE_ANSWER.exec(p.body);
+      if (m && !isQuoted(thread, { post: p.index, text: sentenceText(p, m.index) })) add('range-only', sentenceText(p, m.index), p.index);
+    }
     // "My bad" from someone else than the one who named the commit owns up to it; it retracts nothing.
     const namer = first.post === -1 ? thread.author : thread.posts.find((p) => p.index === first.post)?.author;
     for (const r of matching(RETRACTION, { post: first.post, offset: first.sentence.end })) {
@@ -273,7 +285,8 @@ export function screenThread(thread: Thread, attributions: readonly Attribution[
 
   for (const s of symptomMismatches(thread, posts, domestic.map(({ a }) => a), outsideBlocks)) add('symptom-mismatch', s.text, s.post, s.sure);
 
-  return decide(findings, domestic.map(({ i }) => i).filter((i) => !earlier.has(i)));
+  // Steps of a bisect whose verdict is pasted are no culprits either: the repository check must not weigh them against the verdict.
+  return decide(findings, domestic.filter(({ a, i }) => !earlier.has(i) && !step(a)).map(({ i }) => i));
 }
 
 /** The one commit a title reverts ("revert 9ea0ce6…", "Revert abc1234 (…)"), or null. */
@@ -361,7 +374,7 @@ const TESTING_MIXUP = /\b(?:mix(?:ed)?\s+up|mixed-up|confused|wrong\s+(?:build|b
 
 /** Someone owning up to or confirming a named commit ("I broke it", "I must have dropped that", "yes, that's the culprit", "confirmed that"). */
 const ADMISSION =
-  /\b(?:I|we)\s+(?:(?:indeed|actually|apparently)\s+)?(?:broke|introduced|caused)\s+(?:it|this|that)\b|\b(?:I|we)\s+must\s+have\s+(?:accidentally\s+|mistakenly\s+)?(?:deleted|removed|dropped|broken|forgotten|missed|lost)\b|\bI\s+(?:had\s+)?suspected\s+(?:that|this|it)\s+(?:would|might|could)\s+(?:cause|break)\b|\bmy\s+(?:bad|fault|mistake)\b|\boops\b|\bsorry\s+(?:for|about)\s+(?:the|this|that)\s+(?:break(?:age)?|regression|trouble|mess)\b|\b(?:yes|yep|indeed|right),?\s+(?:that|this|it)(?:'s|\s+is|\s+was)\s+(?:the\s+)?(?:one|culprit|cause|commit|bad\s+commit)\b|\bconfirm(?:ed|s|ing)?\s+(?:that|it|this|the\s+(?:breaking|bad|offending|culprit|faulty)\s+(?:commit|change))\b|\bgood\s+catch\b/i;
+  /\b(?:I|we)\s+(?:(?:indeed|actually|apparently)\s+)?(?:broke|introduced|caused)\s+(?:it|this|that)\b|\b(?:I|we)\s+must\s+have\s+(?:accidentally\s+|mistakenly\s+)?(?:deleted|removed|dropped|broken|forgotten|missed|lost)\b|\bI\s+(?:had\s+)?suspected\s+(?:that|this|it)\s+(?:would|might|could)\s+(?:cause|break)\b|\bmy\s+(?:bad|fault|mistake)\b|\boops\b|\bsorry\s+(?:for|about)\s+(?:the|this|that)\s+(?:break(?:age)?|regression|trouble|mess)\b|\b(?:yes|yep|indeed|right),?\s+(?:that|this|it)(?:'s|\s+is|\s+was)\s+(?:the\s+)?(?:one|culprit|cause|commit|bad\s+commit)\b|\bconfirm(?:ed|s|ing)?\s+(?:that|it|this|the\s+(?:breaking|bad|offending|culprit|faulty)\s+(?:commit|change))\b|\bgood\s+catch\b|\b(?:amazing|great|nice|good|excellent)\s+find\b/i;
 
 /**
  * A hedged attribution ("looks like X caused it") that someone else later owns up to or confirms,
@@ -544,7 +557,7 @@ function symptomMismatches(
       // The words right before the number: "I was looking at issue #88 when …" (the issue that led the
       // writer here), "the crash that has been reported in issue #240" (where this very problem is tracked).
       const lead = p.body.slice(Math.max(0, at - 60), at + m[0].length - n.length - 1);
-      if (LED_HERE_BY.test(lead) || TRACKED_IN.test(lead)) continue;
+      if (LED_HERE_BY.test(lead) || TRACKED_IN.test(lead) || OTHER_STILL_THERE.test(sentenceText(p, at))) continue;
       // "It's a separate problem from #212": the other issue is set apart from this thread's.
       if (SET_APART_LEAD.test(lead)) continue;
       // "Fixes #7318" atop a pull request's description: the issue this very change (a revert, a fix) closes.
@@ -578,7 +591,9 @@ function symptomMismatches(
 }
 
 /** Before an issue number: the issue the writer was looking at when they found this one. */
-const LED_HERE_BY = /\b(?:look(?:ing)?|having\s+a\s+look|working|investigating|reading)\s+(?:at|on|into)\s+(?:issue\s+)?$/i;
+const LED_HERE_BY = /\b(?:look(?:ing)?|having\s+a\s+look|working|investigating|reading)\s+(?:at|on|into)\s+(?:issue\s+)?$|\b(?:testing|investigating|debugging|chasing|looking\s+into)\s+(?:the\s+)?(?:problem|issue|bug|crash)\s+(?:reported|described|mentioned|tracked)\s+in\s+(?:issue\s+)?$/i;
+/** "the bug of #12 persists, yet the update caused a new problem": the other issue set beside the new one this thread reports. */
+const OTHER_STILL_THERE = /\b(?:still\s+(?:present|there|happens|occurs|reproduces)|persists)\b[^.\n]{0,120}\bnew\s+(?:problem|issue|bug|regression|crash)\b/i;
 /** Before an issue number: GitHub's closing keywords ("Fixes #12", "Closes: <issue URL>"). */
 const CLOSES = /(?:^|\n)\s*[-*]?\s*(?:fix(?:es|ed)?|close[sd]?|resolve[sd]?)\s*:?\s*(?:https?:\/\/\S+\/issues\/?)?$/i;
 /** Before an issue number: the issue where this very problem was reported. */
@@ -586,6 +601,13 @@ const TRACKED_IN = /\b(?:that|which)\s+(?:has\s+been|had\s+been|was|were|is)\s+(
 
 /** "another bug in commit ", right before the culprit's reference. */
 const ANOTHER_IN = /\b(?:another|a\s+second|one\s+more)\s+(?:bug|mistake|issue|problem|regression|error)\s+(?:in|from|of|introduced\s+(?:in|by))\s+(?:commit\s*#?\s*)?[`'"(\[]*$/i;
+
+/** "the QEMU commit that broke the boot": a commit of a project named by its name (group 1). */
+const UPSTREAM_CULPRIT = /\bthe\s+([A-Za-z][\w.-]*)\s+(?:commit|change)\s+(?:that\s+|which\s+)?(?:causing|caused|causes|broke|breaks|introduced|introducing)\b/i;
+
+/** "one of these commits broke it", said of a range given as a compare link. */
+const RANGE_ANSWER = /\b(?:one|some|any)\s+of\s+(?:these|those|the\s+following)\s+(?:commits|changes)\b/i;
+const COMPARE_LINK = /\/compare\/[\w.-]+\.\.\.?[\w.-]+/;
 
 /** "It's a separate problem from #212": this thread's problem set apart from another issue's, so what follows is about this one. */
 const THIS_SET_APART = /\b(?:this|it)(?:\s+is|'s)\s+(?:a\s+|an\s+)?(?:different|separate|another|other)\s+(?:bug|issue|problem)\s+(?:than|from|to)\s+(?:issue\s+)?#\d+/i;

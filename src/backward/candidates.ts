@@ -112,7 +112,7 @@ export interface Candidate {
 
 /** Causal words that tie a reference to the regression when they share its sentence or list item. */
 const CAUSAL =
-  /\b(?:bisect(?!ab)\w*|first[- ]["'`]?(?:bad|broken|failing)["'`]?|introduc(?:e|ed|es|ing)|caus(?:e|ed|es|ing)|result(?:s|ed)?\s+in|due\s+to|fix(?:es|ed|ing)?\s+up|(?:missing|broken|wrong|forgotten|dropped|removed)\s+(?:in|by|with)\s+(?:this|that|the)\s+commit|broke|breaks|breaking|breakage|broken\s+(?:for\s+(?:me|us|everyone|\w+\s+users)\s+)?(?:by|in|since|after)|(?:has|have|had)\s+broken|(?:seems?|seemed|appears?|appeared)\s+to\s+break\b|offending|culprit|regress(?:ed|es|ing|ion|ions)|responsible|start(?:s|ed)?\s+(?:with|at|from|after|since|in)|started(?!\s+(?:back|over|again|afresh|anew|from\s+scratch))|appeared|(?:happen|occur)(?:s|ed|red|ring|ing)?\s+(?:only\s+|right\s+)?(?:after|since|with|from)|(?:since|after)\s+(?:(?:the|that|this)\s+)?commit|(?:broken|failing|fails|crash\w*|hangs?)\s+(?:on|in|with)\s+[\w.-]+\s+since|(?:first|only)\s+(?:commit|revision|version|build)\s+(?:where|in\s+which|that|with)|beginning\s+(?:at|with|from)|begins\s+with|(?:that|which)\s+(?:break|cause|introduce|trigger)(?:s|d|ed)?\b|(?:sorry\s+for\s+)?(?:missing|forgetting|breaking)\s+(?:this|that|it)\s+(?:in|with)\b|(?:works?|worked|working)\b[^.\n]{0,30}\buntil\s+(?:this|that|the)\s+commit\b|slowed\s+down|began\s+(?:with|at|in|after|since)|narrow(?:ed|ing)?\s+(?:[\w-]+\s+){0,3}?down\s+to|(?:track(?:ed)?|trace[d]?|pinned|pinpoint(?:ed)?)\s+(?:[\w-]+\s+){0,5}?(?:down|back)?\s*to|(?:got|became|went)\s+(?:broken|bad|wrong)|introducer|(?:is|was)\s+the\s+(?:issue|problem|cause|culprit|source)\b|source\s+of\s+(?:the\s+)?(?:crash|bug|issue|problem|regression|breakage)\w*|guilty|faulty|fault\s+commit|mess(?:es|ed)\s+up|screw(?:s|ed)\s+up|the\s+bad\s+commit|(?:exact|specific|actual|breaking)\s+(?:commit|change|revision)\s+(?:(?:looks|seems|appears)\s+to\s+be|is|was)\b|(?:bugs?|errors?|failures?|problems?|issues?|crash(?:es)?)\s+(?:were|was|are|is|got|have\s+been|has\s+been)\s+(?:produced|created|triggered)\s+by|(?:problems?|issues?|bugs?|crash(?:es)?|failures?|breakage)\s+(?:first\s+)?(?:starts?|appears?|begins?|shows?\s+up)\b|murderer|to\s+blame|(?:arises?|arose|arisen)\s+(?:here|in|from|with|after|since)|accident(?:al|ial)?ly|by\s+(?:mistake|accident)|(?:removed|deleted|dropped|disabled|changed)\b[^.\n]{0,40}?\b(?:it|that|they)\s+should(?:n't|\s+not)\s+have\b|inadvertently|mistakenly|incorrectly|wrongly|erroneously|(?:where|when|since|after)\s+(?:it|this|things?|everything)\s+stopped\s+working|(?:fail(?:s|ed|ing)?|crash(?:es|ed|ing)?|hangs?|hanging|broken|slower)\s+(?:ever\s+)?since|(?:on|at|with|from|since|after)\s+[`'"]?[0-9a-fA-F]{7,40}[`'"]?\s+(?:[\w-]+\s+){0,3}?stopped\s+working)\b/i;
+  /\b(?:bisect(?!ab)\w*|first[- ]["'`]?(?:bad|broken|failing)["'`]?|introduc(?:e|ed|es|ing)|caus(?:e|ed|es|ing)|result(?:s|ed)?\s+in|due\s+to|fix(?:es|ed|ing)?\s+up|(?:missing|broken|wrong|forgotten|dropped|removed)\s+(?:in|by|with)\s+(?:this|that|the)\s+commit|broke|breaks|breaking|breakage|broken\s+(?:for\s+(?:me|us|everyone|\w+\s+users)\s+)?(?:by|in|since|after)|(?:has|have|had)\s+broken|(?:seems?|seemed|appears?|appeared)\s+to\s+break\b|offending|culprit|regress(?:ed|es|ing|ion|ions)|responsible|start(?:s|ed)?\s+(?:with|at|from|after|since|in)|started(?!\s+(?:back|over|again|afresh|anew|from\s+scratch))|appeared|(?:happen|occur)(?:s|ed|red|ring|ing)?\s+(?:only\s+|right\s+)?(?:after|since|with|from)|(?:since|after)\s+(?:(?:the|that|this)\s+)?commit|(?:broken|failing|fails|crash\w*|hangs?)\s+(?:on|in|with)\s+[\w.-]+\s+since|(?:first|only)\s+(?:commit|revision|version|build)\s+(?:where|in\s+which|that|with)|beginning\s+(?:at|with|from)|begins\s+with|(?:that|which)\s+(?:break|cause|introduce|trigger)(?:s|d|ed)?\b|(?:sorry\s+for\s+)?(?:missing|forgetting|breaking)\s+(?:this|that|it)\s+(?:in|with)\b|(?:works?|worked|working)\b[^.\n]{0,30}\buntil\s+(?:this|that|the)\s+commit\b|slowed\s+down|began\s+(?:with|at|in|after|since)|narrow(?:ed|ing)?\s+(?:[\w-]+\s+){0,3}?down\s+to|(?:track(?:ed)?|trace[d]?|pinned|pinpoint(?:ed)?)\s+(?:[\w-]+\s+){0,5}?(?:down|back)?\s*to|(?:got|became|went)\s+(?:broken|bad|wrong)|introducer|(?:is|was)\s+the\s+(?:issue|problem|cause|culprit|source)\b|source\s+of\s+(?:the\s+)?(?:crash|bug|issue|problem|regression|breakage)\w*|guilty|faulty|fault\s+commit|mess(?:es|ed)\s+up|screw(?:s|ed)\s+up|the\s+bad\s+commit|(?:exact|specific|actual|breaking)\s+(?:commit|change|revision)\s+(?:(?:looks|seems|appears)\s+to\s+be|is|was)\b|(?:bugs?|errors?|failures?|problems?|issues?|crash(?:es)?)\s+(?:were|was|are|is|got|have\s+been|has\s+been)\s+(?:produced|created|triggered)\s+by|(?:problems?|issues?|bugs?|crash(?:es)?|failures?|breakage)\s+(?:first\s+)?(?:starts?|appears?|begins?|shows?\s+up)\b|murderer|to\s+blame|(?:is|was)\s+when\s+(?:it|this|the\s+(?:problem|issue|bug|noise|crash\w*))\s+(?:began|started|broke|appeared)|(?:arises?|arose|arisen)\s+(?:here|in|from|with|after|since)|accident(?:al|ial)?ly|by\s+(?:mistake|accident)|(?:removed|deleted|dropped|disabled|changed)\b[^.\n]{0,40}?\b(?:it|that|they)\s+should(?:n't|\s+not)\s+have\b|inadvertently|mistakenly|incorrectly|wrongly|erroneously|(?:where|when|since|after)\s+(?:it|this|things?|everything)\s+stopped\s+working|(?:fail(?:s|ed|ing)?|crash(?:es|ed|ing)?|hangs?|hanging|broken|slower)\s+(?:ever\s+)?since|(?:on|at|with|from|since|after)\s+[`'"]?[0-9a-fA-F]{7,40}[`'"]?\s+(?:[\w-]+\s+){0,3}?stopped\s+working)\b/i;
 
 /** "Bad commit: X", "affected commit : X", "the problematic commit is this one X": the label of the one commit a post names (beside a good one it would be a range). */
 const BAD_COMMIT_LABEL = /\b(?:bad|problematic|affected)\s+(?:commit|revision|changeset)\b[^.\n]{0,24}?[:=]?\s*[`'"(\[]*$/i;
@@ -267,6 +267,9 @@ const BETWEEN_THEN_VERDICT = /^between\s(?:[^.\n]|\.(?!\s)){1,200}?\b(?:is|was)\
 
 /** A step line of a bisect run. */
 const TRANSCRIPT_LINE = /^\s*(?:[$>#]\s*)*(?:git\s+bisect\s+(?:good|bad|skip|start|new|old)\b|Bisecting:|(?:good|bad|skip):\s*\[)/i;
+
+/** `git bisect`'s step line: the search is not over. */
+const BISECT_UNDER_WAY = /\bBisecting:\s+\d+\s+revisions?\s+left\s+to\s+test\b/i;
 
 /** Going back to the commit before the one named cures it ("went back to the prior commit Y and all is well": "worked"). */
 const PREVIOUS_RESOLVES =
@@ -460,7 +463,7 @@ const POINTED_LINE = /^[\s>*_-]*(?:(?:edit|update)\s*:\s*)?(?:the\s+)?(?:commit|
 const TITLE_TROUBLE = /\b(?:issue|problem|bug|error|failure)s?\b/i;
 
 /** Projects often named as the home of a commit that is not the repository's own. */
-const UPSTREAMS = new Set(['upstream', 'kernel', 'linux', 'llvm', 'clang', 'gcc', 'rustc', 'golang', 'chromium', 'webkit', 'mesa', 'glibc', 'cpython', 'nodejs', 'v8', 'qemu', 'wine', 'ffmpeg', 'openssl', 'nixpkgs', 'homebrew', 'julia', 'python', 'ruby', 'rust', 'swift', 'php', 'perl', 'emacs', 'vim', 'neovim', 'firefox', 'gecko', 'electron', 'qt', 'gtk', 'boost', 'numpy', 'cmake', 'binutils', 'musl', 'dotnet', 'mono', 'openjdk', 'jdk', 'ghc', 'ocaml', 'erlang', 'elixir', 'zig', 'deno', 'typescript', 'babel', 'webpack', 'react', 'django', 'rails']);
+export const UPSTREAMS: ReadonlySet<string> = new Set(['upstream', 'kernel', 'linux', 'llvm', 'clang', 'gcc', 'rustc', 'golang', 'chromium', 'webkit', 'mesa', 'glibc', 'cpython', 'nodejs', 'v8', 'qemu', 'wine', 'ffmpeg', 'openssl', 'nixpkgs', 'homebrew', 'julia', 'python', 'ruby', 'rust', 'swift', 'php', 'perl', 'emacs', 'vim', 'neovim', 'firefox', 'gecko', 'electron', 'qt', 'gtk', 'boost', 'numpy', 'cmake', 'binutils', 'musl', 'dotnet', 'mono', 'openjdk', 'jdk', 'ghc', 'ocaml', 'erlang', 'elixir', 'zig', 'deno', 'typescript', 'babel', 'webpack', 'react', 'django', 'rails']);
 
 /** The project named right before "commit <ref>" when it is not this repository ("The libfoo.js commit X"), or null. */
 function otherProjectBefore(body: string, ref: RefMatch, repo: string, aliases: readonly string[]): string | null {
@@ -564,6 +567,8 @@ function evidenceOf(
   if (inCode && !patterned) add('inCode', 'code block');
   if (foundLog) add('causal', foundLog[0].trim());
   if (!patterned && TRANSCRIPT_LINE.test(line.content)) add('transcript', line.content.trim().slice(0, 60));
+  // A post pasting a bisect still under way (git's step line, "Bisecting: N revisions left …") and no verdict: its commits are steps, not culprits.
+  else if (!patterned && BISECT_UNDER_WAY.test(body) && !/\bfirst\s+bad\s+commit\b/i.test(body)) add('transcript', BISECT_UNDER_WAY.exec(body)![0]);
   const facts = postFacts(body, context);
   const endpointAfter = patterned ? null : (ENDPOINT_AFTER.exec(body.slice(ref.end, ref.end + 40)) ?? WORKS_OTHER_NOT.exec(body.slice(ref.end, ref.end + 240)));
   // "commit X is broken, as …" in a post that names no other commit and speaks of no bisect: a blame, not an end of a range.
@@ -599,7 +604,7 @@ function evidenceOf(
       : null;
   // "The app crashes on start since <URL>", "Use-after-free following the latest <URL>": a sentence telling a breakage, ending on "since" and the reference.
   const sinceBroken =
-    !causal && !bareNumber && !inCode && post !== -1 && !titleSince && SINCE_LEAD.test(body.slice(Math.max(s.start, ref.outerStart - 30), ref.outerStart))
+    !causal && !bareNumber && !inCode && post !== -1 && !titleSince && SINCE_LEAD.test(body.slice(Math.max(s.start, ref.outerStart - 50), ref.outerStart))
       ? BROKEN_BEFORE_SINCE.exec(body.slice(s.start, ref.outerStart))
       : null;
   // "… connections fail after <URL>": likewise with "after", unless the trouble went on after it ("still crashes after X": a fix that did not help).
@@ -966,7 +971,9 @@ export function clauseSpan(body: string, s: Range, ref: RefMatch): Range {
   // A clause without the causal word would leave the cause behind: keep the whole sentence then.
   // ("commit X makes the demo stutter": the verb of effect right after the reference is the cause.)
   // ("Since [commit X](URL) some tests fail": an opening "since" or "after" ties the reference to what follows.)
-  if (!CAUSAL.test(text.slice(start, end)) && !EFFECT_AFTER_REF.test(text.slice(ref.end - s.start, end)) && !DATING_OPENER.test(linkLead)) return { start: s.start, end: s.start + text.length };
+  // ("… are no longer displayed following this commit: X": a breakage the sentence ends on "since" or "following" the reference is the cause too.)
+  const brokeSince = SINCE_LEAD.test(linkLead.slice(-50)) && BROKEN_BEFORE_SINCE.test(linkLead);
+  if (!CAUSAL.test(text.slice(start, end)) && !EFFECT_AFTER_REF.test(text.slice(ref.end - s.start, end)) && !DATING_OPENER.test(linkLead) && !brokeSince) return { start: s.start, end: s.start + text.length };
   // "X seems to have slowed down <symptom>", "using the X commit causes <symptom>": the lead-in, the
   // reference and the verb go, the symptom after them stays.
   // (An opening "Since upgrading to commit X the daemon started …" leaves that to the opener below: the verb is the symptom's own.)
@@ -1013,7 +1020,7 @@ export function clauseSpan(body: string, s: Range, ref: RefMatch): Range {
   // "The build is broken for me by undefined erf in X.": a symptom that ends on the reference keeps all but the words tying it in.
   // ("Travis has been failing for months since commit `X (alpha)`.", "… was broken due to commit X .")
   // ("Nightly runs fail since March (commit X).": a parenthesis holding only the reference.)
-  const tail = /(?:\s+(?:in|by|with|since|after|from|following|due\s+to|because\s+of|as\s+of)\s+(?:(?:the|this|that)\s+)?(?:commit\s+)?|\s*\((?:commit|revision|rev\.?)\s+)[`'"(\[]*$/i.exec(text.slice(start, at));
+  const tail = /(?:\s+(?:in|by|with|since|after|from|following|due\s+to|because\s+of|as\s+of)\s+(?:(?:the|this|that)\s+)?(?:(?:specific|particular|last|latest|recent)\s+)?(?:commit\s*:?\s*)?|\s*\((?:commit|revision|rev\.?)\s+)[`'"(\[]*$/i.exec(text.slice(start, at));
   if (
     tail &&
     /^(?:#[\w-]*)?[`'")\]]*(?:\s*\([^)\n]{0,40}\))?[`'")\]]*\s*[.!]?\s*$/.test(text.slice(ref.end - s.start, end)) &&
@@ -1058,9 +1065,9 @@ const ALSO_REVERTED_BEFORE = /\b(?:also|additionally)\s+revert(?:ing)?\s+(?:comm
 const FILE_LEFT_BEHIND =
   /(?:[\w.-]+\/[\w./-]+|[\w-]+\.[A-Za-z]{1,4}|Makefile|CMakeLists\.txt|Dockerfile)[`'"]?\s+(?:was|were|has|have)\s*(?:not|n't)\s+(?:been\s+)?(?:also\s+)?(?:added|updated|included|committed|changed|adjusted|renamed)\s+(?:in|with|by)\s+(?:the\s+)?commit\s*:?\s*[`'"(\[]*$/i;
 /** A breakage told before "since <reference>", with no word of a fix or of something working. */
-const BROKEN_BEFORE_SINCE = /^(?![^\n]*\b(?:fix\w*|solv\w*|resolv\w*|works?|worked|working|fine|better|faster|added|supports?)\b)[^\n]*?\b(?:crash\w*|fail\w*|segfault\w*|freez\w*|hang(?:s|ing)?|broken|errors?|double[- ]free|use[- ]after[- ]free|panic\w*|abort\w*)\b/i;
+const BROKEN_BEFORE_SINCE = /^(?![^\n]*\b(?:fix\w*|solv\w*|resolv\w*|works?|worked|working|fine|better|faster|added|supports?)\b)[^\n]*?\b(?:crash\w*|fail\w*|segfault\w*|freez\w*|hang(?:s|ing)?|broken|errors?|double[- ]free|use[- ]after[- ]free|panic\w*|abort\w*|no\s+longer\s+(?:\w+ed|shown|drawn|works?|working|loads?|starts?))\b/i;
 /** Right before the reference, ending a sentence that tells a breakage: "since", or "following" the (last) commit (not "the following"). */
-const SINCE_LEAD = /(?:\b(?:since|ever\s+since)|(?<!\bthe\s+)\bfollowing(?:\s+the\s+(?:last|latest|recent|newest))?)\s+(?:commit\s+)?[`'"(\[]*$/i;
+const SINCE_LEAD = /(?:\b(?:since|ever\s+since)|(?<!\bthe\s+)\bfollowing(?:\s+(?:the|this|that)(?:\s+(?:last|latest|recent|newest|specific|particular))?)?)\s+(?:commit\s*:?\s*)?[`'"(\[]*$/i;
 /** Right before the reference, ending a sentence: "after" the commit (not "even after", "right after"). */
 const AFTER_LEAD = /(?<!\b(?:even|only|just|right|shortly)\s+)\bafter\s+(?:commit\s+)?[`'"(\[]*$/i;
 /** Right before the reference: something the commit left out. */

@@ -7,6 +7,7 @@ const HEDGES = [
   'perhaps',
   'possibly',
   'possible',
+  'possibility',
   'probably',
   'likely',
   'presumably',

@@ -52,6 +52,8 @@ export const RETRACTION = [
   /\b(?:cannot|can't|can\s+not|couldn't|could\s+not)\s+(?:possibly\s+)?be\s+(?:it|that|the\s+(?:culprit|cause|one))\b/i,
   /\bdid(?:\s+not|n't)\s+cause\s+(?:the|this|it)\b/i,
   /\bred\s+herring\b/i,
+  // A maintainer finding the code right and the check wrong ("it's not the code that is wrong, it's the assertion").
+  /\bit(?:'s|\s+is|\s+was)\s+not\s+the\s+(?:code|commit|change)\s+(?:that(?:'s|\s+is|\s+was)\s+|which\s+is\s+)?(?:wrong|broken|buggy|at\s+fault)\b/i,
   // The commit is not in the repository as the maintainers know it ("I don't have that commit", "that commit isn't upstream").
   /\b(?:I|we)\s+(?:do\s*(?:not|n't)|don't)\s+have\s+(?:that|this|such\s+a)\s+commit\b|\b(?:that|this)\s+commit\s+(?:isn't|is\s+not)\s+(?:upstream|in\s+(?:my|our|the)\s+(?:tree|repo(?:sitory)?|branch))\b|\bno\s+such\s+commit\b/i,
   // The cause found outside the project ("apparently a weird X11 issue", "turned out to be a driver bug").

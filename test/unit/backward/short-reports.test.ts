@@ -5,7 +5,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { extractAttributions, extractWithCandidates } from '../../../src/backward/attribute.js';
-import { screenThread } from '../../../src/backward/attribution-screen.js';
+import { screenResolved, screenThread } from '../../../src/backward/attribution-screen.js';
 import { sanitizeThread } from '../../../src/backward/chain.js';
 import { decideReport, narrowAttributions, reportDrafts, type SanitizeTarget } from '../../../src/backward/report.js';
 import { hasObservableSymptom } from '../../../src/backward/symptom.js';
@@ -2580,5 +2580,63 @@ describe('held-out shapes of sets 85 to 88', () => {
   it('a maintainer blaming the same commit plainly confirms a reporter\'s guess', () => {
     const thread = titled('Focus bounces between monitors', ['Focus jumps back to the other monitor.', `I guess commit ${FULL.slice(0, 7)} introduced the focus jump.`, `This is caused by the change to the layout code in this commit: ${FULL}`], ['reporter', 'reporter', 'maintainer']);
     expect(codesOf(thread)).not.toContain('hedged');
+  });
+});
+
+describe('held-out shapes of sets 89 to 92', () => {
+  const OTHER = 'e3b0c44298fc1c149afbf4c8996fb92427ae41e4';
+  const url = (sha: string) => `https://github.com/acme/widget/commit/${sha}`;
+
+  it('a commit listed beside the pasted verdict\'s own commit is a bisect step: the repository check does not weigh it against the verdict', () => {
+    const thread = titled('Daemon dies after start', [`I bisected between 2.1 and 2.2. Builds ${OTHER.slice(0, 7)} and ${FULL.slice(0, 7)} started and died a few seconds later.\n\n\`\`\`\n${FULL} is the first bad commit\n\`\`\``]);
+    const attributions = extractAttributions(thread);
+    const text = screenThread(thread, attributions);
+    const resolved = attributions.map((a, index) => ({ index, status: 'ok' as const, sha: a.ref.value.startsWith(OTHER.slice(0, 7)) ? OTHER : FULL, candidates: [] }));
+    expect(screenResolved(thread, attributions, text, resolved).reasons.map((r) => r.code)).not.toContain('competing');
+  });
+
+  it('"some possibility that commit X is the offending one" is a guess', () => {
+    expect(codesOf(titled('Crash in the spec run', ['The spec run segfaults with the new flags.', `There is some possibility that commit ${FULL.slice(0, 7)} is the offending one.`]))).toContain('hedged');
+  });
+
+  it('"It\'s not the code that is wrong, it\'s the check" from the maintainer rejects the blame', () => {
+    const thread = titled('Assertion in the folder', [`The assertion was introduced by: ${url(FULL)}\n\nThe fold step aborts with it.`, "It's not the code that is wrong -- it's the check. Fixed, thanks."], ['reporter', 'maintainer']);
+    expect(codesOf(thread)).toContain('retracted');
+  });
+
+  it('"… are no longer shown, following this particular commit: <URL>" blames it and keeps the symptom', () => {
+    const thread = titled('Pins missing on tablets', [`Today my map pins are no longer shown on tablets, following this particular commit: ${url(FULL)}`]);
+    expect(found(thread)).toEqual([FULL]);
+    expect(decide(thread).out.report.text).toContain('my map pins are no longer shown');
+  });
+
+  it('"one of these commits broke it: <compare link>" from someone else answers a named commit with a range', () => {
+    const thread = titled('Pages do not turn', ['The advanced demo does not turn pages.', `Last working commit ${url(OTHER)}\n\nFirst commit with this issue ${url(FULL)}`, `That commit is the 4.2 release, so one of these commits probably broke it: https://github.com/acme/widget/compare/v4.1.0...v4.2.0 .`], ['reporter', 'helper', 'maintainer']);
+    expect(codesOf(thread)).toContain('range-only');
+  });
+
+  it('a hash in a post pasting a bisect still under way ("Bisecting: 5 revisions left to test") is a step, not a culprit', () => {
+    const thread = titled('Keys stop registering', ['Typing stops now and then.', `Please try this build next.\n\n    $ git bisect bad\n    Bisecting: 5 revisions left to test\n    [${FULL}] Tidy the timer code`]);
+    expect(found(thread)).toEqual([]);
+  });
+
+  it('"Commit X is when it began", beside the last good commit, blames X', () => {
+    const thread = titled('Static on the second channel', ['Loud static on weak signals since the decoder change.', `${url(OTHER)} is the last good build. Commit ${url(FULL)} is when it began.`]);
+    expect(found(thread)).toEqual([FULL]);
+  });
+
+  it('"I tracked down the QEMU commit that caused the faults" over a pasted bisect puts the culprit in that project', () => {
+    const thread = titled('Bump the emulator', ['Keep the emulator on the tagged release.', `I tracked down the QEMU commit that caused the guest faults.\n\n\`\`\`\n${FULL} is the first bad commit\n\`\`\``]);
+    expect(codesOf(thread)).toContain('cross-repository');
+  });
+
+  it('"Amazing find" from the maintainer confirms a guess', () => {
+    const thread = titled('Audio lands in the wrong file', ['Recordings get the audio of the next call.', `I believe this is the breaking change:\n${url(FULL)}`, 'WOW, amazing find - let me trace where that change hits.'], ['reporter', 'reporter', 'maintainer']);
+    expect(codesOf(thread)).not.toContain('hedged');
+  });
+
+  it('the issue that led the writer here, "persists, yet the update caused a new problem", is no symptom mismatch', () => {
+    const thread = titled('Regression in a June commit', [`While chasing the bug mentioned in #12 I built the newest sources.\n\nSadly the bug described in #12 persists there too, yet the update also caused a new problem: the game hangs at start.\n\nA git bisect then narrowed it to commit ${FULL}.`]);
+    expect(codesOf(thread)).not.toContain('symptom-mismatch');
   });
 });
