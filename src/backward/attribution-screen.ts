@@ -201,16 +201,16 @@ export function screenThread(thread: Thread, attributions: readonly Attribution[
 
   if (attributions.length > 0) {
     const first = attributions[0]!;
+    // The one who named the commit first.
+    const namer = first.post === -1 ? thread.author : thread.posts.find((p) => p.index === first.post)?.author;
     // "That commit is the 4.2 release, so one of these commits broke it: <compare link>": someone else answers the
     // commit named with the range it stands for.
-    const namedBy = first.post === -1 ? thread.author : thread.posts.find((p) => p.index === first.post)?.author;
     for (const p of posts) {
-      if (p.index <= first.post || thread.posts.find((q) => q.index === p.index)?.author === namedBy || !COMPARE_LINK.test(p.body)) continue;
+      if (p.index <= first.post || thread.posts.find((q) => q.index === p.index)?.author === namer || !COMPARE_LINK.test(p.body)) continue;
       const m = RANGE_ANSWER.exec(p.body);
       if (m && !isQuoted(thread, { post: p.index, text: sentenceText(p, m.index) })) add('range-only', sentenceText(p, m.index), p.index);
     }
     // "My bad" from someone else than the one who named the commit owns up to it; it retracts nothing.
-    const namer = first.post === -1 ? thread.author : thread.posts.find((p) => p.index === first.post)?.author;
     for (const r of matching(RETRACTION, { post: first.post, offset: first.sentence.end })) {
       // A quoted line repeats someone else's words.
       if (isQuoted(thread, r)) continue;
