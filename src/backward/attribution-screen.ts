@@ -42,6 +42,15 @@ interface PostText {
   readonly sentences: readonly Range[];
 }
 
+/** The writer owning a mistake ("my bad", "my mistake"). */
+const MY_MISTAKE = /\bmy\s+(?:mistake|bad)\b/i;
+
+/** Whether the namer of the attribution named another commit or pull request in an earlier post of theirs. */
+function blamedOtherBefore(thread: Thread, first: Attribution, namer: string | null | undefined): boolean {
+  const earlier = [{ index: -1, author: thread.author, body: thread.title }, ...thread.posts].filter((p) => p.index < first.post && p.author === namer);
+  return earlier.some((p) => findRefs(p.body.slice(0, 20000)).some((x) => !sameTarget(x.ref, first.ref)));
+}
+
 /** Text-level rules: everything decidable from the thread and its attributions alone. */
 export function screenThread(thread: Thread, attributions: readonly Attribution[]): TextScreen {
   // The title is post -1: an attribution may sit there.
@@ -216,6 +225,9 @@ export function screenThread(thread: Thread, attributions: readonly Attribution[
       if (isQuoted(thread, r)) continue;
       const by = thread.posts.find((p) => p.index === r.post)?.author;
       if (by !== namer && OWNING_UP.test(r.text) && !TESTING_MIXUP.test(r.text) && !RETRACTION.some((re) => re.source !== OWNING_UP.source && re.test(r.text.replace(OWNING_UP, ' ')))) continue;
+      // "Ok, it's this commit X. I swear I checked that one. My bad.": in the post that names the commit, after the namer
+      // blamed another one before, the apology is for that earlier blame.
+      if (r.post === first.post && MY_MISTAKE.test(r.text) && blamedOtherBefore(thread, first, namer)) continue;
       add('retracted', r.text, r.post);
     }
     // The one who named the commit finds the cause elsewhere and apologises for the noise.

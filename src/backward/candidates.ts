@@ -155,14 +155,14 @@ const BISECT_TO_COME =
   /\bbisecting\s+(?:from|between|starting)\b|\bbisecting\b[^.\n]{0,80}\bnow\b|\b(?:(?:have|has|had|need|needs|want|wants|going|plan|planning|try|trying|able|around|time)\s+to|will|would|should|could|can|please|without|didn't|did\s+not|haven't|have\s+not|not)\s+(?:(?:go|git|run|do)\s+)?bisect\w*/i;
 
 /** A sentence that only points at a reference ("Turns out it's X.", "It was X.", "Result: X"), or is nothing but the reference. */
-const POINTER_SENTENCE = /^[\s>*_-]*(?:(?:(?:it\s+)?turn(?:s|ed)\s+out\s+(?:to\s+be|it(?:'s|\s+is|\s+was))|it(?:'s|\s+is|\s+was)|that(?:'s|\s+is|\s+was)|the\s+answer\s+is|result\s*:|answer\s*:|here\s+it\s+is\s*:?)\s*(?:commit\s+)?)?[`'"(\[]*$/i;
+const POINTER_SENTENCE = /^[\s>*_-]*(?:(?:(?:it\s+)?turn(?:s|ed)\s+out\s+(?:to\s+be|it(?:'s|\s+is|\s+was))|it(?:'s|’s|s|\s+is|\s+was)|that(?:'s|\s+is|\s+was)|the\s+answer\s+is|result\s*:|answer\s*:|here\s+it\s+is\s*:?)\s*(?:commit\s+)?)?[`'"(\[]*$/i;
 
 /** A sentence that opens by blaming what the previous sentence named. */
 const ANAPHORA = /^(?:(?:this|that|it|which|the\s+change|this\s+change|this\s+commit|that\s+commit)\s+(?:(?:then|also|apparently)\s+)?(?:(?:had|has)\s+(?:broken|introduced|caused)|introduced|introduces|caused|causes|broke|breaks|regressed|is\s+what\s+broke)\b|(?:this|that)\s+(?:commit|change)\s+(?:includes|contains|adds|has|added|made)\b[^.\n]{0,80}?,?\s+(?:that|which)\s+(?:causes|caused|breaks|broke)\b)/i;
 
 /** "It's X. If we revert that commit, we can start it.": the next sentence tests the commit by undoing it. */
 const NEXT_REVERT_WORKS =
-  /^if\s+(?:I|we|you)\s+revert\s+(?:that|this|it)(?:\s+one)?(?:\s+commit)?\s*,?\s*(?:(?:then\s+)?(?:I|we|you)\s+can\b|it\s+(?:works|boots|builds|runs|loads)\b|(?:the\s+)?(?:problem|issue|bug|crash)\s+(?:goes\s+away|disappears|is\s+gone)\b)/i;
+  /^if\s+(?:I|we|you)\s+revert\s+(?:that|this|it)(?:\s+one)?(?:\s+commit)?\s*,?\s*(?:(?:then\s+)?(?:I|we|you)\s+can\b|it\s+(?:works|boots|builds|runs|loads)\b|(?:the\s+)?(?:problem|issue|bug|crash)\s+(?:goes\s+away|disappears|is\s+gone)\b)|^(?:I\s+|and\s+)?reverted\s+(?:that|this|the|it)(?:\s+one|\s+commit)?\s*(?:,|:|->|and)\s*(?:(?:it|the\s+\w+|\w+\s+usage|\w+\s+load)\s+)?(?:(?:is|was|are|were)\s+)?(?:back\s+to\s+)?(?:works?|worked|fixed|gone|fine|normal|0(?:\s?%)?)(?=[\s.,!]|$)/i;
 
 /** "In this commit X\n\ncausing make to break.": the next sentence goes on with what the commit did. */
 const NEXT_PARTICIPLE = /^(?:causing|breaking|introducing|which\s+(?:causes|caused|breaks|broke|introduced))\b|^(?:introduced|caused|introduces|causes|triggers|triggered)\s+(?:in\s+)?(?:a|an|the)\s+(?:[\w-]+\s+){0,2}?(?:bug|regression|crash|problem|leak|breakage|failure|error|hang)s?\b/i;
@@ -227,7 +227,7 @@ const WORKS_OTHER_NOT = /^[`'"*_)\]]*\s*(?:still\s+)?(?:works|worked|is\s+fine|w
 const CONDITIONAL_BEFORE = /\b(?:if|whether|assuming|suppose|supposing|in\s+case)\s+(?:(?:the\s+)?commit\s+)?[`'"(\[*_]*$/i;
 
 /** A sentence that opens as one branch of an experiment's outcomes ("RED = …", "If it hangs, …"). */
-const CONDITIONAL_SENTENCE = /^[\s>*_-]*(?:[A-Z]{2,}\s*(?:=|:)\s|if\b(?![^,]*\brevert))/;
+const CONDITIONAL_SENTENCE = /^[\s>*_-]*(?:[A-Z]{2,}\s*(?:=|:)\s|[Ii]f\b(?![^,]*\brevert)|(?:[Ll]et's|[Ll]et\s+us)\s+say\b|[Ss]ay\s*,|(?:[Ss]uppose|[Ii]magine|[Aa]ssume)\s+(?:that\s+)?\w)/;
 
 /** Words that point the reader at a discussion ("as explained in", "see", "details in"). */
 const POINTER_BEFORE = /\b(?:(?:as\s+)?(?:explained|described|discussed|reported|mentioned|noted|detailed|shown)\s+(?:in|at|here|on)|see(?:\s+also)?|details\s+(?:in|at))\s*:?\s*[`'"(\[]*$/i;
@@ -287,10 +287,10 @@ const PARENT_GOOD =
 export const ELSEWHERE = /\b(?:counterpart|corresponding|matching)\s+(?:kernel\s+|upstream\s+|library\s+)?changes?\s+(?:have|has|had|were|was)\s+(?:been\s+)?reverted\b|\b(?:is|was)\s+(?:an?\s+|the\s+)?(?:update|sync|import|bump|upgrade|roll)\s+(?:of|to|from)\s+[^.\n]{0,40}\bupstream\b|\b(?:regression|bug|problem)\s+in\s+[\w.-]+\s+itself\b|\b(?:recommend|suggest|please|should|better)\s+(?:reporting|report(?:ing)?\s+(?:it|this))\s+(?:to|upstream|with|at)\b|\breport(?:ing)?\s+(?:it|this)\s+upstream\b|\bbug\s+in\s+(?:the\s+)?(?:upstream|dependency)\b/i;
 
 /** Right before the reference: it is being reverted. */
-const REVERTED_BEFORE = /\b(?:revert(?:s|ing|ed)?|back(?:s|ing|ed)?\s+out|roll(?:s|ing|ed)?[\s-]?back|undoing|dropping|removing)\s+(?:(?:a\s+)?(?:part|parts|some|half|most|much)\s+of\s+)?(?:of\s+)?(?:the\s+)?(?:commit|change|patch|PR|pull\s+request)?\s*:?\s*[`'"([]*$/i;
+const REVERTED_BEFORE = /\b(?:revert(?:s|ing|ed)?|back(?:s|ing|ed)?\s+out|roll(?:s|ing|ed)?[\s-]?back|undoing|dropping|removing)\s+(?:(?:a\s+)?(?:part|parts|some|half|most|much)\s+of\s+)?(?:of\s+)?(?:the\s+|your\s+|my\s+|his\s+|her\s+|their\s+|our\s+)?(?:commit|change|patch|PR|pull\s+request)?\s*:?\s*[`'"([]*$/i;
 
 /** The post says the revert fixes the problem. */
-const REVERT_FIXES = /\b(?:(?:is|was|are)\s+(?:simply\s+|just\s+|too\s+|so\s+)*broken|breakage|(?:made|makes|making)\s+(?:[\w-]+\s+){0,4}?(?:fail|crash|hang|break|unstable|flaky|unreliable|unusable|slower)\w*|due\s+to\s+(?:a\s+|the\s+|some\s+)?(?:bugs?|problems?|issues?|crash\w*|regressions?)\b|(?:is|are|was|were)\s+getting\s+broken|gets\s+broken|got\s+broken|malfunction\w*|helped|back\s+to\s+working|no\s+longer\s+(?:works?|boots?|starts?|builds?|compiles?|runs?|loads?)|(?:can't|cannot|couldn't|could\s+not|can\s+not)\s+(?:[\w-]+\s+){1,2}?any\s*more|fail(?:s|ed|ing)?\s+(?:\w+ly\s+)?(?:from|since|after)\s+(?:this|that|the)\s+commit|address(?:es|ed|ing)?\s+(?:the\s+)?(?:[\w-]+\s+){0,2}?(?:issues?|problems?|failures?|errors?|breakage)|result(?:s|ed|ing)?\s+in\s+(?:[\w-]+\s+){0,3}?(?:fail|crash|break|error|hang)\w*|unbreak\w*|crash(?:es|ed|ing)?|misbehav\w*|(?:applied|added|changed|merged)\s+(?:by\s+)?(?:mistake|mistakenly|accidentally|wrongly)|fix(?:es|ed)?|solves?|solved|resolves?|resolved|helps|restores?|restored|go(?:es)?\s+away|went\s+away|works\s+again)\b|\b(?:unexpected|unintended|undesired|unwanted)\s+side[- ]effects?\b|\b(?:it's|it\s+is|this\s+is|that's)\s+causing\s+(?:a\s+few\s+|some\s+|several\s+|many\s+|various\s+)?(?:issues|problems|bugs|crashes|failures|errors|regressions)\b|\b(?:caus|introduc)(?:ed|es|ing)\s+(?:(?:a|the|this)\s+)?(?:~?\d+(?:[.,]\d+)?\s*(?:%|x|×|percent)\s+)?(?:(?:new|more|much|far|serious|severe|costly|major|bad|worse|nasty|perf(?:ormance)?|speed|memory|size)\s+){0,3}(?:regression|bug|crash\w*|failures?|breakage|hang|leak)\b|\b(?:break|broke|breaks|breaking|brakes?|(?:had|has)\s+broken)\s+(?:the\s+|in\s+)?\w+|\b(?:lead|leads|leading|led)\s+to\b[^.\n]{0,60}\b(?:not|disappear\w*|fail\w*|crash\w*|break\w*|errors?|wrong|missing)\b/i;
+const REVERT_FIXES = /\b(?:(?:is|was|are)\s+(?:simply\s+|just\s+|too\s+|so\s+)*broken|breakage|(?:made|makes|making)\s+(?:[\w-]+\s+){0,4}?(?:fail|crash|hang|break|unstable|flaky|unreliable|unusable|slower)\w*|due\s+to\s+(?:a\s+|the\s+|some\s+)?(?:bugs?|problems?|issues?|crash\w*|regressions?)\b|(?:is|are|was|were)\s+getting\s+broken|gets\s+broken|got\s+broken|malfunction\w*|helped|back\s+to\s+working|no\s+longer\s+(?:works?|boots?|starts?|builds?|compiles?|runs?|loads?)|(?:can't|cannot|couldn't|could\s+not|can\s+not)\s+(?:[\w-]+\s+){1,2}?any\s*more|fail(?:s|ed|ing)?\s+(?:\w+ly\s+)?(?:from|since|after)\s+(?:this|that|the)\s+commit|address(?:es|ed|ing)?\s+(?:the\s+)?(?:[\w-]+\s+){0,2}?(?:issues?|problems?|failures?|errors?|breakage)|result(?:s|ed|ing)?\s+in\s+(?:[\w-]+\s+){0,3}?(?:fail|crash|break|error|hang)\w*|unbreak\w*|crash(?:es|ed|ing)?|misbehav\w*|(?:applied|added|changed|merged)\s+(?:by\s+)?(?:mistake|mistakenly|accidentally|wrongly)|fix(?:es|ed)?|solves?|solved|resolves?|resolved|helps|restores?|restored|go(?:es)?\s+away|went\s+away|works\s+again)\b|\b(?:unexpected|unintended|undesired|unwanted)\s+side[- ]effects?\b|\b(?:it's|it\s+is|this\s+is|that's)\s+causing\s+(?:a\s+few\s+|some\s+|several\s+|many\s+|various\s+)?(?:issues|problems|bugs|crashes|failures|errors|regressions)\b|\b(?:caus|introduc)(?:ed|es|ing)\s+(?:(?:a|the|this)\s+)?(?:~?\d+(?:[.,]\d+)?\s*(?:%|x|×|percent)\s+)?(?:(?:new|more|much|far|serious|severe|costly|major|bad|worse|nasty|perf(?:ormance)?|speed|memory|size)\s+){0,3}(?:regression|bug|crash\w*|failures?|breakage|hang|leak)\b|\b(?:break|broke|breaks|breaking|brakes?|(?:had|has)\s+broken)\s+(?:the\s+|in\s+)?\w+|\b(?:lead|leads|leading|led)\s+to\b[^.\n]{0,60}\b(?:not|disappear\w*|fail\w*|crash\w*|break\w*|errors?|wrong|missing)\b|\b(?:I'm|I\s+am|we're|we\s+are)\s+(?:seeing|getting|hitting)\s+(?:(?:some|several|many|a\s+few|new)\s+)?regressions?\b/i;
 
 /** The thread calls the reverted commit the bad one ("Revert breaking commit", "found the breaking commit"). */
 const BLAME_NOUN = /\b(?:breaking|bad|faulty|offending|culprit|regressing|broken)\s+(?:commit|change|patch|PR)s?\b/i;
@@ -368,6 +368,7 @@ export function scoreCandidates(
       }
       const blame =
         (src.index > 0 && isBarePost(body, ref) ? unnamedBlameBefore(thread, src.index, src.author) : null) ??
+        (src.index > 0 && ref.ref.type !== 'pr' && OPENING_POINTER.test(body.slice(0, ref.outerStart)) ? ownQuestionBefore(thread, src.index, src.author) : null) ??
         (ref.ref.type !== 'pr' && !evidence.some((e) => e.weight < 0) ? ownUnnamedBlame(body, ref) : null);
       // A post that is nothing but a commit link, under a title that blames the last commit ("Windows build issue with last commit").
       // …or nothing but a link to a comment on a commit ("…/commit/X#commitcomment-22"), under a title that tells a breakage.
@@ -541,6 +542,22 @@ function unnamedBlameBefore(thread: Thread, post: number, author: string): strin
   return null;
 }
 
+/** A post opening by pointing at a commit ("Ok, it's this commit X", "So it was X"). */
+const OPENING_POINTER = /^[\s>*_-]*(?:(?:ok(?:ay)?|so|well|alright|right|update|edit)\s*[,.:!]?\s+)?(?:it(?:'s|\s+is|\s+was)|that(?:'s|\s+is|\s+was))\s+(?:actually\s+|really\s+)?(?:this|that|the)\s+(?:commit|change|one)\s*:?\s*[`'"(\[]*$/i;
+
+/** The writer's own post right before, asking or doubting which commit caused the trouble ("maybe I got wrong which commit caused this"). */
+const WHICH_COMMIT = /\bwhich\s+(?:commit|change|revision)\s+(?:(?:actually|really)\s+)?(?:caused|causes|introduced|broke|breaks)\b/i;
+
+/**
+ * "Ok, it's this commit X" opening a post right after the same writer's post wondering which commit
+ * caused the trouble: the answer to their own question. Its words, or null.
+ */
+function ownQuestionBefore(thread: Thread, post: number, author: string): string | null {
+  const previous = thread.posts.filter((p) => p.index < post).at(-1);
+  if (!previous || previous.author !== author) return null;
+  return WHICH_COMMIT.exec(previous.body.slice(0, SCORING.maxScan))?.[0] ?? null;
+}
+
 /** Whether a post names the reference again (the hex prefix, or the PR number). */
 function mentions(body: string, ref: RefMatch): boolean {
   if (ref.ref.type === 'pr') return body.includes(`#${ref.ref.value}`);
@@ -562,7 +579,7 @@ function evidenceOf(
   const line = layout.lines[lineIndexAt(layout, ref.start)]!;
   const patterned = ev.some((e) => e.code === 'pattern');
   // "Found the commit.\n```\ncommit X\nAuthor: …": `git log` output pasted under words that say it is the one found.
-  const foundLog = line.kind !== 'text' && !patterned && /^\s*commit\s+[0-9a-fA-F]{7,40}\s*$/.test(line.content) ? FOUND_COMMIT.exec(body.slice(Math.max(0, line.start - 160), line.start).replace(/\s*(?:```|~~~)[\w-]*\s*$/, '')) : null;
+  const foundLog = line.kind !== 'text' && !patterned && /^\s*commit\s+[0-9a-fA-F]{7,40}\s*$/.test(line.content) ? logLeadIn(body, line.start, ref) : null;
   const inCode = line.kind !== 'text' && !foundLog;
   if (inCode && !patterned) add('inCode', 'code block');
   if (foundLog) add('causal', foundLog[0].trim());
@@ -632,6 +649,7 @@ function evidenceOf(
   else if (opener && updatedRunning(opener[0], body, ref)) add('tested', opener[0].trim());
   else if (opener && BREAKAGE_REPORT.test(`${context}\n${sentence}\n${body.slice(0, 2000)}`)) add('causal', opener[0]);
   if (!causal && !inCode && !bareNumber && facts.parentGood && facts.commitRefs === 1) add('parentGood', facts.parentGood);
+  else if (!causal && !inCode && !bareNumber && facts.parentPair?.child === ref.ref.value.slice(0, 7).toLowerCase()) add('parentGood', `${facts.parentPair.words} ${facts.parentPair.parent}`);
   const reverted = causal ? null : REVERTED_BEFORE.exec(body.slice(Math.max(s.start, ref.outerStart - 40), ref.outerStart));
   if (reverted && !inCode && facts.revertBlames) add('reverted', reverted[0].trim());
   // 'Revert "Merge pull request #8897 from …"': the commit reverted is a merge, which no single-commit culprit can be.
@@ -709,6 +727,22 @@ function evidenceOf(
   return ev;
 }
 
+/** A lead-in that announces the commit shown next ("… ends at the following commit:"). */
+const NEXT_COMMIT_LEAD = /\b(?:the\s+)?following\s+(?:commit|change|revision)\s*:?\s*$|\bthis\s+(?:commit|change|revision)\s*:\s*$/i;
+
+/**
+ * "Found the commit.\n```\ncommit X\nAuthor: …", or "My bisect ends at the following commit:" over
+ * the same: `git log` output pasted under words that say it is the commit found. The words, or null.
+ */
+function logLeadIn(body: string, lineStart: number, ref: RefMatch): RegExpExecArray | null {
+  const before = body.slice(Math.max(0, lineStart - 160), lineStart).replace(/\s*(?:```|~~~)[\w-]*\s*$/, '');
+  const found = FOUND_COMMIT.exec(before);
+  if (found || !NEXT_COMMIT_LEAD.test(before) || !GIT_LOG_HEADER.test(body.slice(ref.end, ref.end + 400))) return found;
+  const lead = before.slice(Math.max(before.lastIndexOf('. '), before.lastIndexOf('\n\n')) + 1);
+  const m = CAUSAL.exec(lead);
+  return m && !BISECT_TO_COME.test(lead) && !NEGATION_BEFORE.test(lead.slice(0, m.index)) ? m : null;
+}
+
 /** The header lines that follow "commit X" in `git log` output. */
 const GIT_LOG_HEADER = /^(?:[ \t]*\n[ \t]*(?:Merge|Author|AuthorDate|Commit|CommitDate|Date):[^\n]*)+[\s\S]*$/;
 
@@ -737,7 +771,7 @@ function blameBefore(layout: Layout, s: Range, ref: RefMatch): RegExpExecArray |
   if (
     /\n[ \t>]*\n/.test(raw.slice(before.length)) &&
     !/(?::-?|\b(?:commit|revision|changeset))$/i.test(before) &&
-    !/\bthe\s+following\s+(?:commit|change|revision)\b[^\n]{0,60}$/i.test(before) &&
+    !/\b(?:the\s+)?following\s+(?:commit|change|revision)\b[^\n]{0,60}$/i.test(before) &&
     !/\bthe\s+(?:commit|change|revision)\s+(?:that|which)\s+(?:introduc|caus|br[eo]k)\w*\b[^.\n]{0,60}$/i.test(before) &&
     !(gitLog && FOUND_COMMIT.test(before))
   )
@@ -775,6 +809,12 @@ interface PostFacts {
   readonly parentGood: string | null;
   /** How many distinct commits (not pull requests) the post names. */
   readonly commitRefs: number;
+  /**
+   * "I built the parent commit X: fine. Then the same for Y: broken again.": the commit named as the
+   * parent (its 7-character prefix) when the post names exactly one other commit outside code blocks,
+   * and that other commit's prefix; null otherwise. The pair is one commit apart: the other is pinned.
+   */
+  readonly parentPair: { readonly parent: string; readonly child: string; readonly words: string } | null;
   /** The post (or the title) says why it reverts: a fix stated, or the reverted commit called the bad one, and no cleanup. */
   readonly revertBlames: boolean;
 }
@@ -786,12 +826,31 @@ function withoutRevertedSubject(text: string): string {
   return text.replace(/\b(revert\s+)["“][^\n]*["”]/gi, '$1');
 }
 
+/** Right before a reference: it is named as the parent of the commit under test ("compiled the parent commit X"). */
+const NAMED_PARENT_BEFORE = /\b(?:the|its)\s+parent(?:\s+commit)?\s*(?:\(|,)?\s*[`'"(\[]*$/i;
+
+function parentPair(body: string): PostFacts['parentPair'] {
+  const prose = body.replace(/```[\s\S]*?(?:```|$)/g, (m) => ' '.repeat(m.length));
+  const refs = findRefs(prose).filter((r) => r.ref.type !== 'pr');
+  const parents = refs.filter((r) => NAMED_PARENT_BEFORE.test(prose.slice(Math.max(0, r.outerStart - 30), r.outerStart)));
+  const distinct = new Set(refs.map((r) => r.ref.value.slice(0, 7).toLowerCase()));
+  if (parents.length === 0 || distinct.size !== 2) return null;
+  // "the parent commit X fails too": a parent that is bad as well pins nothing.
+  if (/\b(?:also|still|too|as\s+well|same)\b[^.\n]{0,40}\b(?:fail\w*|crash\w*|broken|errors?|problems?|issues?|bug)\b|\b(?:fail\w*|crash\w*|broken)\s+(?:too|as\s+well)\b/i.test(prose.slice(parents[0]!.end, parents[0]!.end + 200).split(/[.!?](?:\s|$)/)[0]!)) return null;
+  const parent = parents[0]!.ref.value.slice(0, 7).toLowerCase();
+  const child = [...distinct].find((v) => v !== parent);
+  if (!child) return null;
+  const words = NAMED_PARENT_BEFORE.exec(prose.slice(Math.max(0, parents[0]!.outerStart - 30), parents[0]!.outerStart))![0].trim();
+  return { parent, child, words };
+}
+
 function postFacts(body: string, context: string): PostFacts {
   if (lastFacts && lastFacts.body === body && lastFacts.context === context) return lastFacts.facts;
   const both = `${body}\n${context}`;
   const facts = {
     elsewhere: ELSEWHERE.exec(body)?.[0] ?? null,
     parentGood: PARENT_GOOD.exec(body)?.[0] ?? null,
+    parentPair: parentPair(body),
     commitRefs: new Set(findRefs(body).filter((r) => r.ref.type !== 'pr').map((r) => r.ref.value.slice(0, 7))).size,
     // A revert's own title may say why ("Revert \"X\" — breaks the icons"); another title's words are not about the revert.
     // The words of the reverted subject ('Revert "Fix the crash in …"') are not the revert's reason.
@@ -881,8 +940,9 @@ function withAnaphora(body: string, clause: Range, sentence: Range): Range {
 function blameHedged(body: string, c: Candidate): boolean {
   const causal = c.evidence.find((e) => e.code === 'causal');
   if (!causal || body.slice(c.sentence.start, c.sentence.end).includes(causal.text)) return false;
-  const before = body.slice(Math.max(0, c.sentence.start - 300), c.sentence.start);
-  const cut = Math.max(before.lastIndexOf('. '), before.lastIndexOf('.\n'), before.lastIndexOf('\n\n', before.trimEnd().length - 1));
+  // (The sentence before ends in its own full stop and blank line: look for the one before that.)
+  const before = body.slice(Math.max(0, c.sentence.start - 300), c.sentence.start).trimEnd().replace(/[.:!]$/, '');
+  const cut = Math.max(before.lastIndexOf('. '), before.lastIndexOf('.\n'), before.lastIndexOf('\n\n'));
   const previous = before.slice(cut + 1);
   if (previous.includes(causal.text) && findHedge(previous) !== null) return true;
   // "… cherry-picking X breaks it again. So I guess that commit is the one causing it.": the blaming sentence after.

@@ -49,8 +49,11 @@ const DIGITS_CALLED_COMMIT_AFTER = /^[`'"]?\s*(?:\(\s*)?(?:(?:is|was)\s+)?(?:the
 /** Words (and magic numbers) spelt with hex letters only: never a commit, whatever the words before them ("introduced by defaced assets"). */
 const HEX_WORDS = new Set(['defaced', 'effaced', 'acceded', 'deadbeef', 'feedface', 'cafebabe', 'deadface', 'baddcafe', 'facade', 'decade']);
 
-/** A six-hex abbreviation (shorter than git's default) is a commit only as a bisect's outcome ("the first bad commit is 5d4140"). */
-const SIX_NAMED_AS_COMMIT = /\bfirst\s+bad\s+(?:commit|revision)(?:\s+is|\s*:)?\s+[`'"]?$/i;
+/**
+ * A six-hex abbreviation (shorter than git's default) is a commit only as a bisect's outcome ("the
+ * first bad commit is 5d4140") or right after the word commit ("commit 5d4140 breaks the export").
+ */
+const SIX_NAMED_AS_COMMIT = /\bfirst\s+bad\s+(?:commit|revision)(?:\s+is|\s*:)?\s+[`'"]?$|\bcommit\s+[`'"]?$/i;
 
 /** A run of digits that reads as a date (20240105) stays a number whatever precedes it. */
 const DATE_DIGITS = /^(?:19|20)\d{2}(?:0[1-9]|1[0-2])(?:0[1-9]|[12]\d|3[01])$/;
@@ -106,7 +109,8 @@ export function toRef(m: RegExpExecArray): RefMatch | null {
   }
   // A hex run inside some other link ("…/bug?id=02bde06…", a build URL) is that link's, not a commit reference.
   if (g.sha && /https?:\/\/\S*$/.test(m.input.slice(Math.max(0, m.index - 300), m.index))) return null;
-  if (g.sha && g.sha.length === 6 && !SIX_NAMED_AS_COMMIT.test(m.input.slice(Math.max(0, m.index - 40), m.index))) return null;
+  // (…unless it is the first half of a SHA cut by a shortened title, "since commit 5d4140…".)
+  if (g.sha && g.sha.length === 6 && (!SIX_NAMED_AS_COMMIT.test(m.input.slice(Math.max(0, m.index - 40), m.index)) || /^(?:…|\.\.\.)/.test(m.input.slice(m.index + 6)))) return null;
   const digitsNamed = (): boolean =>
     !DATE_DIGITS.test(g.sha!) && (DIGITS_NAMED_AS_COMMIT.test(m.input.slice(Math.max(0, m.index - 40), m.index)) || DIGITS_CALLED_COMMIT_AFTER.test(m.input.slice(m.index + g.sha!.length, m.index + g.sha!.length + 40)));
   // (Likewise a run of letters only, "caused by cbcdecd", when the words before call it a commit.)

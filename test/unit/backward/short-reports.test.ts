@@ -2640,3 +2640,79 @@ describe('held-out shapes of sets 89 to 92', () => {
     expect(codesOf(thread)).not.toContain('symptom-mismatch');
   });
 });
+
+describe('shapes still missed after sets 85 to 92', () => {
+  const OTHER = 'e3b0c44298fc1c149afbf4c8996fb92427ae41e4';
+  const url = (sha: string) => `https://github.com/acme/widget/commit/${sha}`;
+
+  it('"I built the parent commit X: clean. Then Y: the gaps came back" pins Y, the pair being one commit apart', () => {
+    const thread = titled('Mesh export leaves gaps', [`The mesh export leaves gaps in the outline.\n\nI built the parent commit [${OTHER.slice(0, 7)}](${url(OTHER)}) and the export came out clean. Then I did the same with [${FULL.slice(0, 7)}](${url(FULL)}) and the gaps came back.\n\n\`\`\`\nBuild: 0a1b2c3d4e5f60718293a4b5c6d7e8f901234567\n\`\`\``]);
+    expect(found(thread)).toEqual([FULL]);
+  });
+
+  it('a parent that "fails too" pins nothing', () => {
+    const thread = titled('Mesh export leaves gaps', [`The mesh export leaves gaps in the outline.\n\nI built the parent commit ${OTHER.slice(0, 7)} and it fails too. Then I did the same with ${FULL.slice(0, 7)} and the gaps are there.`]);
+    expect(found(thread)).toEqual([]);
+  });
+
+  it('"fails due to following commit." over a link after a blank line takes the lead-in\'s cause', () => {
+    const thread = titled('Tablet build fails', [`**Describe the bug**\nThe tablet build fails due to following commit.\n\n${url(FULL)}#diff-0a1b2c3d4e5f60718293a4b5c6d7e8f9L12\n\n**To Reproduce**\nBuild the tablet target.`]);
+    expect(found(thread)).toEqual([FULL]);
+  });
+
+  it('a guess in that lead-in ("I think … due to the following commit.") hedges the blame across the blank line', () => {
+    const thread = titled('Tablet build fails', [`I think the tablet build fails due to the following commit.\n\n${url(FULL)}\n\nBuild the tablet target to see it.`]);
+    expect(codesOf(thread)).toContain('hedged');
+  });
+
+  it('"Ok, it is this commit X" after the same writer wondered which commit caused it answers their own question; "my bad" there owns the first wrong blame', () => {
+    const thread = titled('Labels drawn twice', [
+      'It looks like #77 draws every label twice.',
+      'I will revert that pull request.',
+      'Hmm, perhaps I got wrong which commit caused this, since the revert did not change anything.',
+      `Ok, it is this commit ${url(FULL)}\n\nI was sure I had tried that one and it looked fine. My bad.`,
+    ], ['reporter', 'maintainer', 'reporter', 'reporter']);
+    expect(found(thread)).toEqual([FULL]);
+    expect(codesOf(thread)).not.toContain('retracted');
+  });
+
+  it('"my bad" from the namer with no earlier blame of theirs still takes the commit back', () => {
+    const thread = titled('Labels drawn twice', ['Labels are drawn twice.', `This commit broke it: ${url(FULL)}`, 'Sorry, I had an old build installed, my bad.'], ['reporter', 'helper', 'helper']);
+    expect(codesOf(thread)).toContain('retracted');
+  });
+
+  it('a six-hex abbreviation right after the word "commit" is a reference ("commit 5d4140 breaks the printer")', () => {
+    expect(found(titled(`commit ${FULL.slice(0, 6)} breaks the printer`, ['Printing any page now gives an empty sheet after the library update.']))).toEqual([FULL.slice(0, 6)]);
+    expect(found(titled(`colour ${FULL.slice(0, 6)} breaks the printer`, ['Printing any page now gives an empty sheet after the library update.']))).toEqual([]);
+  });
+});
+
+describe('held-out shapes of sets 93 to 96', () => {
+  const OTHER = 'e3b0c44298fc1c149afbf4c8996fb92427ae41e4';
+  const url = (sha: string) => `https://github.com/acme/widget/commit/${sha}`;
+
+  it('"my bisect ends at the following commit:" over pasted `git log` output in a code block blames it', () => {
+    const thread = titled('Release 2.4 seems to have broken tables', ['', `My bisect ends at the following commit:\n\n\`\`\`\ncommit ${FULL}\nAuthor: Some One <one@example.org>\nDate:   Mon Mar 4 10:00:00 2024 +0100\n\n    bump the bundled renderer\n\`\`\``]);
+    expect(found(thread)).toEqual([FULL]);
+  });
+
+  it('"the following commit:" over a code block that is no `git log` output is no blame', () => {
+    const thread = titled('Tables are broken', ['Tables are broken since the update.', `I tested the following commit:\n\n\`\`\`\ncommit ${FULL}\n\`\`\``]);
+    expect(found(thread)).toEqual([]);
+  });
+
+  it('"this just reverts your <URL> … I am seeing regressions" blames the reverted commit', () => {
+    const thread = titled('Keep attributes on bindings', ['', `@alice, this just reverts your\n${url(FULL)} and updates the tests. I am seeing regressions like the new case in the bindings test.`]);
+    expect(found(thread)).toEqual([FULL]);
+  });
+
+  it('"Let\'s say X was the first bad one" in a how-to names no culprit', () => {
+    const thread = titled('Highlighting broken on nightly?', ['Broken since the nightly of that day.', `Pick a good and a bad build. Let's say that the build of May 3 (${FULL}) was the first bad one and the build of April 26 (${OTHER}) worked. Then run the bisect yourself.`]);
+    expect(found(thread)).toEqual([]);
+  });
+
+  it('"its X im pretty sure now" followed by "reverted that commit, idle load 0" blames X', () => {
+    const thread = titled('Idle load went up', ['', 'No change after I undo the other one.', `its ${FULL} im pretty sure now\n\nreverted that commit, idle load 0`]);
+    expect(found(thread)).toEqual([FULL]);
+  });
+});
