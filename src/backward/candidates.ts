@@ -112,7 +112,7 @@ export interface Candidate {
 
 /** Causal words that tie a reference to the regression when they share its sentence or list item. */
 const CAUSAL =
-  /\b(?:bisect(?!ab)\w*|first[- ]["'`]?(?:bad|broken|failing)["'`]?|introduc(?:e|ed|es|ing)|caus(?:e|ed|es|ing)|result(?:s|ed)?\s+in|due\s+to|fix(?:es|ed|ing)?\s+up|(?:missing|broken|wrong|forgotten|dropped|removed)\s+(?:in|by|with)\s+(?:this|that|the)\s+commit|broke|breaks|breaking|breakage|broken\s+(?:for\s+(?:me|us|everyone|\w+\s+users)\s+)?(?:by|in|since|after)|(?:has|have|had)\s+broken|(?:seems?|seemed|appears?|appeared)\s+to\s+break\b|offending|culprit|regress(?:ed|es|ing|ion|ions)|responsible|start(?:s|ed)?\s+(?:with|at|from|after|since|in)|started(?!\s+(?:back|over|again|afresh|anew|from\s+scratch))|appeared|(?:happen|occur)(?:s|ed|red|ring|ing)?\s+(?:only\s+|right\s+)?(?:after|since|with|from)|(?:since|after)\s+(?:(?:the|that|this)\s+)?commit|(?:broken|failing|fails|crash\w*|hangs?)\s+(?:on|in|with)\s+[\w.-]+\s+since|(?:first|only)\s+(?:commit|revision|version|build)\s+(?:where|in\s+which|that|with)|beginning\s+(?:at|with|from)|begins\s+with|(?:that|which)\s+(?:break|cause|introduce|trigger)(?:s|d|ed)?\b|(?:sorry\s+for\s+)?(?:missing|forgetting|breaking)\s+(?:this|that|it)\s+(?:in|with)\b|(?:works?|worked|working)\b[^.\n]{0,30}\buntil\s+(?:this|that|the)\s+commit\b|slowed\s+down|began\s+(?:with|at|in|after|since)|narrow(?:ed|ing)?\s+(?:[\w-]+\s+){0,3}?down\s+to|(?:track(?:ed)?|trace[d]?|pinned|pinpoint(?:ed)?)\s+(?:[\w-]+\s+){0,5}?(?:down|back)?\s*to|(?:got|became|went)\s+(?:broken|bad|wrong)|introducer|(?:is|was)\s+the\s+(?:issue|problem|cause|culprit|source)\b|source\s+of\s+(?:the\s+)?(?:crash|bug|issue|problem|regression|breakage)\w*|guilty|faulty|fault\s+commit|mess(?:es|ed)\s+up|screw(?:s|ed)\s+up|the\s+bad\s+commit|(?:exact|specific|actual|breaking)\s+(?:commit|change|revision)\s+(?:(?:looks|seems|appears)\s+to\s+be|is|was)\b|(?:bugs?|errors?|failures?|problems?|issues?|crash(?:es)?)\s+(?:were|was|are|is|got|have\s+been|has\s+been)\s+(?:produced|created|triggered)\s+by|(?:problems?|issues?|bugs?|crash(?:es)?|failures?|breakage)\s+(?:first\s+)?(?:starts?|appears?|begins?|shows?\s+up)\b|murderer|to\s+blame|(?:is|was)\s+when\s+(?:it|this|the\s+(?:problem|issue|bug|noise|crash\w*))\s+(?:began|started|broke|appeared)|(?:arises?|arose|arisen)\s+(?:here|in|from|with|after|since)|accident(?:al|ial)?ly|by\s+(?:mistake|accident)|(?:removed|deleted|dropped|disabled|changed)\b[^.\n]{0,40}?\b(?:it|that|they)\s+should(?:n't|\s+not)\s+have\b|inadvertently|mistakenly|incorrectly|wrongly|erroneously|(?:where|when|since|after)\s+(?:it|this|things?|everything)\s+stopped\s+working|(?:fail(?:s|ed|ing)?|crash(?:es|ed|ing)?|hangs?|hanging|broken|slower)\s+(?:ever\s+)?since|(?:on|at|with|from|since|after)\s+[`'"]?[0-9a-fA-F]{7,40}[`'"]?\s+(?:[\w-]+\s+){0,3}?stopped\s+working)\b/i;
+  /\b(?:bisect(?!ab)\w*|first[- ]["'`]?(?:bad|broken|failing)["'`]?|introduc(?:e|ed|es|ing)|caus(?:e|ed|es|ing)|result(?:s|ed)?\s+in|due\s+to|fix(?:es|ed|ing)?\s+up|(?:missing|broken|wrong|forgotten|dropped|removed)\s+(?:in|by|with)\s+(?:this|that|the)\s+commit|broke|breaks|breaking|breakage|broken\s+(?:for\s+(?:me|us|everyone|\w+\s+users)\s+)?(?:by|in|since|after)|(?:has|have|had)\s+broken|(?:seems?|seemed|appears?|appeared)\s+to\s+break\b|offending|culprit|regress(?:ed|es|ing|ion|ions)|responsible|start(?:s|ed)?\s+(?:with|at|from|after|since|in)|started(?!\s+(?:back|over|again|afresh|anew|from\s+scratch))|appeared|(?:happen|occur)(?:s|ed|red|ring|ing)?\s+(?:only\s+|right\s+)?(?:after|since|with|from)|(?:since|after)\s+(?:(?:the|that|this)\s+)?commit|(?:broken|failing|fails|crash\w*|hangs?)\s+(?:on|in|with)\s+[\w.-]+\s+since|(?:first|only)\s+(?:commit|revision|version|build)\s+(?:where|in\s+which|for\s+which|that|with)|beginning\s+(?:at|with|from)|begins\s+with|(?:that|which)\s+(?:break|cause|introduce|trigger)(?:s|d|ed)?\b|(?:sorry\s+for\s+)?(?:missing|forgetting|breaking)\s+(?:this|that|it)\s+(?:in|with)\b|(?:works?|worked|working)\b[^.\n]{0,30}\buntil\s+(?:this|that|the)\s+commit\b|slowed\s+down|began\s+(?:with|at|in|after|since)|narrow(?:ed|ing)?\s+(?:[\w-]+\s+){0,3}?down\s+to|(?:track(?:ed)?|trace[d]?|pinned|pinpoint(?:ed)?)\s+(?:[\w-]+\s+){0,5}?(?:down|back)?\s*to|(?:got|became|went)\s+(?:broken|bad|wrong)|introducer|(?:is|was)\s+the\s+(?:issue|problem|cause|culprit|source)\b|source\s+of\s+(?:the\s+)?(?:crash|bug|issue|problem|regression|breakage)\w*|guilty|faulty|fault\s+commit|mess(?:es|ed)\s+up|screw(?:s|ed)\s+up|the\s+bad\s+commit|(?:exact|specific|actual|breaking)\s+(?:commit|change|revision)\s+(?:(?:looks|seems|appears)\s+to\s+be|is|was)\b|(?:bugs?|errors?|failures?|problems?|issues?|crash(?:es)?)\s+(?:were|was|are|is|got|have\s+been|has\s+been)\s+(?:produced|created|triggered)\s+by|(?:problems?|issues?|bugs?|crash(?:es)?|failures?|breakage)\s+(?:first\s+)?(?:starts?|appears?|begins?|shows?\s+up)\b|murderer|to\s+blame|(?:is|was)\s+when\s+(?:it|this|the\s+(?:problem|issue|bug|noise|crash\w*))\s+(?:began|started|broke|appeared)|(?:arises?|arose|arisen)\s+(?:here|in|from|with|after|since)|accident(?:al|ial)?ly|by\s+(?:mistake|accident)|(?:removed|deleted|dropped|disabled|changed)\b[^.\n]{0,40}?\b(?:it|that|they)\s+should(?:n't|\s+not)\s+have\b|inadvertently|mistakenly|incorrectly|wrongly|erroneously|(?:where|when|since|after)\s+(?:it|this|things?|everything)\s+stopped\s+working|(?:fail(?:s|ed|ing)?|crash(?:es|ed|ing)?|hangs?|hanging|broken|slower)\s+(?:ever\s+)?since|(?:on|at|with|from|since|after)\s+[`'"]?[0-9a-fA-F]{7,40}[`'"]?\s+(?:[\w-]+\s+){0,3}?stopped\s+working)\b/i;
 
 /** "Bad commit: X", "affected commit : X", "the problematic commit is this one X": the label of the one commit a post names (beside a good one it would be a range). */
 const BAD_COMMIT_LABEL = /\b(?:bad|problematic|affected)\s+(?:commit|revision|changeset)\b[^.\n]{0,24}?[:=]?\s*[`'"(\[]*$/i;
@@ -290,7 +290,7 @@ export const ELSEWHERE = /\b(?:counterpart|corresponding|matching)\s+(?:kernel\s
 const REVERTED_BEFORE = /\b(?:revert(?:s|ing|ed)?|back(?:s|ing|ed)?\s+out|roll(?:s|ing|ed)?[\s-]?back|undoing|dropping|removing)\s+(?:(?:a\s+)?(?:part|parts|some|half|most|much)\s+of\s+)?(?:of\s+)?(?:the\s+|your\s+|my\s+|his\s+|her\s+|their\s+|our\s+)?(?:commit|change|patch|PR|pull\s+request)?\s*:?\s*[`'"([]*$/i;
 
 /** The post says the revert fixes the problem. */
-const REVERT_FIXES = /\b(?:(?:is|was|are)\s+(?:simply\s+|just\s+|too\s+|so\s+)*broken|breakage|(?:made|makes|making)\s+(?:[\w-]+\s+){0,4}?(?:fail|crash|hang|break|unstable|flaky|unreliable|unusable|slower)\w*|due\s+to\s+(?:a\s+|the\s+|some\s+)?(?:bugs?|problems?|issues?|crash\w*|regressions?)\b|(?:is|are|was|were)\s+getting\s+broken|gets\s+broken|got\s+broken|malfunction\w*|helped|back\s+to\s+working|no\s+longer\s+(?:works?|boots?|starts?|builds?|compiles?|runs?|loads?)|(?:can't|cannot|couldn't|could\s+not|can\s+not)\s+(?:[\w-]+\s+){1,2}?any\s*more|fail(?:s|ed|ing)?\s+(?:\w+ly\s+)?(?:from|since|after)\s+(?:this|that|the)\s+commit|address(?:es|ed|ing)?\s+(?:the\s+)?(?:[\w-]+\s+){0,2}?(?:issues?|problems?|failures?|errors?|breakage)|result(?:s|ed|ing)?\s+in\s+(?:[\w-]+\s+){0,3}?(?:fail|crash|break|error|hang)\w*|unbreak\w*|crash(?:es|ed|ing)?|misbehav\w*|(?:applied|added|changed|merged)\s+(?:by\s+)?(?:mistake|mistakenly|accidentally|wrongly)|fix(?:es|ed)?|solves?|solved|resolves?|resolved|helps|restores?|restored|go(?:es)?\s+away|went\s+away|works\s+again)\b|\b(?:unexpected|unintended|undesired|unwanted)\s+side[- ]effects?\b|\b(?:it's|it\s+is|this\s+is|that's)\s+causing\s+(?:a\s+few\s+|some\s+|several\s+|many\s+|various\s+)?(?:issues|problems|bugs|crashes|failures|errors|regressions)\b|\b(?:caus|introduc)(?:ed|es|ing)\s+(?:(?:a|the|this)\s+)?(?:~?\d+(?:[.,]\d+)?\s*(?:%|x|×|percent)\s+)?(?:(?:new|more|much|far|serious|severe|costly|major|bad|worse|nasty|perf(?:ormance)?|speed|memory|size)\s+){0,3}(?:regression|bug|crash\w*|failures?|breakage|hang|leak)\b|\b(?:break|broke|breaks|breaking|brakes?|(?:had|has)\s+broken)\s+(?:the\s+|in\s+)?\w+|\b(?:lead|leads|leading|led)\s+to\b[^.\n]{0,60}\b(?:not|disappear\w*|fail\w*|crash\w*|break\w*|errors?|wrong|missing)\b|\b(?:I'm|I\s+am|we're|we\s+are)\s+(?:seeing|getting|hitting)\s+(?:(?:some|several|many|a\s+few|new)\s+)?regressions?\b/i;
+const REVERT_FIXES = /\b(?:(?:is|was|are)\s+(?:simply\s+|just\s+|too\s+|so\s+)*broken|breakage|(?:made|makes|making)\s+(?:[\w-]+\s+){0,4}?(?:fail|crash|hang|break|unstable|flaky|unreliable|unusable|slower)\w*|due\s+to\s+(?:a\s+|the\s+|some\s+)?(?:bugs?|problems?|issues?|crash\w*|regressions?)\b|(?:is|are|was|were)\s+getting\s+broken|gets\s+broken|got\s+broken|malfunction\w*|helped|back\s+to\s+working|no\s+longer\s+(?:works?|boots?|starts?|builds?|compiles?|runs?|loads?)|(?:can't|cannot|couldn't|could\s+not|can\s+not)\s+(?:[\w-]+\s+){1,2}?any\s*more|fail(?:s|ed|ing)?\s+(?:\w+ly\s+)?(?:from|since|after)\s+(?:this|that|the)\s+commit|address(?:es|ed|ing)?\s+(?:the\s+)?(?:[\w-]+\s+){0,2}?(?:issues?|problems?|failures?|errors?|breakage)|result(?:s|ed|ing)?\s+in\s+(?:[\w-]+\s+){0,3}?(?:fail|crash|break|error|hang)\w*|unbreak\w*|crash(?:es|ed|ing)?|misbehav\w*|(?:applied|added|changed|merged)\s+(?:by\s+)?(?:mistake|mistakenly|accidentally|wrongly)|fix(?:es|ed)?|solves?|solved|resolves?|resolved|helps|restores?|restored|go(?:es)?\s+away|went\s+away|works\s+again)\b|\b(?:unexpected|unintended|undesired|unwanted)\s+side[- ]effects?\b|\b(?:it's|it\s+is|this\s+is|that's)\s+causing\s+(?:a\s+few\s+|some\s+|several\s+|many\s+|various\s+)?(?:issues|problems|bugs|crashes|failures|errors|regressions)\b|\b(?:caus|introduc)(?:ed|es|ing)\s+(?:(?:a|the|this)\s+)?(?:~?\d+(?:[.,]\d+)?\s*(?:%|x|×|percent)\s+)?(?:(?:new|more|much|far|serious|severe|costly|major|bad|worse|nasty|perf(?:ormance)?|speed|memory|size)\s+){0,3}(?:regression|bug|crash\w*|failures?|breakage|hang|leak)\b|\b(?:break|broke|breaks|breaking|brakes?|(?:had|has)\s+broken)\s+(?:the\s+|in\s+)?\w+|\b(?:lead|leads|leading|led)\s+to\b[^.\n]{0,60}\b(?:not|disappear\w*|fail\w*|crash\w*|break\w*|errors?|wrong|missing)\b|\b(?:I'm|I\s+am|we're|we\s+are)\s+(?:seeing|getting|hitting)\s+(?:(?:some|several|many|a\s+few|new)\s+)?regressions?\b|(?:^|\n)[ \t]*(?:(?:it|this|that|which)\s+)?(?:causes|caused)\s+(?:an?\s+|the\s+|some\s+)?[\w/-]+/i;
 
 /** The thread calls the reverted commit the bad one ("Revert breaking commit", "found the breaking commit"). */
 const BLAME_NOUN = /\b(?:breaking|bad|faulty|offending|culprit|regressing|broken)\s+(?:commit|change|patch|PR)s?\b/i;
@@ -833,8 +833,16 @@ function parentPair(body: string): PostFacts['parentPair'] {
   const prose = body.replace(/```[\s\S]*?(?:```|$)/g, (m) => ' '.repeat(m.length));
   const refs = findRefs(prose).filter((r) => r.ref.type !== 'pr');
   const parents = refs.filter((r) => NAMED_PARENT_BEFORE.test(prose.slice(Math.max(0, r.outerStart - 30), r.outerStart)));
-  const distinct = new Set(refs.map((r) => r.ref.value.slice(0, 7).toLowerCase()));
-  if (parents.length === 0 || distinct.size !== 2) return null;
+  if (parents.length === 0) return null;
+  // "It shows in X and not in its parent Y": the pair in one sentence, whatever else the post names…
+  const at = parents[0]!;
+  const from = Math.max(prose.lastIndexOf('\n', at.start), ...['. ', '! ', '? '].map((p) => prose.lastIndexOf(p, at.start)));
+  const ends = ['\n', '. ', '! ', '? '].map((p) => prose.indexOf(p, at.end)).filter((i) => i >= 0);
+  const sentence = refs.filter((r) => r.start > from && r.end <= (ends.length > 0 ? Math.min(...ends) : prose.length));
+  const inSentence = new Set(sentence.map((r) => r.ref.value.slice(0, 7).toLowerCase()));
+  // …or the post's only other commit.
+  const distinct = inSentence.size === 2 ? inSentence : new Set(refs.map((r) => r.ref.value.slice(0, 7).toLowerCase()));
+  if (distinct.size !== 2) return null;
   // "the parent commit X fails too": a parent that is bad as well pins nothing.
   if (/\b(?:also|still|too|as\s+well|same)\b[^.\n]{0,40}\b(?:fail\w*|crash\w*|broken|errors?|problems?|issues?|bug)\b|\b(?:fail\w*|crash\w*|broken)\s+(?:too|as\s+well)\b/i.test(prose.slice(parents[0]!.end, parents[0]!.end + 200).split(/[.!?](?:\s|$)/)[0]!)) return null;
   const parent = parents[0]!.ref.value.slice(0, 7).toLowerCase();
@@ -892,7 +900,14 @@ export function candidateAttributions(thread: Thread, candidates: readonly Candi
       sentence: { ...sentence, text: body.slice(sentence.start, sentence.end) },
       author: post ? post.author : thread.author,
       createdAt: post ? post.createdAt : thread.createdAt,
-      hedged: findHedge(text) !== null || blameHedged(body, c) || (c.evidence.some((e) => e.code === 'reverted') && revertReasonHedged(c.post === -1 ? `${body}\n${thread.posts[0]?.body ?? ''}` : body)) || caveatAfter(body, c.sentence.end),
+      hedged:
+        findHedge(text) !== null ||
+        blameHedged(body, c) ||
+        (c.evidence.some((e) => e.code === 'reverted') &&
+          (revertReasonHedged(c.post === -1 ? `${body}\n${thread.posts[0]?.body ?? ''}` : body) ||
+            // "This pull request exists just to isolate the cause", said later by the one who reverted: an experiment.
+            thread.posts.some((p) => p.index > Math.max(c.post, 0) && p.author === (post ? post.author : thread.author) && REVERT_DIAGNOSTIC.test(p.body.slice(0, SCORING.maxScan))))) ||
+        caveatAfter(body, c.sentence.end),
     });
   }
   return out;
@@ -969,6 +984,9 @@ export function caveatAfter(body: string, end: number): boolean {
 const COMMIT_QUESTIONED =
   /\b(?:does|did|could|can|might|would)\s+(?:this|that|the)\s+(?:commit|change)\s+(?:have\s+(?:anything|something)\s+to\s+do\s+with|be\s+(?:related|responsible|the\s+(?:cause|culprit)))\b[^?\n]{0,60}\?/i;
 
+/** A revert made to find out, not to repair ("opened just to isolate the cause", "just to test whether …"). */
+const REVERT_DIAGNOSTIC = /\b(?:made|opened|created|meant|done|is|was)\s+(?:only|just|purely|mainly|simply)\s+(?:to|for)\s+(?:identify|identifying|test|testing|diagnos\w*|debug\w*|check|checking|find|finding|narrow\w*|isolat\w*|confirm\w*)\b/i;
+
 /** A revert whose stated reason is a guess ("Revert the commit that I believe is causing the failures"). */
 function revertReasonHedged(body: string): boolean {
   return body
@@ -976,12 +994,14 @@ function revertReasonHedged(body: string): boolean {
     .split(/(?<=[.!?])\s+|\n+|,\s*but\s+|;\s+|:\s+/)
     .some(
       (sentence) =>
-        (/\b(?:caus\w*|broke\w*|break\w*|fail\w*|crash\w*|regress\w*|introduc\w*|suspect\w*)\b/i.test(sentence) && (findHedge(sentence) !== null || /\bseems?\s+to\b|\bit\s+seems\b/i.test(sentence))) ||
+        // ("… should probably be opt-in, so we do not regress other setups": a breakage wished away is no blame.)
+        (/(?<!(?:n't|\bnot|\bnever)\s+(?:\w+\s+)?)\b(?:caus\w*|broke\w*|break\w*|fail\w*|crash\w*|regress\w*|introduc\w*|suspect\w*)\b/i.test(sentence) && (findHedge(sentence) !== null || /\bseems?\s+to\b|\bit\s+seems\b/i.test(sentence))) ||
         /\bno\s+evidence\s+that\b/i.test(sentence) ||
         // "we will see whether undoing it helps", "Attempts to fix the login": the revert is an experiment, its outcome not known yet.
         /\b(?:attempt(?:s|ing)?|tr(?:y|ies|ying))\s+to\s+fix\b|\b(?:let's|let\s+us|to|we'll|I'll|will)\s+see\s+(?:if|whether)\b|\bcheck(?:ing)?\s+(?:if|whether)\s+(?:reverting|the\s+revert|this)\b/i.test(sentence) ||
         // "It is hard to see how this is related": the relation itself is in doubt.
-        /\b(?:hard|difficult)\s+to\s+see\s+how\b|\bhow\s+(?:this|it|that)\s+(?:is|could\s+be|would\s+be)\s+related\b/i.test(sentence),
+        /\b(?:hard|difficult)\s+to\s+see\s+how\b|\bhow\s+(?:this|it|that)\s+(?:is|could\s+be|would\s+be)\s+related\b/i.test(sentence) ||
+        REVERT_DIAGNOSTIC.test(sentence),
     );
 }
 

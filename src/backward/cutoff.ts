@@ -113,7 +113,8 @@ function mergedFromOtherRemote(subject: string, repoNames: readonly string[]): b
  */
 function mergedInto(subject: string, branch: string, formerBranches: readonly string[]): boolean {
   const names = [branch, ...formerBranches];
-  const into = /^Merge\b.*\binto\s+['"]?(\S+?)['"]?\s*$/.exec(subject);
+  // ("Merge 'tokio-1.52.4' into 'master' (#8290)": a pull request's number may follow.)
+  const into = /^Merge\b.*\binto\s+['"]?(\S+?)['"]?(?:\s+\(#\d+\))?\s*$/.exec(subject);
   if (into) return names.some((b) => into[1] === b || into[1] === `origin/${b}`);
   // "Merge back Release 1.3.1": a release line merged back into the branch.
   if (/^Merge\s+back\b/i.test(subject)) return true;

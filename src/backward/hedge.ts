@@ -77,6 +77,8 @@ export function findHedge(text: string): string | null {
       .replace(/\b(?:what|where|which)\s+(?:the\s+)?(?:problem|issue|error|cause|reason)\s+(?:could|might|may)\s+be\b/gi, (w) => '_'.repeat(w.length))
       .replace(/\b(?:and|or)\s+(?:probably|possibly|maybe|perhaps|likely)\b[^.\n]{0,60}?\b(?:as\s+well|too)\b|\band\s+(?:probably|possibly|maybe|perhaps)\s+also\b/gi, (w) => '_'.repeat(w.length))
       .replace(/\b(?:fix(?:es|ed|ing)?|solv(?:e|es|ed|ing)|address(?:es|ed|ing)?)\s+(?:the\s+|a\s+)?potential\b/gi, (w) => '_'.repeat(w.length))
+      // "publish a release as soon as possible", "where possible": haste or scope, not doubt.
+      .replace(/\b(?:as\s+(?:soon|quickly|fast|much|little|early)\s+as|(?:if|where|when|whenever|wherever)|as\s+\w+\s+as)\s+possible\b/gi, (w) => '_'.repeat(w.length))
       // "X certainly looks like the one": the adverb takes the doubt out of the verb.
       .replace(/\b(?:certainly|definitely|clearly|surely|undoubtedly)\s+(?:seems?|looks?|appears?)\s+(?:to\s+be|like)\b/gi, (w) => '_'.repeat(w.length))
       // After a bisect told as done, "seems to be the commit" softens its outcome, it is no guess.

@@ -41,7 +41,7 @@ export function refPattern(): RegExp {
  * A hex run of digits only (one SHA prefix in ~40 of 7 characters has no letter) is a number unless
  * the words right before it call it a commit ("commit 7406870", "regression in 7406870", "Regressed in 9176408").
  */
-const DIGITS_NAMED_AS_COMMIT = /\b(?:commit|revision|sha|changeset|revert(?:s|ed|ing)?|regression\s+in|regressed\s+(?:in|by|with|since)|introduced\s+(?:by|in)|broken\s+(?:by|in|since)|broke\s+in|caused\s+by)\s+[`'"]?$/i;
+const DIGITS_NAMED_AS_COMMIT = /\b(?:commit|revision|sha|changeset|revert(?:s|ed|ing)?|regression\s+in|regressed\s+(?:in|by|with|since)|introduced\s+(?:by|in)|broken\s+(?:by|in|since)|broke\s+in|caused\s+by|(?:occurred|occurs|happens|happened|appears|appeared|shows(?:\s+up)?|showed(?:\s+up)?|reproduces)\s+(?:in|at|with|on|from)|(?:its|the)\s+parent)\s+[`'"]?$/i;
 
 /** Right after a run of digits: the words call it a commit ("7310552 (the bad commit)", "7310552 is the offending commit"). */
 const DIGITS_CALLED_COMMIT_AFTER = /^[`'"]?\s*(?:\(\s*)?(?:(?:is|was)\s+)?(?:the|this|that)\s+(?:(?:bad|first\s+bad|offending|breaking|culprit)\s+)?commit\b/i;

@@ -24,7 +24,7 @@ export function findSubject(text: string, subject: string | null | undefined): {
   // "Fix the crash in the pool. (#701)" is quoted as "Fix the crash in the pool" too: without the closing full stop.
   const unstopped = bare ? distinctiveSubject(bare.replace(/\.+$/, '')) : null;
   const forms = [...new Set([s, ...(bare ? [bare] : []), ...(unstopped ? [unstopped] : [])])].sort((a, b) => b.length - a.length);
-  return [...matchesOf(text, new RegExp(forms.map(escapeRegExp).join('|'), 'gi')), ...truncatedSubjects(text, s), ...firstLines(text, s)].sort((a, b) => a.start - b.start);
+  return [...matchesOf(text, new RegExp(forms.map(escapeRegExp).join('|'), 'gi')), ...truncatedSubjects(text, s), ...truncatedTails(text, s), ...firstLines(text, s)].sort((a, b) => a.start - b.start);
 }
 
 /** Shortest first line of a longer subject recognised when quoted on its own. */
@@ -73,6 +73,25 @@ function truncatedSubjects(text: string, subject: string): { start: number; end:
   return out;
 }
 
+/**
+ * The rest of a subject after the ellipsis of a title cut short, where the description goes on with it
+ * ("…ier, and count the pages twice."): the ellipsis and the tail.
+ */
+function truncatedTails(text: string, subject: string): { start: number; end: number; text: string }[] {
+  const out: { start: number; end: number; text: string }[] = [];
+  const lower = subject.toLowerCase();
+  for (const m of text.matchAll(/(?:…|\.\.\.)/g)) {
+    const from = m.index + m[0].length;
+    for (let k = Math.min(lower.length - 1, text.length - from); k >= MIN_TRUNCATED_PREFIX; k -= 1) {
+      if (text.slice(from, from + k).toLowerCase() === lower.slice(lower.length - k)) {
+        out.push({ start: m.index, end: from + k, text: text.slice(m.index, from + k) });
+        break;
+      }
+    }
+  }
+  return out;
+}
+
 /** A subject too short to delete on sight is still the answer where a revert quotes it whole (`Revert "fix #9"`). */
 function revertQuoted(text: string, subject: string | null | undefined): { start: number; end: number }[] {
   const s = (subject ?? '').trim();
@@ -113,8 +132,26 @@ function paraphrases(text: string, subject: string | null | undefined): { start:
     const shared = words.filter((w) => subjectStems.has(stem(w))).length;
     if (shared >= PARAPHRASE.minShared && shared / words.length >= PARAPHRASE.minShare) out.push({ start: m.index, end: from + phrase.trimEnd().length });
   }
+  // …or as the subject of the breaking verb, opening the line or sentence ("Vertex id emulation breaks the shading on …"):
+  // the phrase goes, what it broke stays.
+  for (const m of text.matchAll(PARAPHRASE_VERB)) {
+    const before = text.slice(Math.max(0, m.index - 120), m.index);
+    const open = Math.max(before.lastIndexOf('\n') + 1, ...['. ', '! ', '? ', ': '].map((p) => (before.includes(p) ? before.lastIndexOf(p) + p.length : 0)));
+    // (Cut from a longer text at 120 characters back, the phrase has no known start: none.)
+    if (open === 0 && m.index > 120) continue;
+    const phrase = before.slice(open);
+    const lead = /^\s*/.exec(phrase)![0].length;
+    const words = (phrase.match(/[\p{L}\p{N}]+/gu) ?? []).filter((w) => !PARAPHRASE_FILLER.has(w.toLowerCase()));
+    if (words.length === 0 || words.length > PARAPHRASE.maxWords || /[,;()]/.test(phrase)) continue;
+    const shared = words.filter((w) => subjectStems.has(stem(w))).length;
+    const start = m.index - phrase.length + lead;
+    if (shared >= PARAPHRASE.minShared && shared / words.length >= PARAPHRASE.minShare && start < m.index) out.push({ start, end: m.index });
+  }
   return out;
 }
+
+/** A breaking verb whose subject may be the commit's own words. */
+const PARAPHRASE_VERB = /(?<=\s)(?:breaks|broke|has\s+broken|causes|caused|regressed|crashes)\b/gi;
 
 export function detectGoldSubject(text: string, subject: string | null | undefined): Span[] {
   return [...findSubject(text, subject), ...revertQuoted(text, subject), ...paraphrases(text, subject)].map((m) => ({ start: m.start, end: m.end, detector: GOLD_SUBJECT_DETECTOR }));

@@ -116,6 +116,9 @@ describe('foxtrotEvidence', () => {
     expect(head("Merge branch 'release-2.0' into main", 'main')).toBeNull();
     expect(head("Merge branch 'release-2.0'")).toBeNull();
     expect(head('Merge back Release 2.0.1')).toBeNull();
+    // Names quoted, and the number of the pull request that carried the merge after them.
+    expect(head("Merge 'widget-2.0.3' into 'master' (#812)")).toBeNull();
+    expect(head("Merge 'widget-2.0.3' into 'topic' (#812)")).toBe('pull-request-head');
     // Into another branch, or without a branch named, the pull-request head still counts.
     expect(head("Merge branch 'release-2.0' into topic")).toBe('pull-request-head');
     expect(head("Merge branch 'release-2.0'", 'trunk')).toBe('pull-request-head');

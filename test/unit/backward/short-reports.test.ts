@@ -2711,6 +2711,31 @@ describe('held-out shapes of sets 93 to 96', () => {
     expect(found(thread)).toEqual([]);
   });
 
+  it('"it shows in 7301924 and not in its parent Y" pins the digits-only commit, not the build hash the post names too', () => {
+    const thread = titled('Floor tiles lose their texture', [`Build hash: 0a1b2c3\n\nI built older commits to find it.\n\nIt shows in 7301924 (first picture) and not in its parent ${OTHER.slice(0, 7)} (second picture).`]);
+    expect(found(thread)).toEqual(['7301924']);
+  });
+
+  it('a revert whose description says "Causes <trouble>" on a line of its own blames the reverted commit', () => {
+    const thread = titled('Revert "Faster note input (#42)"', [`This reverts commit ${FULL}.\n\nCauses a play/stop loop on the desktop build`]);
+    expect(found(thread)).toEqual([FULL]);
+  });
+
+  it('a revert its author later calls "opened just to isolate the cause" is an experiment', () => {
+    const thread = titled('Revert #812', [`This reverts commit ${FULL}.\n\nFixes #811`, 'What do you think?', 'This PR was opened just to isolate the cause, so we know nothing else is behind it.'], ['maint', 'other', 'maint']);
+    expect(codesOf(thread)).toContain('hedged');
+  });
+
+  it('"publish a release as soon as possible" and "so we do not regress other setups" hedge no revert', () => {
+    const thread = titled('rt: revert #812 to fix a hang', [`This reverts commit ${FULL}.\n\nSadly it made every pool hang. We need to undo it and ship 1.2.1 as soon as possible.\n\nLater I think a new queue should probably be opt-in, so we do not regress other setups.`]);
+    expect(codesOf(thread)).not.toContain('hedged');
+  });
+
+  it('"commit X (\"subject\") : the first commit for which saving throws" blames X', () => {
+    const thread = titled('Error on save since the tag keys commit', [`Updating began to throw an error on save.\n\nIn short, commit ${FULL.slice(0, 7)} ("Add keys to tag entries"): the first commit for which saving throws.\n\nThe error reads:`]);
+    expect(found(thread)).toEqual([FULL.slice(0, 7)]);
+  });
+
   it('"its X im pretty sure now" followed by "reverted that commit, idle load 0" blames X', () => {
     const thread = titled('Idle load went up', ['', 'No change after I undo the other one.', `its ${FULL} im pretty sure now\n\nreverted that commit, idle load 0`]);
     expect(found(thread)).toEqual([FULL]);

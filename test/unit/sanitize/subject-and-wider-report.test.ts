@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { extractAttributions } from '../../../src/backward/attribute.js';
-import { findSubject } from '../../../src/sanitize/gold-subject.js';
-import { decideReport, reportDrafts, subjectFromBisectOutput, type SanitizeTarget, type ThreadSanitization } from '../../../src/backward/report.js';
+import { detectGoldSubject, findSubject } from '../../../src/sanitize/gold-subject.js';
+import { decideReport, reportDrafts, subjectFromBisectOutput, subjectFromRevertTitle, type SanitizeTarget, type ThreadSanitization } from '../../../src/backward/report.js';
 import type { Attribution, Thread } from '../../../src/model/backward.js';
 import { aThread } from '../backward/build.js';
 
@@ -54,5 +54,35 @@ describe('the first line of a subject git joined from several lines', () => {
   it('does not go when the text goes on with other words, or when less than the first line is quoted', () => {
     expect(findSubject('Render: drop the slow texture path from the trace and more', subject)).toEqual([]);
     expect(findSubject('"Render: drop the slow"', subject)).toEqual([]);
+  });
+});
+
+describe('a revert title cut short and its rest in the description', () => {
+  it('the subject is the title\'s part and the description\'s rest, and both halves go', () => {
+    const thread = { ...aThread([`\u2026ier, and count the pages twice."\n\nThis reverts commit ${FULL}.\n\nIt breaks the page count on every job.`]), title: 'Revert "Printer: move the spool step up, so that jobs start earl\u2026' };
+    const attributions = extractAttributions(thread);
+    const subject = subjectFromRevertTitle(thread, attributions);
+    expect(subject).toBe('Printer: move the spool step up, so that jobs start earlier, and count the pages twice.');
+    const body = thread.posts[0]!.body;
+    expect(findSubject(body, subject).map((m) => body.slice(m.start, m.end))).toContain('\u2026ier, and count the pages twice.');
+    expect(findSubject(thread.title, subject).map((m) => thread.title.slice(m.start, m.end))).toContain('Printer: move the spool step up, so that jobs start earl\u2026');
+  });
+
+  it('a description that does not go on with the subject keeps its text', () => {
+    expect(findSubject('\u2026and the tray jams as well.', 'Printer: move the spool step up, so that jobs start earlier')).toEqual([]);
+  });
+});
+
+describe('the subject\'s words as what broke something', () => {
+  const subject = 'Vertex id emulation by provoking vertex (#1237)';
+
+  it('"Vertex id emulation breaks the shading on X" loses the phrase and keeps what broke', () => {
+    const text = 'Vertex id emulation breaks the shading on the small laptop';
+    const spans = detectGoldSubject(text, subject);
+    expect(spans.map((m) => text.slice(m.start, m.end))).toEqual(['Vertex id emulation ']);
+  });
+
+  it('other words before the verb stay ("The new driver breaks rendering")', () => {
+    expect(detectGoldSubject('The new driver breaks rendering on the small laptop', subject)).toEqual([]);
   });
 });
