@@ -2741,3 +2741,58 @@ describe('held-out shapes of sets 93 to 96', () => {
     expect(found(thread)).toEqual([FULL]);
   });
 });
+
+describe('held-out shapes of sets 97 to 100', () => {
+  const OTHER = 'e3b0c44298fc1c149afbf4c8996fb92427ae41e4';
+  const url = (sha: string) => `https://github.com/acme/widget/commit/${sha}`;
+
+  it('"commit X leads to segfaults here" blames X', () => {
+    expect(found(titled('Crashing since the scroll rework', [`Hi,\ncommit [${FULL.slice(0, 7)}](${url(FULL)}) leads to segfaults here. Seen in two terminals.`]))).toEqual([FULL]);
+  });
+
+  it('a revert opened "to run the perf suite and verify that X was the cause of the slowdown", not to be merged, names no culprit', () => {
+    const thread = titled('Revert "Store sparse columns by default"', [`This reverts commit ${FULL}.\n\nPlease do not merge: this PR is only opened to run the perf suite and verify that ${FULL.slice(0, 8)} was the cause of last week's slowdown.`]);
+    expect(found(thread)).toEqual([]);
+  });
+
+  it('"the error does not occur on my test box" from the maintainer puts the blame in doubt', () => {
+    const thread = titled('Broken shaders', [`The commit ${url(FULL)} broke some shaders; the whole UI stops drawing at the second screen.`, 'Strange: the error does not occur on my test box, only on the hosted page. No idea why.'], ['reporter', 'maintainer']);
+    expect(codesOf(thread)).toContain('retracted');
+  });
+
+  it('"X: that does not seem related to a regression this big" is no blame of X', () => {
+    const thread = titled('Huge slowdown on the newest build', ['Generation got four times slower on the newest build.', `${FULL.slice(0, 7)}: that doesn't seem related to a slowdown regression this big. Someone needs to bisect.`], ['reporter', 'helper']);
+    expect(found(thread)).toEqual([]);
+  });
+
+  it('"regression compare with X" makes X the baseline, not the culprit', () => {
+    expect(found(titled(`Answer quality regression compare with ${FULL.slice(0, 7)}`, ['The model now fails the puzzle it solved before.']))).toEqual([]);
+  });
+
+  it('"X Last GOOD commit (bisected)" beside "Y First BAD commit" leaves one culprit', () => {
+    const thread = titled('Crash on disassembly', [`### Versions\n2.1.X ${FULL} First BAD commit (bisected)\n\n2.1.X ${OTHER} Last GOOD commit (bisected)`]);
+    expect(found(thread)).toEqual([FULL]);
+    expect(codesOf(thread)).not.toContain('competing');
+  });
+
+  it('"I bisected this, commit X is at fault" over a log with skipped steps blames X, the steps stay steps', () => {
+    const thread = titled('Segfault on the new release', ['', `I bisected this, commit ${FULL} is at fault. Some steps did not build.\n\n\`\`\`\n% git bisect skip\nBisecting: 12 revisions left to test\n[${OTHER}] layer: tidy the fallback\n\`\`\``]);
+    expect(found(thread)).toEqual([FULL]);
+  });
+
+  it('"Same as #41 but for the other campaign. Same cause: X" is no other symptom', () => {
+    const thread = titled('Assertion after the story screen', [`Same as #41 but for the other campaign this time. Same cause: [${FULL.slice(0, 7)}](${url(FULL)})\n\nTwo breakages in one release.`]);
+    expect(codesOf(thread)).not.toContain('symptom-mismatch');
+  });
+
+  it('"This was intentional" from the maintainer answers the blame', () => {
+    const thread = titled('Games start in trial mode', [`They worked in complete mode until this commit: ${url(FULL)}. Could you roll it back?`, 'This was intentional. Build it yourself with the flag changed if you want otherwise.'], ['reporter', 'maintainer']);
+    expect(codesOf(thread)).toContain('retracted');
+  });
+
+  it('"… or in a combination of these two commits" in the next paragraph makes the blame a guess', () => {
+    const thread = titled('Trees vanish', ['', `The vanishing trees were introduced in commit ${FULL}.\n\nSadly it also made the engine crash at load, so you need commit ${OTHER} too. So the fault may also be in that other commit, or in a combination of these two commits.`]);
+    expect(codesOf(thread)).toContain('hedged');
+  });
+});
+
