@@ -227,7 +227,7 @@ const WORKS_OTHER_NOT = /^[`'"*_)\]]*\s*(?:still\s+)?(?:works|worked|is\s+fine|w
 const CONDITIONAL_BEFORE = /\b(?:if|whether|assuming|suppose|supposing|in\s+case|(?:to|and)\s+(?:verify|check|test|see|validate)\s+that)\s+(?:(?:the\s+)?commit\s+)?[`'"(\[*_]*$/i;
 
 /** A sentence that opens as one branch of an experiment's outcomes ("RED = …", "If it hangs, …"). */
-const CONDITIONAL_SENTENCE = /^[\s>*_-]*(?:[A-Z]{2,}\s*(?:=|:)\s|[Ii]f\b(?![^,]*\brevert)|(?:[Ll]et's|[Ll]et\s+us)\s+say\b|[Ss]ay\s*,|(?:[Ss]uppose|[Ii]magine|[Aa]ssume)\s+(?:that\s+)?\w)/;
+const CONDITIONAL_SENTENCE = /^[\s>*_-]*(?:[A-Z]{2,}\s*(?:=|:)\s|if\b(?![^,]*\brevert)|(?:[Ll]et's|[Ll]et\s+us)\s+say\b|[Ss]ay\s*,|(?:[Ss]uppose|[Ii]magine|[Aa]ssume)\s+(?:that\s+)?\w)/;
 
 /** Words that point the reader at a discussion ("as explained in", "see", "details in"). */
 const POINTER_BEFORE = /\b(?:(?:as\s+)?(?:explained|described|discussed|reported|mentioned|noted|detailed|shown)\s+(?:in|at|here|on)|see(?:\s+also)?|details\s+(?:in|at))\s*:?\s*[`'"(\[]*$/i;
