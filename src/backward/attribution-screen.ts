@@ -42,6 +42,9 @@ interface PostText {
   readonly sentences: readonly Range[];
 }
 
+/** A correction the writer edited in ("*edit:* narrowed it down to X", "Update: the bad commit is actually X"). */
+const EDIT_CORRECTION = /^[\s>*_]*(?:edit(?:ed)?|update[d]?|correction)\s*\d*\s*[:*_-]+[\s*_]*(?:(?:I\s+)?narrowed\s+(?:it\s+)?down|(?:the\s+)?(?:first\s+)?bad\s+commit\s+is\s+actually|it(?:'s|\s+is)\s+actually)\b/i;
+
 /** The writer owning a mistake ("my bad", "my mistake"). */
 const MY_MISTAKE = /\bmy\s+(?:mistake|bad)\b/i;
 
@@ -104,6 +107,9 @@ export function screenThread(thread: Thread, attributions: readonly Attribution[
     const upstream = p ? UPSTREAM_CULPRIT.exec(p.body) : null;
     const own = [thread.repo, ...aliases].flatMap((r) => r.toLowerCase().split('/'));
     if (p && upstream && UPSTREAMS.has(upstream[1]!.toLowerCase()) && !own.includes(upstream[1]!.toLowerCase())) add('cross-repository', sentenceText(p, upstream.index), a.post);
+    // "a bisection against `libnet`", "bisected in the `mesa` tree": the search ran in another project's history.
+    const against = p ? BISECTED_AGAINST.exec(p.body) : null;
+    if (p && against && !own.includes(against[1]!.toLowerCase()) && !own.some((o) => o.replace(/[-_.]/g, '') === against[1]!.toLowerCase().replace(/[-_.]/g, ''))) add('cross-repository', sentenceText(p, against.index), a.post);
     // A later post that names the same commit and places it in another project ("X is an update of Y from upstream").
     if (a.ref.type === 'pr') continue;
     // The same hash given anywhere as a commit URL of another repository ("It's https://github.com/other/lib/commit/X"):
@@ -169,7 +175,7 @@ export function screenThread(thread: Thread, attributions: readonly Attribution[
   for (const g of groups) {
     if (!ownWords(g).every(({ a }) => a.hedged)) continue;
     if (plain.some((p) => familyOf(p[0]!.a.ref) !== familyOf(g[0]!.a.ref))) continue;
-    if (groups.length === 1 && (bisectReportedLater(posts, g[0]!.a) || admittedLater(thread, posts, g[0]!.a) || revertedLater(posts, g[0]!.a) || curedByOwnRevert(posts, g[0]!.a) || parentWorksSaid(thread, posts, g[0]!.a))) continue;
+    if (groups.length === 1 && (bisectReportedLater(posts, g[0]!.a) || admittedLater(thread, posts, g[0]!.a) || affirmedNext(thread, g[0]!.a) || revertedLater(posts, g[0]!.a) || curedByOwnRevert(posts, g[0]!.a) || parentWorksSaid(thread, posts, g[0]!.a))) continue;
     add('hedged', g[0]!.a.sentence.text, g[0]!.a.post);
   }
   // A pull request titled as the revert of one commit, where the only blame names another ("only revert Y, that is the bad
@@ -198,7 +204,13 @@ export function screenThread(thread: Thread, attributions: readonly Attribution[
   // one bisect told its outcome plainly are superseded by it, not rival culprits.
   const bisected = groups.filter((g) => ownWords(g).some(({ a }) => !a.hedged && BISECT_DONE.test(a.sentence.text)));
   const firstBisect = bisected.length === 1 ? Math.min(...bisected[0]!.filter(({ a }) => !a.hedged && BISECT_DONE.test(a.sentence.text)).map(({ a }) => a.post)) : null;
-  const superseded = (g: (typeof groups)[number]): boolean => firstBisect !== null && !bisected.includes(g) && g.every(({ a }) => a.hedged && a.post < firstBisect);
+  // "First bad commit is Y … *edit:* Narrowed down to X": the writer's own correction, later in the same post, replaces Y.
+  const corrections = groups.filter((g) => g.some(({ a }) => EDIT_CORRECTION.test(a.sentence.text)));
+  const correctedAway = (g: (typeof groups)[number]): boolean =>
+    corrections.length === 1 &&
+    !corrections.includes(g) &&
+    g.every(({ a }) => corrections[0]!.some(({ a: c }) => EDIT_CORRECTION.test(c.sentence.text) && c.post === a.post && c.author === a.author && c.start > a.start));
+  const superseded = (g: (typeof groups)[number]): boolean => (firstBisect !== null && !bisected.includes(g) && g.every(({ a }) => a.hedged && a.post < firstBisect)) || correctedAway(g);
   const rivals = (live.length > 0 ? live : groups).filter((g) => !g.every(({ a }) => step(a)) && !superseded(g));
   for (const family of ['commit', 'pr'] as const) {
     const named = rivals.filter((g) => familyOf(g[0]!.a.ref) === family);
@@ -298,7 +310,9 @@ export function screenThread(thread: Thread, attributions: readonly Attribution[
   for (const s of symptomMismatches(thread, posts, domestic.map(({ a }) => a), outsideBlocks)) add('symptom-mismatch', s.text, s.post, s.sure);
 
   // Steps of a bisect whose verdict is pasted are no culprits either: the repository check must not weigh them against the verdict.
-  return decide(findings, domestic.filter(({ a, i }) => !earlier.has(i) && !step(a)).map(({ i }) => i));
+  // (…nor a first bad commit the writer's own edit replaced.)
+  const replaced = new Set(groups.filter(correctedAway).flatMap((g) => g.map(({ i }) => i)));
+  return decide(findings, domestic.filter(({ a, i }) => !earlier.has(i) && !replaced.has(i) && !step(a)).map(({ i }) => i));
 }
 
 /** The one commit a title reverts ("revert 9ea0ce6…", "Revert abc1234 (…)"), or null. */
@@ -392,6 +406,21 @@ const ADMISSION =
  * A hedged attribution ("looks like X caused it") that someone else later owns up to or confirms,
  * naming no other commit except as a fix, is not a guess any more.
  */
+/**
+ * "How about this commit? X" answered at once by someone else with "Yep, that looks right": a guess put
+ * as a question and affirmed in the very next post, which names no other commit.
+ */
+function affirmedNext(thread: Thread, a: Attribution): boolean {
+  const author = a.post === -1 ? thread.author : thread.posts.find((p) => p.index === a.post)?.author;
+  const next = thread.posts.find((p) => p.index > a.post);
+  if (!next || next.author === author) return false;
+  const body = next.body.slice(0, 400);
+  return AFFIRMED.test(body) && !findRefs(body).some((r) => r.ref.type !== 'pr' && !sameTarget(r.ref, a.ref));
+}
+
+/** A reply opening by agreeing ("Yep, that looks more right", "Yes, confirmed"), with no "but" or doubt right after. */
+const AFFIRMED = /^\s*(?:@[\w-]+\s+)?(?:yep|yes|yeah|yup|indeed|confirmed|correct|exactly)\b[,.!]?\s*(?:(?:that|this|it)(?:'s|\s+is|\s+looks?|\s+seems?)\s+(?:\w+\s+)?(?:right|correct|it|the\s+one)\b|confirmed\b|[.!]|$)(?![^.\n]{0,40}\b(?:but|although|though|however|not)\b)/i;
+
 function admittedLater(thread: Thread, posts: readonly PostText[], a: Attribution): boolean {
   const author = a.post === -1 ? thread.author : thread.posts.find((p) => p.index === a.post)?.author;
   for (const p of posts) {
@@ -615,6 +644,9 @@ const TRACKED_IN = /\b(?:that|which)\s+(?:has\s+been|had\s+been|was|were|is)\s+(
 
 /** "another bug in commit ", right before the culprit's reference. */
 const ANOTHER_IN = /\b(?:another|a\s+second|one\s+more)\s+(?:bug|mistake|issue|problem|regression|error)\s+(?:in|from|of|introduced\s+(?:in|by))\s+(?:commit\s*#?\s*)?[`'"(\[]*$/i;
+
+/** A bisect said to run against a project named in code quotes ("a bisection against `libnet`", "bisected in the `mesa` tree"): the project (group 1). */
+const BISECTED_AGAINST = /\bbisect(?:ion|ing|ed)?\s+(?:against|on|in|of)\s+(?:the\s+)?`([\w.+-]+)`/i;
 
 /** "the QEMU commit that broke the boot": a commit of a project named by its name (group 1). */
 const UPSTREAM_CULPRIT = /\bthe\s+([A-Za-z][\w.-]*)\s+(?:commit|change)\s+(?:that\s+|which\s+)?(?:causing|caused|causes|broke|breaks|introduced|introducing)\b/i;

@@ -112,7 +112,7 @@ export interface Candidate {
 
 /** Causal words that tie a reference to the regression when they share its sentence or list item. */
 const CAUSAL =
-  /\b(?:(?:is|was)\s+at\s+fault|bisect(?!ab)\w*|first[- ]["'`]?(?:bad|broken|failing)["'`]?|introduc(?:e|ed|es|ing)|caus(?:e|ed|es|ing)|result(?:s|ed)?\s+in|due\s+to|fix(?:es|ed|ing)?\s+up|(?:missing|broken|wrong|forgotten|dropped|removed)\s+(?:in|by|with)\s+(?:this|that|the)\s+commit|broke|breaks|breaking|breakage|broken\s+(?:for\s+(?:me|us|everyone|\w+\s+users)\s+)?(?:by|in|since|after)|(?:has|have|had)\s+broken|(?:seems?|seemed|appears?|appeared)\s+to\s+break\b|offending|culprit|regress(?:ed|es|ing|ion|ions)|responsible|start(?:s|ed)?\s+(?:with|at|from|after|since|in)|started(?!\s+(?:back|over|again|afresh|anew|from\s+scratch))|appeared|(?:happen|occur)(?:s|ed|red|ring|ing)?\s+(?:only\s+|right\s+)?(?:after|since|with|from)|(?:since|after)\s+(?:(?:the|that|this)\s+)?commit|(?:broken|failing|fails|crash\w*|hangs?)\s+(?:on|in|with)\s+[\w.-]+\s+since|(?:first|only)\s+(?:commit|revision|version|build)\s+(?:where|in\s+which|for\s+which|that|with)|(?:leads?|leading|led)\s+to\s+(?:a\s+|the\s+|some\s+|random\s+|frequent\s+)?(?:segfault|seg\s+fault|crash|hang|freez|regression|breakage|memory\s+leak|corrupt|deadlock|panic)\w*|beginning\s+(?:at|with|from)|begins\s+with|(?:that|which)\s+(?:break|cause|introduce|trigger)(?:s|d|ed)?\b|(?:sorry\s+for\s+)?(?:missing|forgetting|breaking)\s+(?:this|that|it)\s+(?:in|with)\b|(?:works?|worked|working)\b[^.\n]{0,30}\buntil\s+(?:this|that|the)\s+commit\b|slowed\s+down|began\s+(?:with|at|in|after|since)|narrow(?:ed|ing)?\s+(?:[\w-]+\s+){0,3}?down\s+to|(?:track(?:ed)?|trace[d]?|pinned|pinpoint(?:ed)?)\s+(?:[\w-]+\s+){0,5}?(?:down|back)?\s*to|(?:got|became|went)\s+(?:broken|bad|wrong)|introducer|(?:is|was)\s+the\s+(?:issue|problem|cause|culprit|source)\b|source\s+of\s+(?:the\s+)?(?:crash|bug|issue|problem|regression|breakage)\w*|guilty|faulty|fault\s+commit|mess(?:es|ed)\s+up|screw(?:s|ed)\s+up|the\s+bad\s+commit|(?:exact|specific|actual|breaking)\s+(?:commit|change|revision)\s+(?:(?:looks|seems|appears)\s+to\s+be|is|was)\b|(?:bugs?|errors?|failures?|problems?|issues?|crash(?:es)?)\s+(?:were|was|are|is|got|have\s+been|has\s+been)\s+(?:produced|created|triggered)\s+by|(?:problems?|issues?|bugs?|crash(?:es)?|failures?|breakage)\s+(?:first\s+)?(?:starts?|appears?|begins?|shows?\s+up)\b|murderer|to\s+blame|(?:is|was)\s+when\s+(?:it|this|the\s+(?:problem|issue|bug|noise|crash\w*))\s+(?:began|started|broke|appeared)|(?:arises?|arose|arisen)\s+(?:here|in|from|with|after|since)|accident(?:al|ial)?ly|by\s+(?:mistake|accident)|(?:removed|deleted|dropped|disabled|changed)\b[^.\n]{0,40}?\b(?:it|that|they)\s+should(?:n't|\s+not)\s+have\b|inadvertently|mistakenly|incorrectly|wrongly|erroneously|(?:where|when|since|after)\s+(?:it|this|things?|everything)\s+stopped\s+working|(?:fail(?:s|ed|ing)?|crash(?:es|ed|ing)?|hangs?|hanging|broken|slower)\s+(?:ever\s+)?since|(?:on|at|with|from|since|after)\s+[`'"]?[0-9a-fA-F]{7,40}[`'"]?\s+(?:[\w-]+\s+){0,3}?stopped\s+working)\b/i;
+  /\b(?:(?:is|was)\s+at\s+fault|(?:the\s+|up\s+to\s+)?["'`]bad["'`]\s+commit|bisect(?!ab)\w*|first[- ]["'`]?(?:bad|broken|failing)["'`]?|introduc(?:e|ed|es|ing)|caus(?:e|ed|es|ing)|result(?:s|ed)?\s+in|due\s+to|fix(?:es|ed|ing)?\s+up|(?:missing|broken|wrong|forgotten|dropped|removed)\s+(?:in|by|with)\s+(?:this|that|the)\s+commit|broke|breaks|breaking|breakage|broken\s+(?:for\s+(?:me|us|everyone|\w+\s+users)\s+)?(?:by|in|since|after)|(?:has|have|had)\s+broken|(?:seems?|seemed|appears?|appeared)\s+to\s+break\b|offending|culprit|regress(?:ed|es|ing|ion|ions)|responsible|start(?:s|ed)?\s+(?:with|at|from|after|since|in)|started(?!\s+(?:back|over|again|afresh|anew|from\s+scratch))|appeared|(?:happen|occur)(?:s|ed|red|ring|ing)?\s+(?:only\s+|right\s+)?(?:after|since|with|from)|(?:since|after)\s+(?:(?:the|that|this)\s+)?commit|(?:broken|failing|fails|crash\w*|hangs?)\s+(?:on|in|with)\s+[\w.-]+\s+since|(?:first|only)\s+(?:commit|revision|version|build)\s+(?:where|in\s+which|for\s+which|that|with)|(?:leads?|leading|led)\s+to\s+(?:a\s+|the\s+|some\s+|random\s+|frequent\s+)?(?:segfault|seg\s+fault|crash|hang|freez|regression|breakage|memory\s+leak|corrupt|deadlock|panic)\w*|beginning\s+(?:at|with|from)|begins\s+with|(?:that|which)\s+(?:break|cause|introduce|trigger)(?:s|d|ed)?\b|(?:sorry\s+for\s+)?(?:missing|forgetting|breaking)\s+(?:this|that|it)\s+(?:in|with)\b|(?:works?|worked|working)\b[^.\n]{0,30}\buntil\s+(?:this|that|the)\s+commit\b|slowed\s+down|began\s+(?:with|at|in|after|since)|narrow(?:ed|ing)?\s+(?:[\w-]+\s+){0,3}?down\s+to|(?:track(?:ed)?|trace[d]?|pinned|pinpoint(?:ed)?)\s+(?:[\w-]+\s+){0,5}?(?:down|back)?\s*to|(?:got|became|went)\s+(?:broken|bad|wrong)|introducer|(?:is|was)\s+the\s+(?:issue|problem|cause|culprit|source)\b|source\s+of\s+(?:the\s+)?(?:crash|bug|issue|problem|regression|breakage)\w*|guilty|faulty|fault\s+commit|mess(?:es|ed)\s+up|screw(?:s|ed)\s+up|the\s+bad\s+commit|(?:exact|specific|actual|breaking)\s+(?:commit|change|revision)\s+(?:(?:looks|seems|appears)\s+to\s+be|is|was)\b|(?:bugs?|errors?|failures?|problems?|issues?|crash(?:es)?)\s+(?:were|was|are|is|got|have\s+been|has\s+been)\s+(?:produced|created|triggered)\s+by|(?:problems?|issues?|bugs?|crash(?:es)?|failures?|breakage)\s+(?:first\s+)?(?:starts?|appears?|begins?|shows?\s+up)\b|murderer|to\s+blame|(?:is|was)\s+when\s+(?:it|this|the\s+(?:problem|issue|bug|noise|crash\w*))\s+(?:began|started|broke|appeared)|(?:arises?|arose|arisen)\s+(?:here|in|from|with|after|since)|accident(?:al|ial)?ly|by\s+(?:mistake|accident)|(?:removed|deleted|dropped|disabled|changed)\b[^.\n]{0,40}?\b(?:it|that|they)\s+should(?:n't|\s+not)\s+have\b|inadvertently|mistakenly|incorrectly|wrongly|erroneously|(?:where|when|since|after)\s+(?:it|this|things?|everything)\s+stopped\s+working|(?:fail(?:s|ed|ing)?|crash(?:es|ed|ing)?|hangs?|hanging|broken|slower)\s+(?:ever\s+)?since|(?:on|at|with|from|since|after)\s+[`'"]?[0-9a-fA-F]{7,40}[`'"]?\s+(?:[\w-]+\s+){0,3}?stopped\s+working)\b/i;
 
 /** "Bad commit: X", "affected commit : X", "the problematic commit is this one X": the label of the one commit a post names (beside a good one it would be a range). */
 const BAD_COMMIT_LABEL = /\b(?:bad|problematic|affected)\s+(?:commit|revision|changeset)\b[^.\n]{0,24}?[:=]?\s*[`'"(\[]*$/i;
@@ -145,7 +145,7 @@ const FOUND_COMMIT = /\b(?:found|here(?:'s|\s+is)|this\s+is)\s+(?:the|it|a)?\s*(
 
 /** What follows "As of commit X" when the trouble dates from it ("the CI is no longer passing", "it stopped working"). */
 const AS_OF_BREAKAGE =
-  /^(?:[^.\n]|\.(?=\w)){0,60}?\b(?:no\s+longer|stopped|started\s+(?:to\s+)?(?:fail|crash|hang)\w*|(?:is|are)\s+(?:now\s+)?(?:(?:pretty\s+much|completely|totally|badly)\s+)?(?:broken|borked|busted|unusable)|breaks?|fails?\s+to|(?:I|we)\s+(?:now\s+)?(?:get|see)\s+(?:the\s+following|an?\s+(?:\w+\s+)?(?:error|crash|exception|failure)|(?:\w+\s+)?errors))\b/i;
+  /^(?:[^.\n]|\.(?=\w)){0,60}?\b(?:no\s+longer|stopped|started\s+(?:to\s+)?(?:fail|crash|hang)\w*|(?:is|are)\s+(?:now\s+)?(?:(?:pretty\s+much|completely|totally|badly)\s+)?(?:broken|borked|busted|unusable)|breaks?|fails?\s+to|(?:does|do|did)\s*(?:not|n't)\s+(?:proceed|work|start|load|build|compile|run|complete|finish|boot|respond|render)|(?:I|we)\s+(?:now\s+)?(?:get|see)\s+(?:the\s+following|an?\s+(?:\w+\s+)?(?:error|crash|exception|failure)|(?:\w+\s+)?errors))\b/i;
 
 /** A title speaks of a bisect in progress as often as of its outcome ("bisect round 3 (commit X)"): there the word alone is no cause. */
 const TITLE_CAUSAL = new RegExp(CAUSAL.source.replace('bisect(?!ab)\\w*|', 'anymore|any\\s+more|no\\s+longer|break|cause|'), 'i');
@@ -296,12 +296,12 @@ const REVERT_FIXES = /\b(?:(?:is|was|are)\s+(?:simply\s+|just\s+|too\s+|so\s+)*b
 const BLAME_NOUN = /\b(?:breaking|bad|faulty|offending|culprit|regressing|broken)\s+(?:commit|change|patch|PR)s?\b/i;
 
 /** A reverted workaround ('Revert "Avoid the stall on resume"'): no longer needed, unless the post says what users lost with it. */
-const REVERTED_WORKAROUND = /^\s*Revert\s+"[^"\n]*\b(?:avoid|work\s*around|workaround)\b/i;
+const REVERTED_WORKAROUND = /^\s*Revert\s+"[^"\n]*\b(?:avoid|work\s*around|workaround|sidestep)\b/i;
 /** What users lost with the reverted change ("some users couldn't draw any more", "no longer starts"). */
 const LOST_WITH_IT = /\b(?:can't|cannot|couldn't|could\s+not|can\s+not)\s+(?:[\w-]+\s+){1,2}?any\s*more\b|\bno\s+longer\s+(?:works?|boots?|starts?|builds?|compiles?|runs?|loads?)\b/i;
 
 /** The post reverts something no longer needed (a workaround): the revert blames nothing. */
-const REVERT_CLEANUP = /\b(?:does|did|do)\s*(?:not|n't)\s+(?:fix|solve|help\s+with|resolve)\b|\b(?:got|been|was|is\s+now)\s+fixed\s+(?:in\s+the\s+meantime|meanwhile|upstream)\b|\b(?:just\s+)?in\s+case\s+(?:it|this|that|something)\b|\bno\s+longer\s+(?:required|needed|necessary)\b|\bnot\s+needed\s+any(?:more|\s+more)\b|\bupstreamed\b|\b(?:moved|merged|landed|applied)\s+upstream\b|\b(?:accidentally|mistakenly|wrongly|erroneously|inadvertently)\s+reverted\b/i;
+const REVERT_CLEANUP = /\b(?:does|did|do)\s*(?:not|n't)\s+(?:fix|solve|help\s+with|resolve)\b|\b(?:got|been|was|is\s+now)\s+fixed\s+(?:in\s+the\s+meantime|meanwhile|upstream)\b|\b(?:just\s+)?in\s+case\s+(?:it|this|that|something)\b|\bno\s+longer\s+(?:required|needed|necessary)\b|\bnot\s+needed\s+any(?:more|\s+more)\b|\bupstreamed\b|\b(?:moved|merged|landed|applied)\s+upstream\b|\b(?:accidentally|mistakenly|wrongly|erroneously|inadvertently)\s+reverted\b|\b(?:released|shipped|published)\s+with\s+(?:a|the)\s+fix\b|\b(?:was|is)\s+not\s+a\s+good\s+idea\b/i;
 
 /** A reference alone in its post (quotes, backticks, a link wrapper and a full stop aside). */
 const BARE_POST = /^\s*(?:commit\s*:?\s*)?[`'"<(\[]*\s*$/i;
@@ -522,7 +522,8 @@ function isBarePost(body: string, ref: RefMatch): boolean {
  */
 function ownUnnamedBlame(body: string, ref: RefMatch): string | null {
   // "I am not claiming that this commit caused it": a blame denied is none.
-  const m = [...body.matchAll(new RegExp(OWN_UNNAMED_BLAME.source, 'gi'))].find((x) => !/(?:\bnot\b|n't\b|\bnever\b|\bno\s+idea\s+if\b)[^.!?\n]{0,30}$/i.test(body.slice(Math.max(0, x.index - 40), x.index)));
+  // ("to find out whether this commit brought it in": a question, not a blame.)
+  const m = [...body.matchAll(new RegExp(OWN_UNNAMED_BLAME.source, 'gi'))].find((x) => !/(?:\bnot\b|n't\b|\bnever\b|\bno\s+idea\s+if\b|\bwhether\b)[^.!?\n]{0,30}$/i.test(body.slice(Math.max(0, x.index - 40), x.index)));
   if (!m) return null;
   const commits = new Set(findRefs(body).filter((r) => r.ref.type !== 'pr').map((r) => r.ref.value.slice(0, 7)));
   return commits.size === 1 && commits.has(ref.ref.value.slice(0, 7)) ? m[0] : null;
@@ -592,7 +593,9 @@ function evidenceOf(
   // "commit X is broken, as …" in a post that names no other commit and speaks of no bisect: a blame, not an end of a range.
   const brokenCommit =
     endpointAfter && /^[`'"*_)\]]*\s*(?:is|was)\s+broken\b/i.test(endpointAfter[0]) && facts.commitRefs === 1 && !/\bbisect/i.test(body) && /\bcommit\s*(?:["“][^"”\n]{1,120}["”]\s*)?[`'"(\[]*$/i.test(body.slice(Math.max(0, ref.outerStart - 140), ref.outerStart));
-  const endpoint = patterned || brokenCommit ? null : (endpointAfter ?? RANGE_BEFORE.exec(body.slice(Math.max(0, ref.outerStart - 60), ref.outerStart)) ?? badOfPair(body, ref));
+  // (…likewise "X is broken and …" opening the sentence, the post's only commit.)
+  const calledBrokenFirst = facts.commitRefs === 1 && !/\bbisect/i.test(body) && /^[\s>*_-]*(?:commit\s+)?[`'"(\[]*$/i.test(body.slice(sentenceAt(layout, ref.start).start, ref.outerStart));
+  const endpoint = patterned || brokenCommit || (calledBrokenFirst && endpointAfter && /^[`'"*_)\]]*\s*(?:is|was)\s+broken\b/i.test(endpointAfter[0])) ? null : (endpointAfter ?? RANGE_BEFORE.exec(body.slice(Math.max(0, ref.outerStart - 60), ref.outerStart)) ?? badOfPair(body, ref));
   if (endpoint) add('endpoint', endpoint[0].trim());
   if (facts.elsewhere) add('elsewhere', facts.elsewhere);
   const s = sentenceNear(layout, ref);
@@ -673,8 +676,16 @@ function evidenceOf(
   if (good) add('goodSide', good[0].trim());
   const fullBefore = body.slice(Math.max(0, ref.outerStart - 80), ref.outerStart);
   if (FIX_BEFORE.test(fullBefore) || (FIX_AFTER.test(after) && !REVERT_BEFORE.test(fullBefore))) add('fix', 'named as the fix');
+  // "We reverted it on main so the suite passes again (X).": the commit in brackets is the revert itself.
+  else if (/\b(?:I|we)(?:'ve|\s+have)?\s+reverted\b[^.\n]{0,100}\(\s*(?:commit\s+|in\s+)?[`'"]*$/i.test(body.slice(Math.max(s.start, ref.outerStart - 140), ref.outerStart))) add('fix', 'the revert itself');
   // "As of commit X the CI no longer passes": the revision the trouble dates from, not one merely being run.
-  const asOfBreakage = /\bas\s+of\s+(?:the\s+)?(?:commit\s+)?[`'"(\[]*$/i.test(before) && AS_OF_BREAKAGE.test(body.slice(ref.end, Math.max(ref.end, s.end)));
+  // ("From commit X (May 19), the import does not proceed …": likewise, when "from" opens the sentence.)
+  const asOfBreakage =
+    (/\bas\s+of\s+(?:the\s+)?(?:commit\s+)?[`'"(\[]*$/i.test(before) || /^[\s>*_-]*(?:starting\s+)?(?:from|with)\s+(?:the\s+)?commit\s+[`'"(\[]*$/i.test(body.slice(s.start, ref.outerStart))) &&
+    AS_OF_BREAKAGE.test(body.slice(ref.end, Math.max(ref.end, s.end)).replace(/^[`'")\]]*\s*\([^)\n]{0,40}\)/, ''));
+  // "X is broken and doesn't pass CI", the reference opening the sentence in a post naming no other commit: the commit itself is called broken.
+  const calledBroken = !inCode && facts.commitRefs === 1 && /^[\s>*_-]*(?:commit\s+)?[`'"(\[]*$/i.test(body.slice(s.start, ref.outerStart)) ? /^[`'")\]]*\s+(?:is|was)\s+(?:(?:simply|just|clearly)\s+)?(?:broken|buggy|faulty)\b/i.exec(body.slice(ref.end, ref.end + 40)) : null;
+  if (calledBroken && !ev.some((e) => e.code === 'causal')) add('causal', calledBroken[0].trim());
   // "Latest commit (X) broke PAL games": the revision is the subject of the blame, not one merely run.
   const blamedAfter = /^[`'")\]]*\s*(?:\([^)\n]{0,60}\)\s*)?(?:has\s+|have\s+|had\s+)?(?:broke|breaks|broken|caused|causes|introduced|introduces)\b/i.test(body.slice(ref.end, ref.end + 80));
   // ("Running the tests off of X caused them to fail": the subject of the blame is the run, not X.)
@@ -692,6 +703,9 @@ function evidenceOf(
   if (conditional) add('conditional', conditional[0].trim());
   const pointer = ref.ref.type === 'pr' ? POINTER_BEFORE.exec(body.slice(Math.max(0, ref.outerStart - 60), ref.outerStart)) : null;
   if (pointer) add('pointer', pointer[0].trim());
+  // "… with X cherry-picked onto each step so that it builds": a helper commit applied on top, not the culprit.
+  const helper = /\bcherry[- ]?pick(?:ing|ed|s)?\s+(?:commit\s+)?[`'"(\[]*$/i.exec(body.slice(Math.max(s.start, ref.outerStart - 30), ref.outerStart));
+  if (helper && !inCode) add('negated', helper[0].trim());
   const otherBug = OTHER_BUG_BEFORE.exec(body.slice(Math.max(0, ref.outerStart - 80), ref.outerStart));
   if (otherBug) add('negated', otherBug[0].trim());
   // "X was causing test failures, but that was because the other half had not landed": the blame explained away.
@@ -1005,7 +1019,7 @@ function revertReasonHedged(body: string): boolean {
         (/(?<!(?:n't|\bnot|\bnever)\s+(?:\w+\s+)?)\b(?:caus\w*|broke\w*|break\w*|fail\w*|crash\w*|regress\w*|introduc\w*|suspect\w*)\b/i.test(sentence) && (findHedge(sentence) !== null || /\bseems?\s+to\b|\bit\s+seems\b/i.test(sentence))) ||
         /\bno\s+evidence\s+that\b/i.test(sentence) ||
         // "we will see whether undoing it helps", "Attempts to fix the login": the revert is an experiment, its outcome not known yet.
-        /\b(?:attempt(?:s|ing)?|tr(?:y|ies|ying))\s+to\s+fix\b|\b(?:let's|let\s+us|to|we'll|I'll|will)\s+see\s+(?:if|whether)\b|\bcheck(?:ing)?\s+(?:if|whether)\s+(?:reverting|the\s+revert|this)\b/i.test(sentence) ||
+        /\bto\s+(?:test|check|verify|see|find\s+out)\s+(?:whether|if)\b|\b(?:attempt(?:s|ing)?|tr(?:y|ies|ying))\s+to\s+fix\b|\b(?:let's|let\s+us|to|we'll|I'll|will)\s+see\s+(?:if|whether)\b|\bcheck(?:ing)?\s+(?:if|whether)\s+(?:reverting|the\s+revert|this)\b/i.test(sentence) ||
         // "It is hard to see how this is related": the relation itself is in doubt.
         /\b(?:hard|difficult)\s+to\s+see\s+how\b|\bhow\s+(?:this|it|that)\s+(?:is|could\s+be|would\s+be)\s+related\b/i.test(sentence) ||
         REVERT_DIAGNOSTIC.test(sentence),

@@ -48,6 +48,11 @@ export function detectEmbeddedShas(text: string, knownShas: readonly string[]): 
     // "…2f62340e…" opening a body: the rest of a SHA that a long title was cut in the middle of ("… commit fe25783ac734a3…").
     else if (hex.length >= 7 && text[m.index - 1] === '\u2026' && full.some((k) => k.endsWith(hex))) out.push({ start: m.index - 1, end: m.index + m[0].length, detector: EMBEDDED_SHA_DETECTOR });
   }
+  // A known SHA typed with extra characters ("commit 901935fb…2877877810395715", 41+ hex): the whole garbled run goes.
+  for (const m of text.matchAll(/(?<![0-9a-fA-F])[0-9a-fA-F]{41,200}(?![0-9a-fA-F])/g)) {
+    const hex = m[0].toLowerCase();
+    if (full.some((k) => hex.startsWith(k.slice(0, 7)))) out.push({ start: m.index, end: m.index + m[0].length, detector: EMBEDDED_SHA_DETECTOR });
+  }
   // "Header gone since commit 5d414": a shorter prefix (4–5 hex) of a known SHA, called a commit right before it.
   for (const m of text.matchAll(/\b(?:commit|revision|rev|sha)\s*[:#]?\s*[`'"]?([0-9a-fA-F]{4,5})(?![0-9A-Za-z_])/gi)) {
     const hex = m[1]!.toLowerCase();

@@ -9,6 +9,7 @@ import { screenResolved, screenThread } from '../../../src/backward/attribution-
 import { sanitizeThread } from '../../../src/backward/chain.js';
 import { decideReport, narrowAttributions, reportDrafts, type SanitizeTarget } from '../../../src/backward/report.js';
 import { hasObservableSymptom } from '../../../src/backward/symptom.js';
+import { detectEmbeddedShas } from '../../../src/sanitize/sha.js';
 import type { Thread } from '../../../src/model/backward.js';
 import { aThread } from './build.js';
 
@@ -2793,6 +2794,68 @@ describe('held-out shapes of sets 97 to 100', () => {
   it('"… or in a combination of these two commits" in the next paragraph makes the blame a guess', () => {
     const thread = titled('Trees vanish', ['', `The vanishing trees were introduced in commit ${FULL}.\n\nSadly it also made the engine crash at load, so you need commit ${OTHER} too. So the fault may also be in that other commit, or in a combination of these two commits.`]);
     expect(codesOf(thread)).toContain('hedged');
+  });
+});
+
+describe('held-out shapes of sets 101 to 104', () => {
+  const OTHER = 'e3b0c44298fc1c149afbf4c8996fb92427ae41e4';
+  const url = (sha: string) => `https://github.com/acme/widget/commit/${sha}`;
+
+  it('"first bad commit is Y … *edit:* narrowed down to X, with Y cherry-picked onto every step" ends on X alone', () => {
+    const thread = titled('Moving to std locks hangs the tests', [`One of the lock commits hangs the test run. Last good commit is ${OTHER}, first bad commit is 0a1b2c3d4e5f60718293a4b5c6d7e8f901234567 but two commits in between do not build.\n\n*edit:* Narrowed down to ${FULL}, with 0a1b2c3d4e5f60718293a4b5c6d7e8f901234567 cherry-picked onto every step so each one builds.`]);
+    expect(codesOf(thread)).not.toContain('competing');
+    const attributions = extractAttributions(thread);
+    const text = screenThread(thread, attributions);
+    expect(text.culprits.map((i) => attributions[i]!.ref.value)).toEqual([FULL]);
+  });
+
+  it('"We reverted it on main so the regression suite passes (X)" names the revert, not a second culprit', () => {
+    const thread = titled('Net count went up', ['The count of nets grew from 100 to 120.', `Bisecting shows the offending commit is:\n\`\`\`\n${FULL} is the first bad commit\n\`\`\`\n\nI have reverted it on main to unbreak the regression suite (0a1b2c3).`], ['reporter', 'maintainer']);
+    expect(found(thread)).toEqual([FULL]);
+  });
+
+  it('"X is broken and fails CI", X opening the sentence of a post naming no other commit, blames X', () => {
+    expect(found(titled('Take back the broken commit', [`${FULL} is broken and fails CI. It should go, and come back fixed in a pull request.`]))).toEqual([FULL]);
+  });
+
+  it('"From commit X (May 2), the import does not proceed …" blames X', () => {
+    const thread = titled('Import hangs', [`From commit ${FULL} (May 2), the import does not proceed after the first source fails, and never completes.\n\nBefore it, the import moved on to the next source.`]);
+    expect(found(thread)).toEqual([FULL]);
+  });
+
+  it('"it worked up to the \\"bad\\" commit <URL>" blames it', () => {
+    expect(found(titled('Crash in the mapper', [`### Expected\n\nA clean run, as it was up to "bad" commit ${url(FULL)}\n\n### Actual\n\nSegmentation fault`]))).toEqual([FULL]);
+  });
+
+  it('a known SHA typed with extra hex characters in the title is deleted whole', () => {
+    const spans = detectEmbeddedShas(`Crash at commit ${FULL}123`, [FULL]);
+    expect(spans.map((m) => m.end - m.start)).toEqual([43]);
+  });
+
+  it('a guessed culprit answered "Yep, that looks right" by the maintainer in the next post is no guess', () => {
+    const thread = titled('[Regression] Multi-line scripts fail', ['', `Maybe this commit broke it? ${FULL}\n\nThe script that found it builds each step in a container.`, 'Yep, that looks right. Thanks!'], ['reporter', 'reporter', 'maintainer']);
+    expect(found(thread)).toEqual([FULL]);
+    expect(codesOf(thread)).not.toContain('hedged');
+  });
+
+  it('a revert made "to find out whether this commit brought in" the flaky runs is a guess', () => {
+    for (const reason of ['the crash', 'a crash in the CI runs']) {
+      const thread = titled('Revert "Retry the name servers"', [`This reverts commit ${FULL}.\n\nReverting to find out if the commit is behind ${reason} or not.`]);
+      expect(codesOf(thread).some((c) => c === 'hedged' || c === 'no-attribution')).toBe(true);
+    }
+  });
+
+  it('a reverted pin that sidestepped a tool\'s bug, released with a fix since, blames nothing', () => {
+    expect(found(titled('Revert "Pin the linter to sidestep a regression (#12)"', [`This reverts commit ${FULL}.\n\n2.0.1 has been released with a fix`]))).toEqual([]);
+  });
+
+  it('a revert because "that suggested fix was not a good idea after all" blames nothing', () => {
+    expect(found(titled(`revert ${FULL}`, ['That suggested fix was not a good idea after all.']))).toEqual([]);
+  });
+
+  it('"my bisection against `libnet`" over its pasted verdict puts the culprit in that project', () => {
+    const thread = titled('Fails with libnet 2.0', ['', `My bisection against \`libnet\` ends on this commit, which breaks us:\n\n\`\`\`\n${FULL} is the first bad commit\n\`\`\``]);
+    expect(codesOf(thread)).toContain('cross-repository');
   });
 });
 
