@@ -109,7 +109,7 @@ function revertQuoted(text: string, subject: string | null | undefined): { start
  * "Bump the lexer"): after a causal lead-in, a short phrase most of whose words are the
  * subject's (by stem) goes with its lead-in.
  */
-const PARAPHRASE_LEAD = /\b(?:(?:introduced|caused|broken|broke|regressed|triggered)\s+(?:by|in|with|from)|(?:since|after)\s+(?:the\s+)?(?:recent|latest|last|new)|regression\s+from)\s+/gi;
+const PARAPHRASE_LEAD = /\b(?:(?:introduced|caused|broken|broke|regressed|triggered)\s+(?:by|in|with|from)|(?:since|after)\s+(?:the\s+)?(?:recent|latest|last|new)|(?:since|after)(?=\s+(?:[\w-]+\s+){1,4}commit\b)|regression\s+from)\s+/gi;
 /** Words that say nothing of which commit: not counted either way. */
 const PARAPHRASE_FILLER = new Set(['the', 'a', 'an', 'this', 'that', 'recent', 'latest', 'last', 'new', 'commit', 'change', 'changes', 'patch', 'some', 'of', 'to', 'in', 'on', 'for', 'and', 'with', 'when', 'from']);
 /** How many of the phrase's words must be the subject's, and at least what share. */

@@ -1468,6 +1468,12 @@ describe('held-out shapes, round ten', () => {
     expect(kept.report.text).toContain('crashes after opening files with long names');
   });
 
+  it('"since <the subject\'s words> commit" in a title goes too; the symptom before it stays', () => {
+    const out = withSubject(titled('"Index file damaged" since label key commit', [`Saving fails since I updated.\n\nIn short, commit ${FULL}: the first commit for which saving fails.`]), 'Add the label key to index entries');
+    expect(out.report.text).not.toMatch(/label key/);
+    expect(out.report.text).toContain('"Index file damaged"');
+  });
+
   it('"fixes <issue> by partly rolling back commit: X" blames X', () => {
     expect(found(titled('Fix: games boot into the menu', [`This PR fixes the boot problem on tablets by partly rolling back commit: ${FULL}\n\nPlease review.`]))).toEqual([FULL]);
   });
