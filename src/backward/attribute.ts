@@ -4,6 +4,7 @@
  * name a commit, a commit URL or a pull request. A bare SHA with no attribution verb is not one.
  */
 import { candidateAttributions, caveatAfter, clauseSpan, SCORING, scoreCandidates, type Candidate } from './candidates.js';
+import { linkNames } from './thread.js';
 import { findHedge } from './hedge.js';
 import { NEUTRAL_SUBJECT } from './phrases.js';
 import { firstRefIn, findRefs, sameTarget, type RefMatch } from './refs.js';
@@ -130,7 +131,7 @@ export function extractWithCandidates(thread: Thread): { attributions: Attributi
   const patterns: Attribution[] = [];
   // Text past SCORING.maxScan characters of a post is not read (bounded time on pasted logs and noise).
   for (const post of thread.posts) patterns.push(...attributionsInPost(post.body.length > SCORING.maxScan ? { ...post, body: post.body.slice(0, SCORING.maxScan) } : post));
-  const candidates = scoreCandidates(thread, patterns, thread.aliases ?? []);
+  const candidates = scoreCandidates(thread, patterns, linkNames(thread));
   // Candidates add the commits no pattern named; a pattern's target mentioned again is not a new attribution,
   // unless the pattern only guessed and another post blames the same commit plainly (a maintainer confirming it in own words).
   const fresh = candidateAttributions(thread, candidates).filter((c) => !patterns.some((p) => sameTarget(p.ref, c.ref) && !(p.hedged && !c.hedged && c.post > p.post)));

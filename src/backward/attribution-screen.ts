@@ -17,6 +17,7 @@ import {
   REVERT_BEFORE,
 } from './phrases.js';
 import { familyOf, findRefs, isCrossRepository, sameCommitHex, sameTarget } from './refs.js';
+import { linkNames } from './thread.js';
 import { layoutOf, lineIndexAt, sentenceAt, sentencesOf, type Layout, type Range } from './text.js';
 import type { Attribution, AttributionRef, BackwardReason, Decision, Reason, TextScreen, Thread } from '../model/backward.js';
 
@@ -91,7 +92,7 @@ export function screenThread(thread: Thread, attributions: readonly Attribution[
     return out;
   };
 
-  const aliases = thread.aliases ?? [];
+  const aliases = linkNames(thread);
   // A reference its own writer later corrects as a typo ("Sorry, typo, it was X") is no culprit of its own.
   const domestic = attributions
     .map((a, i) => ({ a, i }))
@@ -739,7 +740,7 @@ export function screenResolved(
     if (!a) throw new ValidationError(`${thread.repo}#${thread.number}: resolved reference ${r.index} names no attribution (there are ${attributions.length})`);
     if (r.status === 'pr-unknown' && commitResolved) continue;
     // A reference the text screen set aside (corrected as a typo) says nothing about the culprit.
-    if (text.culprits.length > 0 && !text.culprits.includes(r.index) && !isCrossRepository(a.ref, thread.repo, thread.aliases ?? [])) continue;
+    if (text.culprits.length > 0 && !text.culprits.includes(r.index) && !isCrossRepository(a.ref, thread.repo, linkNames(thread))) continue;
     if (r.status === 'ok') {
       if (r.sha === null || !/^[0-9a-f]{40}$/.test(r.sha)) {
         throw new ValidationError(`${thread.repo}#${thread.number}: resolved reference ${r.index} (${a.ref.text}) is ok but has no full SHA`);

@@ -5,6 +5,7 @@
  * each, storing the results in between; `r2v inspect backward` runs them all in memory (runChain).
  */
 import { extractAttributions, extractWithCandidates } from './attribute.js';
+import { linkNames } from './thread.js';
 import { screenThread } from './attribution-screen.js';
 import type { Cutoff } from './cutoff.js';
 import { decideWithoutRepository, finalDecision } from './decision.js';
@@ -63,7 +64,7 @@ export async function resolveThread(
   for (const [idx, a] of attributions.entries()) {
     const r = await resolveRef(handle, a.ref, {
       repo,
-      aliases: thread.aliases ?? [],
+      aliases: linkNames(thread),
       pullCommits: (n) => {
         const p = options.pull?.(n);
         return p ? { commitShas: p.commitShas, mergeCommitSha: p.mergeCommitSha } : undefined;
@@ -142,7 +143,7 @@ async function namedGoodRange(handle: GitRepoHandle, thread: Thread, attribution
   const { candidates } = extractWithCandidates(thread);
   for (const c of candidates) {
     if (!posts.has(c.post) || c.ref.ref.type === 'pr' || !c.evidence.some((e) => e.code === 'goodSide')) continue;
-    const r = await resolveRef(handle, c.ref.ref, { repo: thread.repo, aliases: thread.aliases ?? [], pullCommits: () => undefined });
+    const r = await resolveRef(handle, c.ref.ref, { repo: thread.repo, aliases: linkNames(thread), pullCommits: () => undefined });
     if (!r.sha || r.sha === gold || parents.includes(r.sha)) continue;
     if (await isAncestor(handle.gitDir, gold, r.sha)) return { code: 'symptom-mismatch', evidence: `the commit named good (${c.ref.ref.text}) already contains ${gold.slice(0, 12)}` };
     if (!(await isAncestor(handle.gitDir, r.sha, gold))) continue;

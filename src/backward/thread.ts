@@ -24,6 +24,19 @@ export function threadFromRows(thread: ThreadRow, comments: readonly CommentRow[
   };
 }
 
+/**
+ * The names under which the thread's commits may be linked as this repository's: its former names,
+ * and the forks of the people who write in it (`<login>/<name>`: a contributor linking the commit in
+ * their own fork, whose hash the repository holds once merged). A fork's commit that never reached
+ * the repository does not resolve there, so it is still no culprit. Not for the cutoff rule, whose
+ * merges "of" a fork are another repository's branch.
+ */
+export function linkNames(thread: Thread): readonly string[] {
+  const name = thread.repo.split('/')[1] ?? '';
+  const logins = new Set([thread.author, ...thread.posts.map((p) => p.author)].filter((a): a is string => typeof a === 'string' && /^[A-Za-z0-9-]+$/.test(a)));
+  return [...(thread.aliases ?? []), ...[...logins].map((login) => `${login}/${name}`)];
+}
+
 const User = z.object({ login: z.string() }).nullable().optional();
 const Timestamp = z.string().refine((s) => !Number.isNaN(Date.parse(s)), 'not a timestamp');
 

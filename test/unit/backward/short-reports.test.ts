@@ -2863,5 +2863,12 @@ describe('held-out shapes of sets 101 to 104', () => {
     const thread = titled('Fails with libnet 2.0', ['', `My bisection against \`libnet\` ends on this commit, which breaks us:\n\n\`\`\`\n${FULL} is the first bad commit\n\`\`\``]);
     expect(codesOf(thread)).toContain('cross-repository');
   });
-});
 
+  it('a commit linked in the fork of someone writing in the thread is this repository\'s; a same-name repository of a stranger is not', () => {
+    const mine = titled('Fix the linked trains', [`The trains stopped sharing speed; it regressed with https://github.com/dana/widget/commit/${FULL.slice(0, 8)}.`], ['dana']);
+    expect(found(mine)).toEqual([FULL.slice(0, 8)]);
+    expect(codesOf(mine)).not.toContain('cross-repository');
+    const stranger = titled('Fix the linked trains', [`The trains stopped sharing speed; it regressed with https://github.com/erin/widget/commit/${FULL.slice(0, 8)}.`], ['dana']);
+    expect(codesOf(stranger)).toContain('cross-repository');
+  });
+});
