@@ -101,12 +101,13 @@ export function subjectFromBisectOutput(attributions: readonly Attribution[]): s
 export function subjectFromRevertTitle(thread: Thread, attributions: readonly Attribution[]): string | null {
   // `Revert "<subject>"`, also lower-case, and `[Area] Reverted: <subject>`.
   const m =
-    /^\s*(?:\[[^\]\n]{1,40}\]\s*|#\d+\s*:\s*|[A-Z][A-Z0-9]+-\d+\s*:?\s*)?revert\s+"([^"\n]+?)(?:\s?…|\s?\.\.\.)?(?:"|$)/i.exec(thread.title) ??
+    /^\s*(?:\[[^\]\n]{1,40}\]\s*|#\d+\s*:\s*|[A-Z][A-Z0-9]+-\d+\s*:?\s*)?(?:(?:partly|partially|partial|temporarily|selectively)\s+)?revert\s+"([^"\n]+?)(?:\s?…|\s?\.\.\.)?(?:"|$)/i.exec(thread.title) ??
     /^\s*(?:\[[^\]\n]{1,40}\]\s*)?revert(?:ed|s)?\s*:\s*([^"\n]+?)(?:\s?…|\s?\.\.\.)?\s*$/i.exec(thread.title);
   if (!m || !attributions.some((a) => /\brevert(?:s|ed|ing)?\s+(?:commit|these\s+changes|this\s+change)\b/i.test(a.sentence.text) || a.post === -1)) return null;
   // A title GitHub cut short goes on at the start of the description ('Revert "Move the … e…' / '…arlier, and …"'): the whole subject.
   const rest = /(?:…|\.\.\.)\s*$/.test(thread.title) ? /^\s*(?:…|\.\.\.)([^"\n]+?)"?[ \t]*(?:\n|$)/.exec(thread.posts[0]?.body ?? '') : null;
-  return rest ? `${m[1]!}${rest[1]!}`.trim() : m[1]!.trim();
+  // (A space before the title's ellipsis was a space between words of the subject.)
+  return rest ? `${m[1]!}${/\s(?:…|\.\.\.)\s*$/.test(thread.title) ? ' ' : ''}${rest[1]!}`.trim() : m[1]!.trim();
 }
 
 /** The pull request named right after an attributed commit ("X from PR #226", "X (#226)"): the culprit's own. */

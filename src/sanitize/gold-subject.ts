@@ -24,7 +24,30 @@ export function findSubject(text: string, subject: string | null | undefined): {
   // "Fix the crash in the pool. (#701)" is quoted as "Fix the crash in the pool" too: without the closing full stop.
   const unstopped = bare ? distinctiveSubject(bare.replace(/\.+$/, '')) : null;
   const forms = [...new Set([s, ...(bare ? [bare] : []), ...(unstopped ? [unstopped] : [])])].sort((a, b) => b.length - a.length);
-  return [...matchesOf(text, new RegExp(forms.map(escapeRegExp).join('|'), 'gi')), ...truncatedSubjects(text, s), ...truncatedTails(text, s), ...firstLines(text, s)].sort((a, b) => a.start - b.start);
+  return [
+    ...matchesOf(text, new RegExp(forms.map(escapeRegExp).join('|'), 'gi')),
+    ...unscoped(text, unstopped ?? bare ?? s),
+    ...truncatedSubjects(text, s),
+    ...truncatedTails(text, s),
+    ...firstLines(text, s),
+  ].sort((a, b) => a.start - b.start);
+}
+
+/** Shortest scope-less subject found anywhere; a shorter one (still distinctive) only between quotes. */
+const MIN_UNSCOPED = 20;
+
+/**
+ * A subject written without its area prefix ("use audren" for "switch-sdl2: use audren", "frr-reload.py
+ * remove stderr redirects" for "tools: frr-reload.py remove …"): the rest after "area: ", wherever it
+ * stands when long enough, and between quotes or backticks when shorter.
+ */
+function unscoped(text: string, subject: string): { start: number; end: number; text: string }[] {
+  const m = /^[\w./+-]+(?:\([^)\n]{1,40}\))?!?:\s+(\S.*)$/.exec(subject);
+  const rest = m ? distinctiveSubject(m[1]!) : null;
+  if (!rest) return [];
+  return matchesOf(text, new RegExp(escapeRegExp(rest), 'gi')).filter(
+    (x) => rest.length >= MIN_UNSCOPED || (/["'`\u201c]$/.test(text.slice(Math.max(0, x.start - 1), x.start)) && /^["'`\u201d]/.test(text.slice(x.end, x.end + 1))),
+  );
 }
 
 /** Shortest first line of a longer subject recognised when quoted on its own. */

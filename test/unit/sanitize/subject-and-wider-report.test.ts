@@ -86,3 +86,19 @@ describe('the subject\'s words as what broke something', () => {
     expect(detectGoldSubject('The new driver breaks rendering on the small laptop', subject)).toEqual([]);
   });
 });
+
+describe('the subject without its area prefix', () => {
+  it('goes wherever it stands when long, and only between quotes when short', () => {
+    const long = 'tools: [2.1] revert loader.sh drop the log redirects"';
+    expect(findSubject(long, 'tools: loader.sh drop the log redirects').map((m) => long.slice(m.start, m.end))).toEqual(['loader.sh drop the log redirects']);
+    const quoted = 'The offending commit ("use ringbuf") makes the sound crackle.';
+    expect(findSubject(quoted, 'mixer-lib: use ringbuf').map((m) => quoted.slice(m.start, m.end))).toEqual(['use ringbuf']);
+    expect(findSubject('We use ringbuf in two places.', 'mixer-lib: use ringbuf')).toEqual([]);
+  });
+
+  it('a title that "Partly revert"s a subject gives the subject', () => {
+    const thread = { ...aThread([`\u2026the frame, count the line height"\n\nThis reverts commit ${FULL}.\n\nIt breaks the placement of every caption.`]), title: 'Partly revert "captions: fix placement for text outside \u2026' };
+    expect(subjectFromRevertTitle(thread, extractAttributions(thread))).toBe('captions: fix placement for text outside the frame, count the line height');
+  });
+});
+
