@@ -461,14 +461,15 @@ function revertedLater(posts: readonly PostText[], a: Attribution): boolean {
 
 /** "I reverted that change and the menu opens without any more crashes": a guess its writer tested by undoing the commit. */
 const REVERT_CURED =
-  /\b(?:I|we)(?:'ve|\s+have|\s+then|\s+just)?\s+reverted\s+(?:it|this|that|the\s+(?:commit|change|patch))\b[^.\n]{0,120}?\b(?:without\s+(?:any\s*more\s+|any\s+|further\s+)?(?:problems?|issues?|crash\w*|errors?|glitch\w*)|works?|worked|working\s+again|fine|fixe[sd]|solve[sd]|resolve[sd]|gone|disappear\w*|no\s+(?:more\s+)?(?:problems?|issues?|crash\w*|errors?))\b/i;
+  /\breverting\s+(?:it|this|that|the)(?:\s+commit|\s+change|\s+one)?\s+(?:makes|made)\s+(?:the\s+)?(?:issue|problem|bug|crash|error|glitch)s?\s+(?:go\s+away|disappear)\b|\b(?:I|we)(?:'ve|\s+have|\s+then|\s+just)?\s+reverted\s+(?:it|this|that|the\s+(?:commit|change|patch))\b[^.\n]{0,120}?\b(?:without\s+(?:any\s*more\s+|any\s+|further\s+)?(?:problems?|issues?|crash\w*|errors?|glitch\w*)|works?|worked|working\s+again|fine|fixe[sd]|solve[sd]|resolve[sd]|gone|disappear\w*|no\s+(?:more\s+)?(?:problems?|issues?|crash\w*|errors?))\b/i;
 
 /** The writer of a guess goes on, in the same post, to undo the commit and see the problem gone; nothing else is named. */
 function curedByOwnRevert(posts: readonly PostText[], a: Attribution): boolean {
   const p = posts.find((q) => q.index === a.post);
   if (!p) return false;
   const rest = p.body.slice(a.sentence.end);
-  return REVERT_CURED.test(rest) && !REVERT_NO_HELP.test(rest) && !findRefs(p.body).some((r) => r.ref.type !== 'pr' && !sameTarget(r.ref, a.ref));
+  // (A commit named before the guess, "with newest master X", is the build being run; only one after it would compete.)
+  return REVERT_CURED.test(rest) && !REVERT_NO_HELP.test(rest) && !findRefs(rest).some((r) => r.ref.type !== 'pr' && !sameTarget(r.ref, a.ref));
 }
 
 /** "In the previous commit the UI still loads": the commit before the named one is good ("a version before this commit" is some older one). */

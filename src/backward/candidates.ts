@@ -162,7 +162,7 @@ const ANAPHORA = /^(?:(?:this|that|it|which|the\s+change|this\s+change|this\s+co
 
 /** "It's X. If we revert that commit, we can start it.": the next sentence tests the commit by undoing it. */
 const NEXT_REVERT_WORKS =
-  /^if\s+(?:I|we|you)\s+revert\s+(?:that|this|it)(?:\s+one)?(?:\s+commit)?\s*,?\s*(?:(?:then\s+)?(?:I|we|you)\s+can\b|it\s+(?:works|boots|builds|runs|loads)\b|(?:the\s+)?(?:problem|issue|bug|crash)\s+(?:goes\s+away|disappears|is\s+gone)\b)|^(?:I\s+|and\s+)?reverted\s+(?:that|this|the|it)(?:\s+one|\s+commit)?\s*(?:,|:|->|and)\s*(?:(?:it|the\s+\w+|\w+\s+usage|\w+\s+load)\s+)?(?:(?:is|was|are|were)\s+)?(?:back\s+to\s+)?(?:works?|worked|fixed|gone|fine|normal|0(?:\s?%)?)(?=[\s.,!]|$)/i;
+  /^if\s+(?:I|we|you)\s+revert\s+(?:that|this|it)(?:\s+one)?(?:\s+commit)?\s*,?\s*(?:(?:then\s+)?(?:I|we|you)\s+can\b|it\s+(?:works|boots|builds|runs|loads)\b|(?:the\s+)?(?:problem|issue|bug|crash)\s+(?:goes\s+away|disappears|is\s+gone)\b)|^reverting\s+(?:that|this|the|it)(?:\s+one|\s+commit|\s+change)?\s+(?:(?:makes|made)\s+(?:the\s+)?(?:issue|problem|bug|crash|error|glitch)s?\s+(?:go\s+away|disappear)|(?:fixes|fixed|solves|solved|resolves|resolved)\s+(?:it|the\s+(?:issue|problem|bug|crash)))\b|^(?:I\s+|and\s+)?reverted\s+(?:that|this|the|it)(?:\s+one|\s+commit)?\s*(?:,|:|->|and)\s*(?:(?:it|the\s+\w+|\w+\s+usage|\w+\s+load)\s+)?(?:(?:is|was|are|were)\s+)?(?:back\s+to\s+)?(?:works?|worked|fixed|gone|fine|normal|0(?:\s?%)?)(?=[\s.,!]|$)/i;
 
 /** "In this commit X\n\ncausing make to break.": the next sentence goes on with what the commit did. */
 const NEXT_PARTICIPLE = /^(?:causing|breaking|introducing|which\s+(?:causes|caused|breaks|broke|introduced))\b|^(?:introduced|caused|introduces|causes|triggers|triggered)\s+(?:in\s+)?(?:a|an|the)\s+(?:[\w-]+\s+){0,2}?(?:bug|regression|crash|problem|leak|breakage|failure|error|hang)s?\b/i;
@@ -234,7 +234,7 @@ const POINTER_BEFORE = /\b(?:(?:as\s+)?(?:explained|described|discussed|reported
 
 /** A negated verb that is itself the symptom, leading to the commit it started with ("no longer works after", "doesn't build since"). */
 const BREAKAGE_NEGATION =
-  /(?:(?:\bno\s+longer|\bnot|n't|\bcannot|\bcan't)\s+(?:\w+\s+)?(?:work|build|compil|run|start|load|boot|render|show|open|launch|function|link|install|display|respond|connect|read|writ|sav|pars|import|export|play|access|mount|detect|find|log\s*in|sign\s*in)\w*\s+(?:(?!after\b|since\b)[\w.-]+\s+){0,2}?(?:anymore\s+|any\s+more\s+)?(?:after|since|with|from|at|in)|\bno\s+longer\s+(?:[\w-]+able|working|functional|available|present|visible|valid|correct|possible|supported)\s+(?:since|after))\s+(?:the\s+)?(?:commit\s+)?[`'"(\[]*$/i;
+  /(?:(?:\bno\s+longer|\bnot|n't|\bcannot|\bcan't)\s+(?:\w+\s+)?(?:work|build|compil|run|start|load|boot|render|show|open|launch|function|link|install|display|respond|connect|read|writ|sav|pars|import|export|play|access|mount|detect|find|log\s*in|sign\s*in)\w*\s+(?:(?!after\b|since\b)[\w.-]+\s+){0,2}?(?:anymore\s+|any\s+more\s+)?(?:after|since|with|from|at|in|as\s+of)|\bno\s+longer\s+(?:[\w-]+able|working|functional|available|present|visible|valid|correct|possible|supported)\s+(?:since|after))\s+(?:the\s+)?(?:commit\s+)?[`'"(\[]*$/i;
 
 /** A denial said right after the reference ("X did not cause this", "X isn't what broke it"). */
 const NEGATION_AFTER =
@@ -290,7 +290,7 @@ export const ELSEWHERE = /\b(?:counterpart|corresponding|matching)\s+(?:kernel\s
 const REVERTED_BEFORE = /\b(?:revert(?:s|ing|ed)?|back(?:s|ing|ed)?\s+out|roll(?:s|ing|ed)?[\s-]?back|undoing|dropping|removing)\s+(?:(?:a\s+)?(?:part|parts|some|half|most|much)\s+of\s+)?(?:of\s+)?(?:the\s+|your\s+|my\s+|his\s+|her\s+|their\s+|our\s+)?(?:commit|change|patch|PR|pull\s+request)?\s*:?\s*[`'"([]*$/i;
 
 /** The post says the revert fixes the problem. */
-const REVERT_FIXES = /\b(?:(?:is|was|are)\s+(?:simply\s+|just\s+|too\s+|so\s+)*broken|breakage|(?:made|makes|making)\s+(?:[\w-]+\s+){0,4}?(?:fail|crash|hang|break|unstable|flaky|unreliable|unusable|slower)\w*|due\s+to\s+(?:a\s+|the\s+|some\s+)?(?:bugs?|problems?|issues?|crash\w*|regressions?)\b|(?:is|are|was|were)\s+getting\s+broken|gets\s+broken|got\s+broken|malfunction\w*|helped|back\s+to\s+working|no\s+longer\s+(?:works?|boots?|starts?|builds?|compiles?|runs?|loads?)|(?:can't|cannot|couldn't|could\s+not|can\s+not)\s+(?:[\w-]+\s+){1,2}?any\s*more|fail(?:s|ed|ing)?\s+(?:\w+ly\s+)?(?:from|since|after)\s+(?:this|that|the)\s+commit|address(?:es|ed|ing)?\s+(?:the\s+)?(?:[\w-]+\s+){0,2}?(?:issues?|problems?|failures?|errors?|breakage)|result(?:s|ed|ing)?\s+in\s+(?:[\w-]+\s+){0,3}?(?:fail|crash|break|error|hang)\w*|unbreak\w*|crash(?:es|ed|ing)?|misbehav\w*|(?:applied|added|changed|merged)\s+(?:by\s+)?(?:mistake|mistakenly|accidentally|wrongly)|fix(?:es|ed)?|solves?|solved|resolves?|resolved|helps|restores?|restored|go(?:es)?\s+away|went\s+away|works\s+again)\b|\b(?:unexpected|unintended|undesired|unwanted)\s+side[- ]effects?\b|\b(?:it's|it\s+is|this\s+is|that's)\s+causing\s+(?:a\s+few\s+|some\s+|several\s+|many\s+|various\s+)?(?:issues|problems|bugs|crashes|failures|errors|regressions)\b|\b(?:caus|introduc)(?:ed|es|ing)\s+(?:(?:a|the|this)\s+)?(?:~?\d+(?:[.,]\d+)?\s*(?:%|x|×|percent)\s+)?(?:(?:new|more|much|far|serious|severe|costly|major|bad|worse|nasty|perf(?:ormance)?|speed|memory|size)\s+){0,3}(?:regression|bug|crash\w*|failures?|breakage|hang|leak)\b|\b(?:break|broke|breaks|breaking|brakes?|(?:had|has)\s+broken)\s+(?:the\s+|in\s+)?\w+|\b(?:lead|leads|leading|led)\s+to\b[^.\n]{0,60}\b(?:not|disappear\w*|fail\w*|crash\w*|break\w*|errors?|wrong|missing)\b|\b(?:I'm|I\s+am|we're|we\s+are)\s+(?:seeing|getting|hitting)\s+(?:(?:some|several|many|a\s+few|new)\s+)?regressions?\b|(?:^|\n)[ \t]*(?:(?:it|this|that|which)\s+)?(?:causes|caused)\s+(?:an?\s+|the\s+|some\s+)?[\w/-]+/i;
+const REVERT_FIXES = /\b(?:(?:is|was|are)\s+(?:simply\s+|just\s+|too\s+|so\s+)*broken|breakage|(?:made|makes|making)\s+(?:[\w-]+\s+){0,4}?(?:fail|crash|hang|break|unstable|flaky|unreliable|unusable|slower)\w*|due\s+to\s+(?:a\s+|the\s+|some\s+)?(?:bugs?|problems?|issues?|crash\w*|regressions?)\b|(?:is|are|was|were)\s+getting\s+broken|gets\s+broken|got\s+broken|malfunction\w*|helped|back\s+to\s+working|no\s+longer\s+(?:works?|boots?|starts?|builds?|compiles?|runs?|loads?)|(?:can't|cannot|couldn't|could\s+not|can\s+not)\s+(?:[\w-]+\s+){1,2}?any\s*more|fail(?:s|ed|ing)?\s+(?:\w+ly\s+)?(?:from|since|after)\s+(?:this|that|the)\s+commit|address(?:es|ed|ing)?\s+(?:the\s+)?(?:[\w-]+\s+){0,2}?(?:issues?|problems?|failures?|errors?|breakage)|result(?:s|ed|ing)?\s+in\s+(?:[\w-]+\s+){0,3}?(?:fail|crash|break|error|hang)\w*|unbreak\w*|crash(?:es|ed|ing)?|misbehav\w*|(?:applied|added|changed|merged)\s+(?:by\s+)?(?:mistake|mistakenly|accidentally|wrongly)|fix(?:es|ed)?|solves?|solved|resolves?|resolved|helps|restores?|restored|go(?:es)?\s+away|went\s+away|works\s+again)\b|\b(?:unexpected|unintended|undesired|unwanted)\s+side[- ]effects?\b|\b(?:it's|it\s+is|this\s+is|that's)\s+causing\s+(?:a\s+few\s+|some\s+|several\s+|many\s+|various\s+)?(?:issues|problems|bugs|crashes|failures|errors|regressions)\b|\b(?:caus|introduc)(?:ed|es|ing)\s+(?:(?:a|the|this)\s+)?(?:~?\d+(?:[.,]\d+)?\s*(?:%|x|×|percent)\s+)?(?:(?:new|more|much|far|serious|severe|costly|major|bad|worse|nasty|perf(?:ormance)?|speed|memory|size)\s+){0,3}(?:regression|bug|crash\w*|failures?|breakage|hang|leak)\b|\b(?:break|broke|breaks|breaking|brakes?|(?:had|has)\s+broken)\s+(?:the\s+|in\s+)?\w+|\b(?:lead|leads|leading|led)\s+to\b[^.\n]{0,60}\b(?:not|disappear\w*|fail\w*|crash\w*|break\w*|errors?|wrong|missing)\b|\b(?:I'm|I\s+am|we're|we\s+are)\s+(?:seeing|getting|hitting)\s+(?:(?:some|several|many|a\s+few|new)\s+)?regressions?\b|(?:^|\n)[ \t]*(?:(?:it|this|that|which)\s+)?(?:causes|caused)\s+(?:an?\s+|the\s+|some\s+)?[\w/-]+|\b(?:this|the|that)\s+(?:commit|change|patch|PR)\s+(?:cause[sd]?|introduce[sd]?|result(?:s|ed)?\s+in)\s+(?:an?\s+|the\s+|some\s+)?\w+/i;
 
 /** The thread calls the reverted commit the bad one ("Revert breaking commit", "found the breaking commit"). */
 const BLAME_NOUN = /\b(?:breaking|bad|faulty|offending|culprit|regressing|broken)\s+(?:commit|change|patch|PR)s?\b/i;
@@ -615,13 +615,13 @@ function evidenceOf(
   const own = own0 && /^(?:regress|breakage|culprit)/i.test(own0[0]) && DENIED_CAUSE.test(spoken.slice(Math.max(0, own0.index - 30), own0.index)) ? null : own0;
   // "whenever someone gets around to bisecting it": the search is still to come.
   const ownCausal = own && /^bisect/i.test(own[0]) && BISECT_TO_COME.test(sentence) ? null : own;
-  const causal = inCode || bareNumber ? null : (ownCausal ?? (ANAPHORA.test(next) ? ANAPHORA.exec(next) : null) ?? NEXT_PARTICIPLE.exec(next) ?? (POINTER_SENTENCE.test(body.slice(s.start, ref.outerStart).replace(/^[\s>*_-]*(?:yes|yep|yeah|indeed)\s*,?\s*/i, '')) ? NEXT_REVERT_WORKS.exec(next) : null) ?? CONTINUED_VERB.exec(continuation(body, s, ref)) ?? subjectVerb(body, s, ref, context) ?? blameBefore(layout, s, ref) ?? fragmentBlame(body, s, ref, next) ?? workedBefore(body, s, ref) ?? BROKEN_HERE.exec(body.slice(Math.max(s.start, ref.outerStart - 40), ref.outerStart)) ?? (post === -1 ? null : BROKEN_AT_LEAD.exec(body.slice(s.start, ref.outerStart))) ?? (brokenCommit ? endpointAfter : null) ?? (facts.commitRefs === 1 ? BAD_COMMIT_LABEL.exec(body.slice(Math.max(s.start, ref.outerStart - 40), ref.outerStart)) : null));
+  const causal = inCode || bareNumber ? null : (ownCausal ?? (ANAPHORA.test(next) ? ANAPHORA.exec(next) : null) ?? NEXT_PARTICIPLE.exec(next) ?? (POINTER_SENTENCE.test(body.slice(s.start, ref.outerStart).replace(/^[\s>*_-]*(?:yes|yep|yeah|indeed)\s*,?\s*/i, '')) ? NEXT_REVERT_WORKS.exec(next) : /^reverting\b/i.test(next) ? NEXT_REVERT_WORKS.exec(next) : null) ?? CONTINUED_VERB.exec(continuation(body, s, ref)) ?? subjectVerb(body, s, ref, context) ?? blameBefore(layout, s, ref) ?? fragmentBlame(body, s, ref, next) ?? workedBefore(body, s, ref) ?? BROKEN_HERE.exec(body.slice(Math.max(s.start, ref.outerStart - 40), ref.outerStart)) ?? (post === -1 ? null : BROKEN_AT_LEAD.exec(body.slice(s.start, ref.outerStart))) ?? (brokenCommit ? endpointAfter : null) ?? (facts.commitRefs === 1 ? BAD_COMMIT_LABEL.exec(body.slice(Math.max(s.start, ref.outerStart - 40), ref.outerStart)) : null));
   const opener = causal || inCode || bareNumber ? null : (SINCE_OPENER.exec(body.slice(s.start + headingLength(body.slice(s.start, ref.outerStart)), ref.outerStart)) ?? CAUSE_NOUN_BEFORE.exec(body.slice(Math.max(s.start, ref.outerStart - 40), ref.outerStart)));
   // A title "Errors in the unit tests since 04c2d34": a symptom, then "since" right before the reference.
   // (…or "fails to launch after the console update in commit X": the update the trouble came after.)
   const titleSince =
     !causal && !bareNumber && !inCode && post === -1
-      ? (/\b(?:since|after)\s+(?:commit\s+)?[`'"(\[]*$/i.exec(body.slice(Math.max(0, ref.outerStart - 20), ref.outerStart)) ?? /\b(?:since|after)\b(?:[^.\n]|\.(?=\S)){0,60}?\bin\s+commit\s+[`'"(\[]*$/i.exec(body.slice(0, ref.outerStart)))
+      ? (/\b(?:since|after|as\s+of)\s+(?:commit\s+)?[`'"(\[]*$/i.exec(body.slice(Math.max(0, ref.outerStart - 20), ref.outerStart)) ?? /\b(?:since|after)\b(?:[^.\n]|\.(?=\S)){0,60}?\bin\s+commit\s+[`'"(\[]*$/i.exec(body.slice(0, ref.outerStart)))
       : null;
   // "The app crashes on start since <URL>", "Use-after-free following the latest <URL>": a sentence telling a breakage, ending on "since" and the reference.
   const sinceBroken =
@@ -635,7 +635,7 @@ function evidenceOf(
       : null;
   if (sinceBroken) add('causal', sinceBroken[0].trim());
   if (afterBroken) add('causal', afterBroken[0].trim());
-  if (titleSince && (EFFECT_WORD.test(body.slice(0, ref.outerStart)) || /\b(?:errors?|broken|breaks|regress\w*|fail(?:s|ed|ing)?|crash(?:es|ed|ing)?)\b/i.test(body.slice(0, ref.outerStart)))) add('causal', titleSince[0].trim());
+  if (titleSince && (EFFECT_WORD.test(body.slice(0, ref.outerStart)) || /\b(?:errors?|broken|breaks|regress\w*|fail(?:s|ed|ing)?|crash(?:es|ed|ing)?|no\s+longer)\b/i.test(body.slice(0, ref.outerStart)))) add('causal', titleSince[0].trim());
   // A fix's title naming what it repairs ("Build fixes after X", "Fix the second mistake in commit X"), when it names one commit only.
   // ("Add back the bug fix in commit X" brings the fix of X back: X is no culprit.)
   // '"Sort the list" in commit X also deleted the last entry': what the commit took away besides its purpose.
@@ -683,6 +683,12 @@ function evidenceOf(
   const asOfBreakage =
     (/\bas\s+of\s+(?:the\s+)?(?:commit\s+)?[`'"(\[]*$/i.test(before) || /^[\s>*_-]*(?:starting\s+)?(?:from|with)\s+(?:the\s+)?commit\s+[`'"(\[]*$/i.test(body.slice(s.start, ref.outerStart))) &&
     AS_OF_BREAKAGE.test(body.slice(ref.end, Math.max(ref.end, s.end)).replace(/^[`'")\]]*\s*\([^)\n]{0,40}\)/, ''));
+  // "I've got it: it's X!": the writer announcing the commit they were hunting.
+  const foundIt = !inCode && post !== -1 && !ev.some((e) => e.code === 'causal') ? /^[\s>*_-]*(?:ok(?:ay)?\s*,?\s+)?(?:I(?:'ve|\s+have)?\s+)?(?:got|found)\s+it\s*[:!.]\s*(?:it(?:'s|\s+is|\s+was)\s+)?(?:commit\s+)?[`'"(\[]*$/i.exec(body.slice(s.start, ref.outerStart)) : null;
+  if (foundIt) add('causal', foundIt[0].trim());
+  // "The new <URL> update makes the runner crash": the commit named as a change that broke something.
+  const changeBlamed = !inCode && !ev.some((e) => e.code === 'causal') ? /^[`'")\]]*\s+(?:update|change|commit|patch|refactor(?:ing)?|rewrite)\s+(?:makes|made|breaks|broke|causes|caused|introduced|introduces)\b/i.exec(body.slice(ref.end, ref.end + 60)) : null;
+  if (changeBlamed) add('causal', changeBlamed[0].trim());
   // "X is broken and doesn't pass CI", the reference opening the sentence in a post naming no other commit: the commit itself is called broken.
   const calledBroken = !inCode && facts.commitRefs === 1 && /^[\s>*_-]*(?:commit\s+)?[`'"(\[]*$/i.test(body.slice(s.start, ref.outerStart)) ? /^[`'")\]]*\s+(?:is|was)\s+(?:(?:simply|just|clearly)\s+)?(?:broken|buggy|faulty)\b/i.exec(body.slice(ref.end, ref.end + 40)) : null;
   if (calledBroken && !ev.some((e) => e.code === 'causal')) add('causal', calledBroken[0].trim());
@@ -694,7 +700,8 @@ function evidenceOf(
   // revision updated to is the first bad one, its predecessor being good.
   const firstAfterGood = testedLead !== null && /\b(?:latest\s+commit|updat(?:e|ed|ing)\s+to)\b/i.test(testedLead[0]) && PREVIOUS_RESOLVES.test(body);
   const tested = ((asOfBreakage || blamedAfter) && !(testedLead && /\b(?:running|ran|run|testing|tested)\s+(?:them|it|the\s+tests?)\s+(?:off|from|on|at)\b/i.test(testedLead[0]))) || firstAfterGood ? null : testedLead;
-  if (tested) add('tested', tested[0].trim());
+  // ("… no longer work as of X" in a title: the revision the trouble dates from, not one merely run.)
+  if (tested && !(post === -1 && /\bas\s+of\s+(?:commit\s+)?[`'"(\[]*$/i.test(before) && /\b(?:no\s+longer|broken|breaks|fails?|crash\w*|regress\w*)\b/i.test(body.slice(0, ref.outerStart)))) add('tested', tested[0].trim());
   if (asOfBreakage && !ev.some((e) => e.code === 'causal')) add('causal', 'as of');
   // "Images flashed from X and every later commit fail; from its parent and older they run": X is where it starts.
   const laterBad = inCode ? null : LATER_BAD_AFTER.exec(body.slice(ref.end, ref.end + 160));
@@ -774,7 +781,13 @@ function blameBefore(layout: Layout, s: Range, ref: RefMatch): RegExpExecArray |
   const gitLog = GIT_LOG_HEADER.test(body.slice(ref.end, ref.end + 400));
   const lead = body.slice(s.start, ref.outerStart);
   if (!POINTER_SENTENCE.test(lead) && !(gitLog && /^[\s>]*commit\s+$/.test(lead))) return null;
-  const tail = body.slice(ref.end, Math.max(ref.end, s.end)).replace(/\s*from\s+#\d+\.?$/, '').replace(GIT_LOG_HEADER, '');
+  // (After a lead-in ending on "commit" across a blank line, the commit's subject may follow on the same line after one space.)
+  const leadEndsCommit = /\b(?:commit|revision)\s*:?$/i.test(body.slice(Math.max(0, s.start - 300), s.start).trimEnd()) && /\n[ \t]*\n[ \t]*$/.test(body.slice(Math.max(0, s.start - 300), s.start));
+  const tail = body
+    .slice(ref.end, Math.max(ref.end, s.end))
+    .replace(/\s*from\s+#\d+\.?$/, '')
+    .replace(GIT_LOG_HEADER, '')
+    .replace(leadEndsCommit ? /^(?:#[\w-]+)?[`'")\]]*\s+[A-Z][^\n]{0,160}$/ : /(?!)/, '');
   // …or a relative clause saying what the commit holds ("It was X which includes the upgrades"), never one of a fix or a good state.
   const relative = /^[`'")\]]*\s*,?\s+(?:which|that)\s+(?:includes|included|contains|contained|adds|added|has|had|holds|bumps|bumped|updates|updated|upgrades|upgraded|changes|changed|touches|touched)\b[^\n]{0,150}$/i.test(tail) && !/\b(?:fix\w*|solv\w*|resolv\w*|works?|worked|good|fine)\b/i.test(tail);
   // (A link's anchor to a file of the commit, "…/commit/X#diff-…", is part of the link.)
@@ -1183,7 +1196,7 @@ const DENIED_REGRESSION = /\b(?:not|no|isn't|wasn't)\s+(?:a\s+|this\s+)?regressi
 const TITLE_FIXUP = /^\s*(?:\[[^\]]*\]\s*|[\w/-]+:\s*)?(?:fix-?ups?|follow-?up\s+fix(?:es)?)\s*(?:for|of|to)?\s*(?:commit\s+)?[`'"(\[]*$/i;
 /** A title bringing an earlier fix back ("Add back bug fix in commit X", "Restore the fix from X"). */
 const FIX_BROUGHT_BACK = /\b(?:add(?:s|ed|ing)?\s+back|re-?add\w*|restor\w*|re-?appl\w*|bring(?:s|ing)?\s+back|brought\s+back)\b/i;
-const FIX_TITLE_BEFORE = /(?<!\b(?:bug|a|the|this|that|my|your|lost|missing|earlier|previous)\s+)\bfix(?:es)?\b(?:\s+(?!in\b|after\b|since\b)[\w`'".:-]+){0,5}\s+(?:after|since|in\s+commit|from\s+commit|introduced\s+(?:in|by))(?:\s+|(?<=commit)\s*#\s*)[`'"(\[]*$/i;
+const FIX_TITLE_BEFORE = /\(\s*fix(?:es|up)?\s+(?:commit\s+)?[`'"]*$|(?<!\b(?:bug|a|the|this|that|my|your|lost|missing|earlier|previous)\s+)\bfix(?:es)?\b(?:\s+(?!in\b|after\b|since\b)[\w`'".:-]+){0,5}\s+(?:after|since|in\s+commit|from\s+commit|introduced\s+(?:in|by))(?:\s+|(?<=commit)\s*#\s*)[`'"(\[]*$/i;
 
 /** A verb of effect right after the reference, closing marks aside ("X\" makes …", "X now breaks …"). */
 const EFFECT_AFTER_REF = new RegExp(String.raw`^[\s\`'")\]]*(?:(?:also|now|really|just|\w+ly)\s+)?(?:${EFFECT_VERBS})\b`, 'i');

@@ -2872,3 +2872,38 @@ describe('held-out shapes of sets 101 to 104', () => {
     expect(codesOf(stranger)).toContain('cross-repository');
   });
 });
+
+describe('held-out shapes of sets 105 to 108', () => {
+  const url = (sha: string) => `https://github.com/acme/widget/commit/${sha}`;
+
+  it('a title "… no longer work as of X" blames X', () => {
+    expect(found(titled(`Bug: wildcard bindings no longer work as of ${FULL.slice(0, 7)}`, ['They did in the spring builds.']))).toEqual([FULL.slice(0, 7)]);
+  });
+
+  it('"I think it has to do with commit X. Reverting the commit makes the bug go away." blames X, the build hash named before it aside', () => {
+    const thread = titled('Caret jumps after formatting', [`Seen on the newest main 0a1b2c3d.\n\nI think it has to do with commit ${FULL.slice(0, 8)} "Diff the pipe output by line".\n\nReverting the commit makes the bug go away.`]);
+    expect(found(thread)).toEqual([FULL.slice(0, 8)]);
+    expect(codesOf(thread)).not.toContain('hedged');
+  });
+
+  it('"regression caused by commit" over a link and its subject on the next line blames the commit', () => {
+    expect(found(titled('Poor prompt under the emulated shell', [`Repairs the regression caused by commit\n\n[${FULL.slice(0, 8)}](${url(FULL)}) Terminals must not be built when input is redirected`]))).toEqual([FULL]);
+  });
+
+  it('"The new <URL> update makes the runner crash" blames the commit', () => {
+    expect(found(titled('Runner crash', [`The new ${url(FULL)} update makes the game runner crash:\n\n\`KeyError: 'prefix'\``]))).toEqual([FULL]);
+  });
+
+  it('a title "Fix the cached state (Fix X)" names X as what it repairs', () => {
+    expect(found(titled(`Fix the cached loader state (Fix ${FULL})`, ['The loader kept stale entries.']))).toEqual([FULL]);
+  });
+
+  it('a revert "because the commit cause a drop in accuracy" blames the reverted commit', () => {
+    expect(found(titled('Revert "Faster grouped matmul for small batches (#71)"', [`This reverts commit ${FULL}. The commit cause accuracy drop on the math set, 98 -> 91.`]))).toEqual([FULL]);
+  });
+
+  it('"I\'ve got it: it\'s X!" from the one hunting blames X', () => {
+    expect(found(titled('Pinball - wrong sound', ['The sound is off in the pinball game.', `I've got it: it's ${FULL}!`], ['reporter', 'maintainer']))).toEqual([FULL]);
+  });
+});
+
