@@ -34,9 +34,6 @@ const HEDGES = [
   'seems like',
   'seems to be',
   'seems to me',
-  // "It seems that after X a crash was introduced", "it appears that": the writer's impression.
-  'it seems that',
-  'it appears that',
   // "plausible if caused by X", "the only thing I can think of": a candidate, not a finding.
   'plausible',
   'only thing i can think of',
