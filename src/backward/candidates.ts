@@ -594,8 +594,13 @@ function evidenceOf(
   const brokenCommit =
     endpointAfter && /^[`'"*_)\]]*\s*(?:is|was)\s+broken\b/i.test(endpointAfter[0]) && facts.commitRefs === 1 && !/\bbisect/i.test(body) && /\bcommit\s*(?:["“][^"”\n]{1,120}["”]\s*)?[`'"(\[]*$/i.test(body.slice(Math.max(0, ref.outerStart - 140), ref.outerStart));
   // (…likewise "X is broken and …" opening the sentence, the post's only commit.)
-  const calledBrokenFirst = facts.commitRefs === 1 && !/\bbisect/i.test(body) && /^[\s>*_-]*(?:commit\s+)?[`'"(\[]*$/i.test(body.slice(sentenceAt(layout, ref.start).start, ref.outerStart));
-  const endpoint = patterned || brokenCommit || (calledBrokenFirst && endpointAfter && /^[`'"*_)\]]*\s*(?:is|was)\s+broken\b/i.test(endpointAfter[0])) ? null : (endpointAfter ?? RANGE_BEFORE.exec(body.slice(Math.max(0, ref.outerStart - 60), ref.outerStart)) ?? badOfPair(body, ref));
+  // "X is broken and doesn't pass CI", the reference opening the sentence in a post naming no other commit: the commit itself
+  // is called broken (a blame, below), not the bad end of a range.
+  const calledBroken =
+    facts.commitRefs === 1 && /^[\s>*_-]*(?:commit\s+)?[`'"(\[]*$/i.test(body.slice(sentenceAt(layout, ref.start).start, ref.outerStart))
+      ? /^[`'")\]]*\s+(?:is|was)\s+(?:(?:simply|just|clearly)\s+)?(?:broken|buggy|faulty)\b/i.exec(body.slice(ref.end, ref.end + 40))
+      : null;
+  const endpoint = patterned || brokenCommit || (calledBroken && !/\bbisect/i.test(body) && endpointAfter && /^[`'"*_)\]]*\s*(?:is|was)\s+broken\b/i.test(endpointAfter[0])) ? null : (endpointAfter ?? RANGE_BEFORE.exec(body.slice(Math.max(0, ref.outerStart - 60), ref.outerStart)) ?? badOfPair(body, ref));
   if (endpoint) add('endpoint', endpoint[0].trim());
   if (facts.elsewhere) add('elsewhere', facts.elsewhere);
   const s = sentenceNear(layout, ref);
@@ -689,9 +694,7 @@ function evidenceOf(
   // "The new <URL> update makes the runner crash": the commit named as a change that broke something.
   const changeBlamed = !inCode && !ev.some((e) => e.code === 'causal') ? /^[`'")\]]*\s+(?:update|change|commit|patch|refactor(?:ing)?|rewrite)\s+(?:makes|made|breaks|broke|causes|caused|introduced|introduces)\b/i.exec(body.slice(ref.end, ref.end + 60)) : null;
   if (changeBlamed) add('causal', changeBlamed[0].trim());
-  // "X is broken and doesn't pass CI", the reference opening the sentence in a post naming no other commit: the commit itself is called broken.
-  const calledBroken = !inCode && facts.commitRefs === 1 && /^[\s>*_-]*(?:commit\s+)?[`'"(\[]*$/i.test(body.slice(s.start, ref.outerStart)) ? /^[`'")\]]*\s+(?:is|was)\s+(?:(?:simply|just|clearly)\s+)?(?:broken|buggy|faulty)\b/i.exec(body.slice(ref.end, ref.end + 40)) : null;
-  if (calledBroken && !ev.some((e) => e.code === 'causal')) add('causal', calledBroken[0].trim());
+  if (calledBroken && !inCode && !ev.some((e) => e.code === 'causal')) add('causal', calledBroken[0].trim());
   // "Latest commit (X) broke PAL games": the revision is the subject of the blame, not one merely run.
   const blamedAfter = /^[`'")\]]*\s*(?:\([^)\n]{0,60}\)\s*)?(?:has\s+|have\s+|had\s+)?(?:broke|breaks|broken|caused|causes|introduced|introduces)\b/i.test(body.slice(ref.end, ref.end + 80));
   // ("Running the tests off of X caused them to fail": the subject of the blame is the run, not X.)
