@@ -122,6 +122,21 @@ function pullsAfterCulprits(thread: Thread, attributions: readonly Attribution[]
   return out;
 }
 
+/**
+ * The pull request a revert's description names as the work it takes back, on a trailer line of
+ * its own ("Refs: #17828", "Reverts #812", "Reverts: owner/name#812"), in the post whose "This
+ * reverts commit X" is an attribution: the culprit's pull request.
+ */
+function revertedPulls(thread: Thread, attributions: readonly Attribution[]): number[] {
+  const out: number[] = [];
+  for (const a of attributions) {
+    if (!/\bthis\s+reverts\s+commit\b/i.test(a.sentence.text)) continue;
+    const body = a.post === -1 ? thread.title : (thread.posts.find((p) => p.index === a.post)?.body ?? '');
+    for (const m of body.slice(0, 20000).matchAll(/^[ \t]*(?:refs?|reverts?)\s*:?\s*(?:[\w.-]+\/[\w.-]+)?#(\d{1,7})[ \t]*$/gim)) out.push(Number(m[1]));
+  }
+  return out;
+}
+
 /** Pull-request numbers written as `(#N)` in a commit subject. */
 function subjectPulls(subject: string | null): number[] {
   return [...(subject ?? '').matchAll(/\(#(\d{1,7})\)/g)].map((m) => Number(m[1]));
@@ -142,7 +157,11 @@ export function decideReport(
   // Without the repository, pasted bisect output still tells the culprit's subject line.
   const goldSubject = target.goldSubject ?? subjectFromBisectOutput(attributions) ?? subjectFromRevertTitle(thread, attributions);
   // Every pull request an attribution names is answer-bearing, whether or not it is the culprit.
-  const attributedPulls = [...attributions.filter((a) => a.ref.type === 'pr' && /^\d+$/.test(a.ref.value)).map((a) => Number(a.ref.value)), ...pullsAfterCulprits(thread, attributions)];
+  const attributedPulls = [
+    ...attributions.filter((a) => a.ref.type === 'pr' && /^\d+$/.test(a.ref.value)).map((a) => Number(a.ref.value)),
+    ...pullsAfterCulprits(thread, attributions),
+    ...revertedPulls(thread, attributions),
+  ];
   const known = knownCommitShas(attributions, target);
   const attempt = (built: Report, atts: readonly Attribution[] = attributions): ThreadSanitization => {
     const report = sanitizeBuiltReport(built, atts, {

@@ -102,3 +102,13 @@ describe('the subject without its area prefix', () => {
   });
 });
 
+
+describe('the pull request a revert names on a trailer line', () => {
+  it('"Refs: #178" under "This reverts commit X" goes; an issue number in the prose stays', () => {
+    const thread = { ...aThread([`This reverts commit ${FULL}.\n\nIt broke the multi-line prompt, see #179.\n\nRefs: #178`]), title: 'Revert "prompt: rework the line reader"' };
+    const attributions = extractAttributions(thread);
+    const out = reportWithoutRepository(thread, attributions, { gold: FULL, goldSubject: null, prNumbers: [], knownShas: [FULL] });
+    expect(out.report.text).not.toContain('#178');
+    expect(out.report.text).toContain('#179');
+  });
+});
