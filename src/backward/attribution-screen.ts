@@ -4,13 +4,14 @@
  * between culprits are never broken by recency or frequency.
  */
 import { ValidationError } from '../errors.js';
-import { ELSEWHERE, SCORING, UPSTREAMS } from './candidates.js';
+import { ELSEWHERE, REVERTING_CURES, SCORING, UPSTREAMS } from './candidates.js';
 import {
   BISECT_SKIPPED,
   DIFFERENT_SYMPTOM,
   FIX_AFTER,
   FIX_BEFORE,
   FOUND_THE_FIX,
+  MY_MISTAKE,
   OTHER_ISSUE,
   RANGE,
   RETRACTION,
@@ -45,9 +46,6 @@ interface PostText {
 
 /** A correction the writer edited in ("*edit:* narrowed it down to X", "Update: the bad commit is actually X"). */
 const EDIT_CORRECTION = /^[\s>*_]*(?:edit(?:ed)?|update[d]?|correction)\s*\d*\s*[:*_-]+[\s*_]*(?:(?:I\s+)?narrowed\s+(?:it\s+)?down|(?:the\s+)?(?:first\s+)?bad\s+commit\s+is\s+actually|it(?:'s|\s+is)\s+actually)\b/i;
-
-/** The writer owning a mistake ("my bad", "my mistake"). */
-const MY_MISTAKE = /\bmy\s+(?:mistake|bad)\b/i;
 
 /** Whether the namer of the attribution named another commit or pull request in an earlier post of theirs. */
 function blamedOtherBefore(thread: Thread, first: Attribution, namer: string | null | undefined): boolean {
@@ -460,8 +458,12 @@ function revertedLater(posts: readonly PostText[], a: Attribution): boolean {
 }
 
 /** "I reverted that change and the menu opens without any more crashes": a guess its writer tested by undoing the commit. */
-const REVERT_CURED =
-  /\breverting\s+(?:it|this|that|the)(?:\s+commit|\s+change|\s+one)?\s+(?:makes|made)\s+(?:the\s+)?(?:issue|problem|bug|crash|error|glitch)s?\s+(?:go\s+away|disappear)\b|\b(?:I|we)(?:'ve|\s+have|\s+then|\s+just)?\s+reverted\s+(?:it|this|that|the\s+(?:commit|change|patch))\b[^.\n]{0,120}?\b(?:without\s+(?:any\s*more\s+|any\s+|further\s+)?(?:problems?|issues?|crash\w*|errors?|glitch\w*)|works?|worked|working\s+again|fine|fixe[sd]|solve[sd]|resolve[sd]|gone|disappear\w*|no\s+(?:more\s+)?(?:problems?|issues?|crash\w*|errors?))\b/i;
+const REVERT_CURED = new RegExp(
+  String.raw`\b` +
+    REVERTING_CURES.source +
+    String.raw`|\b(?:I|we)(?:'ve|\s+have|\s+then|\s+just)?\s+reverted\s+(?:it|this|that|the\s+(?:commit|change|patch))\b[^.\n]{0,120}?\b(?:without\s+(?:any\s*more\s+|any\s+|further\s+)?(?:problems?|issues?|crash\w*|errors?|glitch\w*)|works?|worked|working\s+again|fine|fixe[sd]|solve[sd]|resolve[sd]|gone|disappear\w*|no\s+(?:more\s+)?(?:problems?|issues?|crash\w*|errors?))\b`,
+  'i',
+);
 
 /** The writer of a guess goes on, in the same post, to undo the commit and see the problem gone; nothing else is named. */
 function curedByOwnRevert(posts: readonly PostText[], a: Attribution): boolean {

@@ -160,9 +160,16 @@ const POINTER_SENTENCE = /^[\s>*_-]*(?:(?:(?:it\s+)?turn(?:s|ed)\s+out\s+(?:to\s
 /** A sentence that opens by blaming what the previous sentence named. */
 const ANAPHORA = /^(?:(?:this|that|it|which|the\s+change|this\s+change|this\s+commit|that\s+commit)\s+(?:(?:then|also|apparently)\s+)?(?:(?:had|has)\s+(?:broken|introduced|caused)|introduced|introduces|caused|causes|broke|breaks|regressed|is\s+what\s+broke)\b|(?:this|that)\s+(?:commit|change)\s+(?:includes|contains|adds|has|added|made)\b[^.\n]{0,80}?,?\s+(?:that|which)\s+(?:causes|caused|breaks|broke)\b)/i;
 
+/** "Reverting the change made the bug disappear": undoing the commit cures the trouble (no anchor; the callers add theirs). */
+export const REVERTING_CURES = /reverting\s+(?:that|this|the|it)(?:\s+one|\s+commit|\s+change)?\s+(?:makes|made)\s+(?:the\s+)?(?:issue|problem|bug|crash|error|glitch)s?\s+(?:go\s+away|disappear)\b/i;
+
 /** "It's X. If we revert that commit, we can start it.": the next sentence tests the commit by undoing it. */
-const NEXT_REVERT_WORKS =
-  /^if\s+(?:I|we|you)\s+revert\s+(?:that|this|it)(?:\s+one)?(?:\s+commit)?\s*,?\s*(?:(?:then\s+)?(?:I|we|you)\s+can\b|it\s+(?:works|boots|builds|runs|loads)\b|(?:the\s+)?(?:problem|issue|bug|crash)\s+(?:goes\s+away|disappears|is\s+gone)\b)|^reverting\s+(?:that|this|the|it)(?:\s+one|\s+commit|\s+change)?\s+(?:(?:makes|made)\s+(?:the\s+)?(?:issue|problem|bug|crash|error|glitch)s?\s+(?:go\s+away|disappear)|(?:fixes|fixed|solves|solved|resolves|resolved)\s+(?:it|the\s+(?:issue|problem|bug|crash)))\b|^(?:I\s+|and\s+)?reverted\s+(?:that|this|the|it)(?:\s+one|\s+commit)?\s*(?:,|:|->|and)\s*(?:(?:it|the\s+\w+|\w+\s+usage|\w+\s+load)\s+)?(?:(?:is|was|are|were)\s+)?(?:back\s+to\s+)?(?:works?|worked|fixed|gone|fine|normal|0(?:\s?%)?)(?=[\s.,!]|$)/i;
+const NEXT_REVERT_WORKS = new RegExp(
+  String.raw`^if\s+(?:I|we|you)\s+revert\s+(?:that|this|it)(?:\s+one)?(?:\s+commit)?\s*,?\s*(?:(?:then\s+)?(?:I|we|you)\s+can\b|it\s+(?:works|boots|builds|runs|loads)\b|(?:the\s+)?(?:problem|issue|bug|crash)\s+(?:goes\s+away|disappears|is\s+gone)\b)|^` +
+    REVERTING_CURES.source +
+    String.raw`|^reverting\s+(?:that|this|the|it)(?:\s+one|\s+commit|\s+change)?\s+(?:fixes|fixed|solves|solved|resolves|resolved)\s+(?:it|the\s+(?:issue|problem|bug|crash))\b|^(?:I\s+|and\s+)?reverted\s+(?:that|this|the|it)(?:\s+one|\s+commit)?\s*(?:,|:|->|and)\s*(?:(?:it|the\s+\w+|\w+\s+usage|\w+\s+load)\s+)?(?:(?:is|was|are|were)\s+)?(?:back\s+to\s+)?(?:works?|worked|fixed|gone|fine|normal|0(?:\s?%)?)(?=[\s.,!]|$)`,
+  'i',
+);
 
 /** "In this commit X\n\ncausing make to break.": the next sentence goes on with what the commit did. */
 const NEXT_PARTICIPLE = /^(?:causing|breaking|introducing|which\s+(?:causes|caused|breaks|broke|introduced))\b|^(?:introduced|caused|introduces|causes|triggers|triggered)\s+(?:in\s+)?(?:a|an|the)\s+(?:[\w-]+\s+){0,2}?(?:bug|regression|crash|problem|leak|breakage|failure|error|hang)s?\b/i;

@@ -23,6 +23,9 @@ export const BISECT_SKIPPED = [
   /we cannot bisect more/i,
 ];
 
+/** The writer owning a mistake ("my bad", "my mistake"). */
+export const MY_MISTAKE = /\bmy\s+(?:mistake|bad)\b/i;
+
 /** A later correction of a bisect or an attribution. */
 export const RETRACTION = [
   /\bbisect(?:ion)?\s+(?:was|is|were)\s+(?:wrong|bogus|broken|flawed|misleading|incorrect|invalid|off|busted)\b/i,
@@ -32,7 +35,7 @@ export const RETRACTION = [
   // The failure was passing: nothing was localised ("it was a temporary error").
   /\b(?:(?:was|is)\s+(?:just\s+|only\s+)?|(?:caused|triggered)\s+by\s+)an?\s+(?:temporary|transient|intermittent)\s+(?:error|issue|problem|glitch|outage|failure)\b/i,
   /\bscratch\s+that\b/i,
-  /\bmy\s+(?:mistake|bad)\b/i,
+  MY_MISTAKE,
   // The problem vanished without the change being undone: nothing was localised.
   /\b(?:went\s+away|disappeared|vanished)\s+(?:by|on)\s+(?:it|them)sel(?:f|ves)\b|\bfixed\s+itself\b/i,
   // The reporter's own setup was at fault ("problem was on my end", "user error on my side").
