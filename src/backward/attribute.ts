@@ -64,7 +64,8 @@ const PREFIX_TRIGGERS: readonly PrefixTrigger[] = [
   },
   {
     name: 'introduced-by',
-    phrase: /\b(?:introduced|caused|broken|regressed|broke|triggered)\s+(?:by|in|with|from)\b|\bregression\s+from\b/gi,
+    // (A bracketed aside may stand before the connective: "introduced (found with git bisect) on commit X".)
+    phrase: /\b(?:introduced|caused|broken|regressed|broke|triggered)\s+(?:\([^()\n]{1,60}\)\s+)?(?:by|in|with|from|on(?=\s+(?:the\s+)?(?:commit|revision)\b))\b|\bregression\s+from\b/gi,
     middle: 0,
     connective: null,
     crossFence: false,
@@ -91,11 +92,12 @@ const NEGATING = /(?:\bnot\b|n't\b|\bnever\b|\bneither\b|\bnor\b|\bany of\b|\bon
  * introduced is something bad or a pronoun for the reported problem.
  */
 const BAD_SUBJECT =
-  /\b(?:regress\w*|bug|issue|problem|breakage|crash\w*|error|failure|leak|slowdown|panic|hang|warning|this|it|which|that)\b/i;
+  /\b(?:regress\w*|bug|issue|problem|breakage|crash\w*|error|failure|leak|slowdown|panic|hang|warning|broken|failing|faulty|incorrect|wrong|this|it|which|that)\b/i;
 
 /** What comes before "introduced" names a problem, or is elliptic ("Possibly introduced in …"). */
 function introducesProblem(before: string): boolean {
-  if (NEUTRAL_SUBJECT.test(before)) return false;
+  // ("a broken test introduced by X": a thing called broken is a problem, whatever the thing.)
+  if (NEUTRAL_SUBJECT.test(before)) return /\b(?:broken|failing|faulty|wrong|incorrect|bogus)\s+(?:[\w-]+\s+)?$/i.test(before.replace(NEUTRAL_SUBJECT, ''));
   return BAD_SUBJECT.test(before) || (before.match(/[A-Za-z]+/g) ?? []).length <= 2;
 }
 

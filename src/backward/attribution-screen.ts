@@ -47,6 +47,9 @@ interface PostText {
 /** A correction the writer edited in ("*edit:* narrowed it down to X", "Update: the bad commit is actually X"). */
 const EDIT_CORRECTION = /^[\s>*_]*(?:edit(?:ed)?|update[d]?|correction)\s*\d*\s*[:*_-]+[\s*_]*(?:(?:I\s+)?narrowed\s+(?:it\s+)?down|(?:the\s+)?(?:first\s+)?bad\s+commit\s+is\s+actually|it(?:'s|\s+is)\s+actually)\b/i;
 
+/** An outcome the writer qualifies as the genuine one ("the 'real' first bad one", "the actual culprit"). */
+const TRUE_CULPRIT = /\b(?:first\s+)?["'`‘“]?(?:true|real|actual|correct)["'`’”]?\s+(?:first[- ])?(?:bad|broken|breaking|offending|culprit|guilty)\b/i;
+
 /** Whether the namer of the attribution named another commit or pull request in an earlier post of theirs. */
 function blamedOtherBefore(thread: Thread, first: Attribution, namer: string | null | undefined): boolean {
   const earlier = [{ index: -1, author: thread.author, body: thread.title }, ...thread.posts].filter((p) => p.index < first.post && p.author === namer);
@@ -209,7 +212,15 @@ export function screenThread(thread: Thread, attributions: readonly Attribution[
     corrections.length === 1 &&
     !corrections.includes(g) &&
     g.every(({ a }) => corrections[0]!.some(({ a: c }) => EDIT_CORRECTION.test(c.sentence.text) && c.post === a.post && c.author === a.author && c.start > a.start));
-  const superseded = (g: (typeof groups)[number]): boolean => (firstBisect !== null && !bisected.includes(g) && g.every(({ a }) => a.hedged && a.post < firstBisect)) || correctedAway(g);
+  // "Bisect says X … A second bisect gives Y, the 'real' first bad one": the writer's later, qualified outcome replaces their earlier one.
+  // (The attribution's span may be a clause of its sentence: the qualifier may follow it.)
+  const saysTrue = (a: Attribution): boolean => TRUE_CULPRIT.test((posts.find((p) => p.index === a.post)?.body ?? a.sentence.text).slice(a.sentence.start, a.sentence.end + 120));
+  const qualified = groups.filter((g) => g.some(({ a }) => saysTrue(a)));
+  const requalified = (g: (typeof groups)[number]): boolean =>
+    qualified.length === 1 &&
+    !qualified.includes(g) &&
+    g.every(({ a }) => qualified[0]!.some(({ a: c }) => saysTrue(c) && c.author === a.author && (c.post > a.post || (c.post === a.post && c.start > a.start))));
+  const superseded = (g: (typeof groups)[number]): boolean => (firstBisect !== null && !bisected.includes(g) && g.every(({ a }) => a.hedged && a.post < firstBisect)) || correctedAway(g) || requalified(g);
   const rivals = (live.length > 0 ? live : groups).filter((g) => !g.every(({ a }) => step(a)) && !superseded(g));
   for (const family of ['commit', 'pr'] as const) {
     const named = rivals.filter((g) => familyOf(g[0]!.a.ref) === family);
@@ -219,8 +230,10 @@ export function screenThread(thread: Thread, attributions: readonly Attribution[
     }
   }
 
+  // Attributions the writer's own later outcome replaced: a retraction of them says nothing about the outcome that replaced them.
+  const outdone = new Set(groups.filter((g) => requalified(g) || correctedAway(g)).flatMap((g) => g.map(({ i }) => i)));
   if (attributions.length > 0) {
-    const first = attributions[0]!;
+    const first = attributions.find((_, i) => !outdone.has(i)) ?? attributions[0]!;
     // The one who named the commit first.
     const namer = first.post === -1 ? thread.author : thread.posts.find((p) => p.index === first.post)?.author;
     // "That commit is the 4.2 release, so one of these commits broke it: <compare link>": someone else answers the
@@ -310,7 +323,7 @@ export function screenThread(thread: Thread, attributions: readonly Attribution[
 
   // Steps of a bisect whose verdict is pasted are no culprits either: the repository check must not weigh them against the verdict.
   // (…nor a first bad commit the writer's own edit replaced.)
-  const replaced = new Set(groups.filter(correctedAway).flatMap((g) => g.map(({ i }) => i)));
+  const replaced = new Set(groups.filter((g) => correctedAway(g) || requalified(g)).flatMap((g) => g.map(({ i }) => i)));
   return decide(findings, domestic.filter(({ a, i }) => !earlier.has(i) && !replaced.has(i) && !step(a)).map(({ i }) => i));
 }
 

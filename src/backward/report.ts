@@ -134,6 +134,10 @@ function revertedPulls(thread: Thread, attributions: readonly Attribution[]): nu
     const body = a.post === -1 ? thread.title : (thread.posts.find((p) => p.index === a.post)?.body ?? '');
     for (const m of body.slice(0, 20000).matchAll(/^[ \t]*(?:refs?|reverts?)\s*:?\s*(?:[\w.-]+\/[\w.-]+)?#(\d{1,7})[ \t]*$/gim)) out.push(Number(m[1]));
   }
+  // A revert pull request opened with GitHub's button ("Reverts owner/name#63" as its description's first line), in a thread
+  // that names a culprit: the pull request it reverts holds that culprit.
+  const opening = /^\s*Reverts\s+(?:[\w.-]+\/[\w.-]+)?#(\d{1,7})[ \t]*(?:\n|$)/.exec(thread.posts[0]?.body ?? '');
+  if (attributions.length > 0 && opening && /^\s*(?:\[[^\]]*\]\s*)?Revert\b/i.test(thread.title)) out.push(Number(opening[1]));
   return out;
 }
 

@@ -149,6 +149,8 @@ function cutsOf(body: string, pStart: number, pEnd: number): number[] {
   const re = new RegExp(SENTENCE_END.source, 'g');
   for (let m = re.exec(para); m; m = re.exec(para)) {
     if (m[0].startsWith('.') && m[0].length === 1 && ABBREVIATION.test(para.slice(Math.max(0, m.index - 8), m.index))) continue;
+    // A bracketed aside ("the offending (?) commit", "works (!) again") followed by a lower-case word goes on with the sentence.
+    if (/[)\]]/.test(m[0]) && /[([][^()[\]\n]{0,30}$/.test(para.slice(Math.max(0, m.index - 31), m.index)) && /^\s+[a-z]/.test(para.slice(m.index + m[0].length))) continue;
     cuts.push(pStart + m.index + m[0].length);
   }
   return cuts;

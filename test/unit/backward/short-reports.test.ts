@@ -2912,3 +2912,59 @@ describe('held-out shapes of sets 105 to 108', () => {
     expect(codesOf(titled('Dialog broken', ['The dialog lost its buttons.', `The only thing I can think of right now is that ${FULL.slice(0, 10)} broke it.`], ['reporter', 'maintainer']))).toContain('hedged');
   });
 });
+
+describe('held-out shapes of sets 109 to 112', () => {
+  const url = (sha: string) => `https://github.com/acme/widget/commit/${sha}`;
+
+  it('a bracketed "(?)" inside a sentence does not end it: "after bisecting, the offending (?) commit is X" blames X', () => {
+    expect(found(titled('Launch with arguments broken', [`Launching with a double dash does not work anymore.\n\nAfter a git bisect, the offending (?) commit is ${FULL.slice(0, 8)}\n\nIs that on purpose?`]))).toEqual([FULL.slice(0, 8)]);
+  });
+
+  it('"a broken test introduced by X" names a problem although a test is a neutral thing; "the test introduced in X fails" still does not', () => {
+    expect(found(titled('pkg broken', [`The parser package ships a broken check introduced by ${url(FULL)}\n\nI cannot iterate on builds this week.`]))).toEqual([FULL]);
+    expect(found(titled('pkg broken', [`The test introduced in ${FULL} fails on arm.`]))).toEqual([]);
+  });
+
+  it('"Regression introduced (found with git bisect) on commit X" blames X', () => {
+    expect(found(titled('Internal fault', [`Regression introduced (found with git bisect, thanks!) on commit ${FULL.slice(0, 7)}, in March.\n\nThe tool now stops with an internal fault.`]))).toEqual([FULL.slice(0, 7)]);
+  });
+
+  it('"The freeze happens because of commit X" and "A typo from X" blame X', () => {
+    expect(found(titled('Revert "Governor tuning"', ['Reverts acme/widget#63', `The freeze on boot happens because of commit ${FULL} . The other changes work.`], ['dev', 'dev']))).toEqual([FULL]);
+    expect(found(titled('Fix the lookup crash', [`A typo from ${url(FULL)}`]))).toEqual([FULL]);
+  });
+
+  it('"Before [this commit](X) it worked fine" blames X; "the commit before X works" still is the good side', () => {
+    expect(found(titled('Player crashes on start', ['It crashes when opening any file.', `Same here on another distribution. Before [this commit](${url(FULL)}) it worked fine.`], ['reporter', 'other']))).toEqual([FULL]);
+    expect(found(titled('Player crashes on start', [`It crashes on open. The build just before ${FULL.slice(0, 8)} works fine.`]))).toEqual([]);
+  });
+
+  it('a commit that only "revealed" an older bug is no rival of the one that introduced it', () => {
+    const other = '0123456789abcdef0123456789abcdef01234567';
+    const thread = titled('Fix the silent crash', [`Introduced in ${url(FULL)} long ago, and only revealed by ${url(other)} last week.`]);
+    expect(codesOf(thread)).not.toContain('competing');
+    expect(screenThread(thread, extractAttributions(thread)).culprits.map((i) => extractAttributions(thread)[i]!.ref.value)).toEqual([FULL]);
+  });
+
+  it('"the first bisect step was at X" is a step, not an outcome', () => {
+    expect(found(titled('Freeze on resume', ['The desktop freezes on resume.', `I tried to bisect. The first bisect step was at ${FULL.slice(0, 8)}, and it did not even build.`], ['reporter', 'reporter']))).toEqual([]);
+  });
+
+  it('a revert "so we can fix the author" or made to "break down" a sync into pieces gives no reason of breakage', () => {
+    expect(found(titled('Revert the sync', [`This reverts commit ${FULL}, so we can fix the author and make one more change.`]))).toEqual([]);
+    expect(found(titled('Revert the sync', [`This reverts commit ${FULL}.\n\nWe will now break down each sync commit into separate pull requests.`]))).toEqual([]);
+  });
+
+  it('the writer\'s later outcome called the "real" first bad commit replaces their earlier one, and a retraction between them does not reach it', () => {
+    const early = '0123456789abcdef0123456789abcdef01234567';
+    const thread = titled('Renaming test fails', [
+      'The renaming test fails on the main branch.',
+      `\`git bisect\` names ${early} as the first bad commit. No investigation yet.`,
+      "As I thought, that one is a false positive. The build broke for an unrelated reason.",
+      `A further \`git bisect\` names ${FULL.slice(0, 8)} as the 'real' first bad commit, a test failure this time.`,
+    ], ['reporter', 'dev', 'dev', 'dev']);
+    const screen = screenThread(thread, extractAttributions(thread));
+    expect(screen.decision).toBe('candidate');
+    expect(screen.culprits.map((i) => extractAttributions(thread)[i]!.ref.value)).toEqual([FULL.slice(0, 8)]);
+  });
+});

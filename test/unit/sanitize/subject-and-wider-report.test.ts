@@ -112,3 +112,24 @@ describe('the pull request a revert names on a trailer line', () => {
     expect(out.report.text).toContain('#179');
   });
 });
+
+describe('the pull request a revert pull request opens with', () => {
+  it('"Reverts owner/name#63" opening a revert\'s description goes when a later post names the culprit; other numbers stay', () => {
+    const thread = {
+      ...aThread(['Reverts acme/widget#63', 'Tested it: the board freezes at boot with the governor change.', `The freeze comes from ${FULL}, which broke it. The rest of #63 is fine, see also #70.`], { authors: ['dev', 'tester', 'dev'] }),
+      title: 'Revert "Governor tuning for the old board"',
+    };
+    const attributions = extractAttributions(thread);
+    expect(attributions.map((a) => a.ref.value)).toContain(FULL);
+    const out = reportWithoutRepository(thread, attributions, { gold: FULL, goldSubject: null, prNumbers: [], knownShas: [FULL] });
+    expect(out.report.text).not.toContain('acme/widget#63');
+    expect(out.report.text).toContain('board freezes at boot');
+  });
+
+  it('a description that only mentions reverting a pull request in passing keeps its number (guard: passes either way)', () => {
+    const thread = { ...aThread(['The settings panel is blank. We should maybe revert acme/widget#63 later.', `It is blank since ${FULL}, which broke it.`], { authors: ['reporter', 'dev'] }), title: 'Blank panel' };
+    const attributions = extractAttributions(thread);
+    const out = reportWithoutRepository(thread, attributions, { gold: FULL, goldSubject: null, prNumbers: [], knownShas: [FULL] });
+    expect(out.report.text).toContain('acme/widget#63');
+  });
+});
