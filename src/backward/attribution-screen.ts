@@ -12,6 +12,7 @@ import {
   FIX_BEFORE,
   FOUND_THE_FIX,
   MY_MISTAKE,
+  OTHER_FIXED_BEFORE,
   OTHER_ISSUE,
   RANGE,
   RETRACTION,
@@ -174,12 +175,6 @@ export function screenThread(thread: Thread, attributions: readonly Attribution[
     return own.length > 0 ? own : g;
   };
   const plain = groups.filter((g) => ownWords(g).some(({ a }) => !a.hedged));
-  for (const g of groups) {
-    if (!ownWords(g).every(({ a }) => a.hedged)) continue;
-    if (plain.some((p) => familyOf(p[0]!.a.ref) !== familyOf(g[0]!.a.ref))) continue;
-    if (groups.length === 1 && (bisectReportedLater(posts, g[0]!.a) || admittedLater(thread, posts, g[0]!.a) || affirmedNext(thread, g[0]!.a) || revertedLater(posts, g[0]!.a) || curedByOwnRevert(posts, g[0]!.a) || parentWorksSaid(thread, posts, g[0]!.a))) continue;
-    add('hedged', g[0]!.a.sentence.text, g[0]!.a.post);
-  }
   // A pull request titled as the revert of one commit, where the only blame names another ("only revert Y, that is the bad
   // commit"): two commits are held to blame, one by the revert itself.
   const reverted = revertedByTitle(thread);
@@ -204,8 +199,10 @@ export function screenThread(thread: Thread, attributions: readonly Attribution[
   const earlier = new Set(live.length > 0 ? groups.filter((g) => !live.includes(g)).flatMap((g) => g.map(({ i }) => i)) : []);
   // "Maybe #120 did it." … "Perhaps #131 instead." … "Bisected X as first bad commit.": guesses made before
   // one bisect told its outcome plainly are superseded by it, not rival culprits.
-  const bisected = groups.filter((g) => ownWords(g).some(({ a }) => !a.hedged && BISECT_DONE.test(a.sentence.text)));
-  const firstBisect = bisected.length === 1 ? Math.min(...bisected[0]!.filter(({ a }) => !a.hedged && BISECT_DONE.test(a.sentence.text)).map(({ a }) => a.post)) : null;
+  // (git's own verdict, "X is the first bad commit" over the commit block, is a bisect told plainly.)
+  const toldBisect = (a: Attribution): boolean => !a.hedged && (a.kind === 'bisect-output' || BISECT_DONE.test(a.sentence.text));
+  const bisected = groups.filter((g) => ownWords(g).some(({ a }) => toldBisect(a)));
+  const firstBisect = bisected.length === 1 ? Math.min(...bisected[0]!.filter(({ a }) => toldBisect(a)).map(({ a }) => a.post)) : null;
   // "First bad commit is Y … *edit:* Narrowed down to X": the writer's own correction, later in the same post, replaces Y.
   const corrections = groups.filter((g) => g.some(({ a }) => EDIT_CORRECTION.test(a.sentence.text)));
   const correctedAway = (g: (typeof groups)[number]): boolean =>
@@ -220,8 +217,16 @@ export function screenThread(thread: Thread, attributions: readonly Attribution[
     qualified.length === 1 &&
     !qualified.includes(g) &&
     g.every(({ a }) => qualified[0]!.some(({ a: c }) => saysTrue(c) && c.author === a.author && (c.post > a.post || (c.post === a.post && c.start > a.start))));
-  const superseded = (g: (typeof groups)[number]): boolean => (firstBisect !== null && !bisected.includes(g) && g.every(({ a }) => a.hedged && a.post < firstBisect)) || correctedAway(g) || requalified(g);
+  const superseded = (g: (typeof groups)[number]): boolean => (firstBisect !== null && !bisected.includes(g) && g.every(({ a }) => a.hedged && (a.post < firstBisect || isQuoted(thread, { post: a.post, text: a.sentence.text })))) || correctedAway(g) || requalified(g);
   const rivals = (live.length > 0 ? live : groups).filter((g) => !g.every(({ a }) => step(a)) && !superseded(g));
+  for (const g of groups) {
+    if (!ownWords(g).every(({ a }) => a.hedged)) continue;
+    // (A guess a later plain bisect replaced is no guess about the culprit the thread settles on.)
+    if (superseded(g)) continue;
+    if (plain.some((p) => familyOf(p[0]!.a.ref) !== familyOf(g[0]!.a.ref))) continue;
+    if (groups.length === 1 && (bisectReportedLater(posts, g[0]!.a) || admittedLater(thread, posts, g[0]!.a) || affirmedNext(thread, g[0]!.a) || revertedLater(posts, g[0]!.a) || curedByOwnRevert(posts, g[0]!.a) || parentWorksSaid(thread, posts, g[0]!.a))) continue;
+    add('hedged', g[0]!.a.sentence.text, g[0]!.a.post);
+  }
   for (const family of ['commit', 'pr'] as const) {
     const named = rivals.filter((g) => familyOf(g[0]!.a.ref) === family);
     if (named.length > 1) {
@@ -323,7 +328,7 @@ export function screenThread(thread: Thread, attributions: readonly Attribution[
 
   // Steps of a bisect whose verdict is pasted are no culprits either: the repository check must not weigh them against the verdict.
   // (…nor a first bad commit the writer's own edit replaced.)
-  const replaced = new Set(groups.filter((g) => correctedAway(g) || requalified(g)).flatMap((g) => g.map(({ i }) => i)));
+  const replaced = new Set(groups.filter(superseded).flatMap((g) => g.map(({ i }) => i)));
   return decide(findings, domestic.filter(({ a, i }) => !earlier.has(i) && !replaced.has(i) && !step(a)).map(({ i }) => i));
 }
 
@@ -551,7 +556,7 @@ function fixMentions(posts: readonly PostText[], culprits: readonly Attribution[
       if (!culprits.some((c) => sameTarget(c.ref, r.ref))) continue;
       const before = p.body.slice(Math.max(0, r.start - 80), r.start);
       const after = p.body.slice(r.end, r.end + 140);
-      const asFix = FIX_BEFORE.test(before) || (FIX_AFTER.test(after) && !REVERT_BEFORE.test(before));
+      const asFix = (FIX_BEFORE.test(before) && !OTHER_FIXED_BEFORE.test(before)) || (FIX_AFTER.test(after) && !REVERT_BEFORE.test(before));
       if (asFix) out.push({ post: p.index, text: sentenceText(p, r.start) });
     }
   }

@@ -79,6 +79,12 @@ export const RETRACTION = [
 ];
 
 /** The commit described as a fix, matched just before the reference. */
+/**
+ * Said before "fixed in X": the problems X fixed come back ("may resurrect problems fixed in X",
+ * "brings back the bugs fixed by X"), so X fixed something else; it is not named as this report's fix.
+ */
+export const OTHER_FIXED_BEFORE = /\b(?:resurrect\w*|re-?introduc\w*|bring(?:s|ing)?\s+back|brought\s+back|reviv(?:e|es|ed|ing)|re-?open(?:s|ed|ing)?)\b[^.\n]{0,50}$/i;
+
 export const FIX_BEFORE =
   /\b(?:(?:fixed|resolved|addressed|solved|repaired)\s+(?:by|in|with|via|on|here)(?:\s+(?:this|that)\s+commit\s*:?)?|(?:^|[.!?]\s+|\n\s*)(?:fixed|resolved)\s+(?:the\s+|this\s+|that\s+)?(?:regression|bug|issue|problem)\s+in|revert(?:ed|ing)?\s+(?:it|this|that|the\s+(?:\w+\s+)?(?:commit|change|PR))\s+(?:in|with|via|by)|the\s+fix\s+(?:is|was|landed in|went in(?:to)?|came in|:)|fix(?:ed)?\s+landed\s+in|(?:pushed|committed|landed|merged|added|made)\s+(?:a|the|my)\s+(?:fix|patch)\s+(?:with|in|as|via)|fixing\s+commit(?:\s+is|:)?)\s*(?:(?:the\s+)?(?:commit|PR|pull request|change)\s+)?[`'"([]*$/i;
 

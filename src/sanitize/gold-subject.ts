@@ -79,6 +79,8 @@ function firstLines(text: string, subject: string): { start: number; end: number
 
 /** Shortest subject prefix recognised before an ellipsis ("Revert \"Shader: Use the right sampler type in the TEX, TEXS and TLDS …\""). */
 const MIN_TRUNCATED_PREFIX = 20;
+/** Shortest subject tail recognised after an ellipsis that opens a line ("… protobuf)\"" under a cut revert title). */
+const MIN_OPENING_TAIL = 4;
 
 /** The subject cut short by an ellipsis (GitHub shortens long revert titles): the prefix and the ellipsis. */
 function truncatedSubjects(text: string, subject: string): { start: number; end: number; text: string }[] {
@@ -105,7 +107,12 @@ function truncatedTails(text: string, subject: string): { start: number; end: nu
   const lower = subject.toLowerCase();
   for (const m of text.matchAll(/(?:…|\.\.\.)/g)) {
     const from = m.index + m[0].length;
-    for (let k = Math.min(lower.length - 1, text.length - from); k >= MIN_TRUNCATED_PREFIX; k -= 1) {
+    // An ellipsis opening a line (GitHub's continuation of a cut title at the top of the description) carries even a short
+    // tail of the subject, up to the closing quote or the line's end.
+    const opensLine = m.index === 0 || /\n[ \t]*$/.test(text.slice(Math.max(0, m.index - 10), m.index));
+    const shortest = opensLine ? MIN_OPENING_TAIL : MIN_TRUNCATED_PREFIX;
+    for (let k = Math.min(lower.length - 1, text.length - from); k >= shortest; k -= 1) {
+      if (k < MIN_TRUNCATED_PREFIX && !/^["\u201d'`]?[ \t]*(?:\r?\n|$)/.test(text.slice(from + k, from + k + 4))) continue;
       if (text.slice(from, from + k).toLowerCase() === lower.slice(lower.length - k)) {
         out.push({ start: m.index, end: from + k, text: text.slice(m.index, from + k) });
         break;

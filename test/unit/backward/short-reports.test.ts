@@ -2968,3 +2968,49 @@ describe('held-out shapes of sets 109 to 112', () => {
     expect(screen.culprits.map((i) => extractAttributions(thread)[i]!.ref.value)).toEqual([FULL.slice(0, 8)]);
   });
 });
+
+describe('held-out shapes of sets 113 to 116', () => {
+  it('"commit X made the board useless by …" blames X, the fix named later aside', () => {
+    const thread = titled('Traces overlap on the controller board', [`commit ${FULL.slice(0, 7)} made the board useless by crossing most of the traces.`, `Fixed in 0123456789abcdef0123456789abcdef01234567 -- moving the header shifted the traces.`], ['reporter', 'maintainer']);
+    expect(found(thread)).toEqual([FULL.slice(0, 7)]);
+    expect(codesOf(thread)).not.toContain('fix-not-culprit');
+  });
+
+  it('"it may bring back the problems fixed in commit X" does not make X this report\'s fix', () => {
+    const thread = titled('Work around the upload stall', [`Commit ${FULL.slice(0, 7)} broke resumed uploads.`, `Fine with this stopgap, although it may bring back the problems fixed in commit ${FULL.slice(0, 7)} for some users.`], ['dev', 'maintainer']);
+    expect(codesOf(thread)).not.toContain('fix-not-culprit');
+    expect(screenThread(thread, extractAttributions(thread)).decision).toBe('candidate');
+  });
+
+  it('"Maybe start with X and narrow down from there" is advice on where to begin, not a guessed culprit', () => {
+    const thread = titled('Tests run out of memory', ['The test binaries run out of memory on the board.', `The toolchain bump makes bisecting hard. Maybe start with ${FULL} and narrow down from there?`, 'Bisecting gives 0123456789abcdef0123456789abcdef01234567, which pulled the regex engine into the test runner.'], ['reporter', 'dev', 'dev']);
+    expect(found(thread)).toEqual(['0123456789abcdef0123456789abcdef01234567']);
+    expect(codesOf(thread)).not.toContain('hedged');
+  });
+
+  it('git\'s verdict under a quoted question and "a bisect from X to Y" settles the culprit; the ends of the range are none', () => {
+    const guess = 'fedcba9876543210fedcba9876543210fedcba98';
+    const thread = titled('Shadows drawn wrong with the new backend', [
+      '',
+      `When you say it began after ${guess}, did you bisect? If not, could you?`,
+      `> When you say it began after ${guess}, did you bisect? If not, could you?\n\nHere is a bisect from 1a2b3c4 to 5d6e7f8:\n\n\`\`\`\n${FULL} is the first bad commit\ncommit ${FULL}\nAuthor: A Dev <dev@example.org>\n\n    render: handle the rounded corners\n\`\`\``,
+    ], ['reporter', 'maintainer', 'reporter']);
+    const attributions = extractAttributions(thread);
+    expect(attributions.map((a) => a.ref.value)).not.toContain('1a2b3c4');
+    const screen = screenThread(thread, attributions);
+    expect(screen.decision).toBe('candidate');
+    expect(screen.culprits.map((i) => attributions[i]!.ref.value)).toEqual([FULL]);
+  });
+
+  it('a revert saying "the aforementioned change introduces a substantial perf regression" blames the reverted commit', () => {
+    expect(found(titled('revert: "perf: fewer allocations in the join loop"', [`This reverts commit ${FULL}.\n\nSadly the aforementioned change introduces a substantial perf regression for big joins.`]))).toEqual([FULL]);
+  });
+
+  it('"I reset my main branch to X since the other pull request broke things" names the good side', () => {
+    expect(found(titled('Schema loading broken', ['Loading nested schemas fails now.', `I reset my main branch to ${FULL} since the other pull request that was merged seems to have broken things badly.`], ['reporter', 'other']))).toEqual([]);
+  });
+
+  it('"nothing compiles at the first bisect - X errors out" is a step of a bisect under way', () => {
+    expect(found(titled('Guest does not boot', ['The guest screen stays black with split firmware images.', `Bisecting stalled: nothing compiles at the first bisect - ${FULL.slice(0, 10)} errors out, log below. What now?`], ['reporter', 'reporter']))).toEqual([]);
+  });
+});

@@ -133,3 +133,14 @@ describe('the pull request a revert pull request opens with', () => {
     expect(out.report.text).toContain('acme/widget#63');
   });
 });
+
+describe('the short tail of a cut revert title opening the description', () => {
+  const subject = 'KAFKA-77: Let the reader pick the older wire format (no framing)';
+  it('"… framing)\\"" opening a line is the subject\'s tail and goes; the same words inside a sentence stay', () => {
+    const text = 'Revert "KAFKA-77: Let the reader pick the older wire format (no…\n\n… framing)"\n\nThis broke the nightly build.';
+    const found = findSubject(text, subject).map((m) => text.slice(m.start, m.end));
+    expect(found).toContain('… framing)');
+    const prose = 'The reader now works… framing) is still odd.';
+    expect(findSubject(prose, subject).map((m) => prose.slice(m.start, m.end))).not.toContain('… framing)');
+  });
+});
