@@ -136,10 +136,10 @@ function revertQuoted(text: string, subject: string | null | undefined): { start
 /**
  * A cause named by the words of the gold commit's subject rather than its reference ("Breakage
  * introduced by dock hang fixes" for "Fix dock hangs when …"; "fails since the new lexer bump" for
- * "Bump the lexer"): after a causal lead-in, a short phrase most of whose words are the
+ * "Bump the lexer"; "does not work because of the v3 ring support" for "Add the v3 ring support"): after a causal lead-in, a short phrase most of whose words are the
  * subject's (by stem) goes with its lead-in.
  */
-const PARAPHRASE_LEAD = /\b(?:(?:introduced|caused|broken|broke|regressed|triggered)\s+(?:by|in|with|from)|(?:since|after)\s+(?:the\s+)?(?:recent|latest|last|new)|(?:since|after)(?=\s+(?:[\w-]+\s+){1,4}commit\b)|regression\s+from)\s+/gi;
+const PARAPHRASE_LEAD = /\b(?:(?:introduced|caused|broken|broke|regressed|triggered)\s+(?:by|in|with|from)|(?:since|after)\s+(?:the\s+)?(?:recent|latest|last|new)|(?:since|after)(?=\s+(?:[\w-]+\s+){1,4}commit\b)|regression\s+from|because\s+of|due\s+to)\s+/gi;
 /** Words that say nothing of which commit: not counted either way. */
 const PARAPHRASE_FILLER = new Set(['the', 'a', 'an', 'this', 'that', 'recent', 'latest', 'last', 'new', 'commit', 'change', 'changes', 'patch', 'some', 'of', 'to', 'in', 'on', 'for', 'and', 'with', 'when', 'from']);
 /** How many of the phrase's words must be the subject's, and at least what share. */

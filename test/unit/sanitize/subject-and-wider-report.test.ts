@@ -144,3 +144,13 @@ describe('the short tail of a cut revert title opening the description', () => {
     expect(findSubject(prose, subject).map((m) => prose.slice(m.start, m.end))).not.toContain('… framing)');
   });
 });
+
+describe('the subject\'s words after "because of" or "due to"', () => {
+  it('"does not capture because of the ring v3 support" goes for the subject "Added ring v3 support"; unrelated words after "because of" stay', () => {
+    const title = 'capture lib 1.5 does not capture on old kernels because of ring v3 support';
+    const found = detectGoldSubject(title, 'Added ring v3 support').map((m) => title.slice(m.start, m.end));
+    expect(found).toEqual(['because of ring v3 support']);
+    const other = 'capture fails on old kernels because of a missing socket option';
+    expect(detectGoldSubject(other, 'Added ring v3 support')).toEqual([]);
+  });
+});
