@@ -3014,3 +3014,17 @@ describe('held-out shapes of sets 113 to 116', () => {
     expect(found(titled('Guest does not boot', ['The guest screen stays black with split firmware images.', `Bisecting stalled: nothing compiles at the first bisect - ${FULL.slice(0, 10)} errors out, log below. What now?`], ['reporter', 'reporter']))).toEqual([]);
   });
 });
+
+describe('the wrong gold of set 123', () => {
+  const url = (sha: string) => `https://github.com/acme/widget/commit/${sha}`;
+  const early = '0123456789abcdef0123456789abcdef01234567';
+  it('the revision updated "from" is the good side, and "went through every commit between <range> and located the culprit, commit X" names X', () => {
+    const thread = titled('Glyphs drawn in monochrome', [
+      `Hi, when moving my app from release 0.7-ish (commit ${url(early)}) to the newest release I see a regression in glyph colours.`,
+      `I went through every commit between https://github.com/acme/widget/compare/0.6.0...0.7.0 and located the culprit, commit ${url(FULL)} Prefer the colour font last.`,
+    ], ['reporter', 'reporter']);
+    const attributions = extractAttributions(thread);
+    expect(attributions.map((a) => a.ref.value)).toEqual([FULL]);
+    expect(screenThread(thread, attributions).decision).toBe('candidate');
+  });
+});
