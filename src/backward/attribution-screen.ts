@@ -12,7 +12,7 @@ import {
   FIX_BEFORE,
   FOUND_THE_FIX,
   MY_MISTAKE,
-  OTHER_FIXED_BEFORE,
+  namedAsFixBefore,
   OTHER_ISSUE,
   RANGE,
   RETRACTION,
@@ -556,7 +556,7 @@ function fixMentions(posts: readonly PostText[], culprits: readonly Attribution[
       if (!culprits.some((c) => sameTarget(c.ref, r.ref))) continue;
       const before = p.body.slice(Math.max(0, r.start - 80), r.start);
       const after = p.body.slice(r.end, r.end + 140);
-      const asFix = (FIX_BEFORE.test(before) && !OTHER_FIXED_BEFORE.test(before)) || (FIX_AFTER.test(after) && !REVERT_BEFORE.test(before));
+      const asFix = namedAsFixBefore(before) || (FIX_AFTER.test(after) && !REVERT_BEFORE.test(before));
       if (asFix) out.push({ post: p.index, text: sentenceText(p, r.start) });
     }
   }

@@ -10,7 +10,7 @@
  * an author or a thread.
  */
 import { findHedge } from './hedge.js';
-import { BLAMING_VERB, FIX_AFTER, FIX_BEFORE, NEUTRAL_SUBJECT, OTHER_FIXED_BEFORE, REVERT_BEFORE, UNNAMED_COMMIT } from './phrases.js';
+import { BLAMING_VERB, FIX_AFTER, namedAsFixBefore, NEUTRAL_SUBJECT, REVERT_BEFORE, UNNAMED_COMMIT } from './phrases.js';
 import { CAUSAL_OTHER, NEGATION_OTHER_BEFORE } from './other-languages.js';
 import { findRefs, isCrossRepository, sameCommitHex, sameTarget, titleCutRef, type RefMatch } from './refs.js';
 import { layoutOf, lineIndexAt, sentenceAt, type Layout, type Range } from './text.js';
@@ -700,7 +700,7 @@ function evidenceOf(
   const good = workedUntil ? null : (GOOD_BEFORE.exec(before) ?? GOOD_AFTER.exec(after) ?? /\b(?:compared?|comparing|relative)\s+(?:with|to)\s+(?:commit\s+)?[`'"(\[]*$/i.exec(before));
   if (good) add('goodSide', good[0].trim());
   const fullBefore = body.slice(Math.max(0, ref.outerStart - 80), ref.outerStart);
-  if ((FIX_BEFORE.test(fullBefore) && !OTHER_FIXED_BEFORE.test(fullBefore)) || (FIX_AFTER.test(after) && !REVERT_BEFORE.test(fullBefore))) add('fix', 'named as the fix');
+  if (namedAsFixBefore(fullBefore) || (FIX_AFTER.test(after) && !REVERT_BEFORE.test(fullBefore))) add('fix', 'named as the fix');
   // "We reverted it on main so the suite passes again (X).": the commit in brackets is the revert itself.
   else if (/\b(?:I|we)(?:'ve|\s+have)?\s+reverted\b[^.\n]{0,100}\(\s*(?:commit\s+|in\s+)?[`'"]*$/i.test(body.slice(Math.max(s.start, ref.outerStart - 140), ref.outerStart))) add('fix', 'the revert itself');
   // "As of commit X the CI no longer passes": the revision the trouble dates from, not one merely being run.

@@ -78,15 +78,20 @@ export const RETRACTION = [
   /\bit(?:'s|\s+is|\s+was)\s+actually\s+(?:commit\s+|`)?(?:[0-9a-f]{7,40}|#\d+|https?:\/\/)/i,
 ];
 
-/** The commit described as a fix, matched just before the reference. */
 /**
  * Said before "fixed in X": the problems X fixed come back ("may resurrect problems fixed in X",
  * "brings back the bugs fixed by X"), so X fixed something else; it is not named as this report's fix.
  */
-export const OTHER_FIXED_BEFORE = /\b(?:resurrect\w*|re-?introduc\w*|bring(?:s|ing)?\s+back|brought\s+back|reviv(?:e|es|ed|ing)|re-?open(?:s|ed|ing)?)\b[^.\n]{0,50}$/i;
+const OTHER_FIXED_BEFORE = /\b(?:resurrect\w*|re-?introduc\w*|bring(?:s|ing)?\s+back|brought\s+back|reviv(?:e|es|ed|ing)|re-?open(?:s|ed|ing)?)\b[^.\n]{0,50}$/i;
 
+/** The commit described as a fix, matched just before the reference. */
 export const FIX_BEFORE =
   /\b(?:(?:fixed|resolved|addressed|solved|repaired)\s+(?:by|in|with|via|on|here)(?:\s+(?:this|that)\s+commit\s*:?)?|(?:^|[.!?]\s+|\n\s*)(?:fixed|resolved)\s+(?:the\s+|this\s+|that\s+)?(?:regression|bug|issue|problem)\s+in|revert(?:ed|ing)?\s+(?:it|this|that|the\s+(?:\w+\s+)?(?:commit|change|PR))\s+(?:in|with|via|by)|the\s+fix\s+(?:is|was|landed in|went in(?:to)?|came in|:)|fix(?:ed)?\s+landed\s+in|(?:pushed|committed|landed|merged|added|made)\s+(?:a|the|my)\s+(?:fix|patch)\s+(?:with|in|as|via)|fixing\s+commit(?:\s+is|:)?)\s*(?:(?:the\s+)?(?:commit|PR|pull request|change)\s+)?[`'"([]*$/i;
+
+/** Whether the text before a reference names it as this report's fix ("fixed by X"), not as the fix of problems brought back. */
+export function namedAsFixBefore(before: string): boolean {
+  return FIX_BEFORE.test(before) && !OTHER_FIXED_BEFORE.test(before);
+}
 
 /** The commit described as a fix, matched just after the reference. */
 export const FIX_AFTER =
