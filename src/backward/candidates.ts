@@ -213,6 +213,14 @@ function workedBefore(body: string, s: Range, ref: RefMatch): RegExpExecArray | 
   return lead && BROKEN_NOW.test(body.slice(ref.end, Math.max(ref.end, s.end))) ? lead : null;
 }
 
+/** A sentence opening "Before (this commit)" the reference, then "it worked (fine)": the trouble began with the commit. */
+const WORKED_UNTIL_LEAD = /^[\s>*_-]*(?:(?:but|and|so)\s+)?(?:right\s+|just\s+)?(?:before|until|up\s+to)\s+(?:\[(?:this|that|the)\s+(?:commit|change)\]\(|(?:this|that|the)\s+(?:commit|change)\s*:?\s*|commit\s+)?[`'"(\[]*$/i;
+const WORKED_UNTIL_AFTER = /^[`'")\]]*\s*(?:\([^)\n]{0,40}\)\s*)?,?\s*(?:it|everything|this|things|all|the\s+\w+)\s+(?:(?:had\s+)?worked|was\s+working|(?:was|were)\s+(?:fine|ok(?:ay)?|good)|ran\s+fine|built\s+fine)\b/i;
+/** The other word order of workedBefore: "Before [this commit](X) it worked fine" (no breakage need be told after it). */
+function workedUntil(body: string, s: Range, ref: RefMatch): RegExpExecArray | null {
+  return WORKED_UNTIL_LEAD.test(body.slice(s.start, ref.outerStart)) ? WORKED_UNTIL_AFTER.exec(body.slice(ref.end, ref.end + 80)) : null;
+}
+
 /** "master broken here: X": the place it broke, pointed at with a colon right before the reference. */
 const BROKEN_HERE = /\b(?:broken|broke|regressed|started\s+failing)\s+here\s*:\s*[`'"(\[]*$/i;
 /** …or a sentence that opens with it ("Broken at X."); "the build is broken at X" tells the state at X, not where it broke. */
@@ -225,10 +233,6 @@ const GOOD_BEFORE =
 /** The good side, said right after the reference ("X, which doesn't crash", "X where it still works", "X is the last working one"). */
 const GOOD_AFTER =
   /^[`'")\]]*[ \t]*[-–:(]?[ \t]*(?:the\s+|is\s+the\s+)?(?:last|latest)\s+(?:known[- ])?(?:good|working)\s+(?:commit|revision|build|version)\b|^[`'")\]]*\s*(?:is|was)\s+(?:the\s+)?(?:last|latest|final)\s+(?:known[- ])?(?:good|working|ok|passing)\b|^[`'")\]]*\s*,?\s*(?:the|a)\s+commit\s+(?:right\s+|just\s+|immediately\s+)?before\b|^[`'")\]]*\s*(?:commit\s+)?(?:is|was|works|worked|builds|built|runs|ran)\s+(?:perfectly\s+|totally\s+|completely\s+|just\s+)?(?:fine|ok(?:ay)?|good|working)\b|^[`'")\]]*\s*,?\s*(?:that|which)\s+(?:came|comes|is|was)\s+(?:right\s+|just\s+|immediately\s+)?before\b|^[`'")\]]*\s*(?:\([^)\n]{0,80}\)\s*)?,?\s*(?:also\s+|still\s+|too\s+)?(?:does\s*(?:not|n't)|doesn't|didn't|did\s+not)\s+(?:\w+\s+)?(?:crash|fail|hang|crackle|stutter|leak|reproduce|show|happen|occur|freeze|have\s+(?:the|this|that)\s+(?:bug|issue|problem))\w*|^[`'")\]]*,?\s*(?:now,?\s*)?(?:which|that|where(?:\s+it)?|on\s+which)\s+(?:(?:still\s+)?(?:does|did|do)\s*(?:not|n't)|doesn't|didn't|won't|can't|cannot)\s+(?:\w+\s+)?(?:crash|fail|hang|break|leak|reproduce|show|happen|occur)\w*|^[`'")\]]*,?\s*(?:which|that|where(?:\s+it)?)\s+(?:still\s+)?(?:works|worked|is\s+fine|was\s+fine|passes|passed)\b|^[`'")\]]*\s+(?:still\s+)?(?:passes|passed)\s+(?:it|the\s+tests?|all\s+tests|fine)\b|^[`'")\]]*\s*,?\s*(?:when|where)\s+(?:it|this|everything|things)\s+(?:still\s+)?(?:worked|works|was\s+working|is\s+working|was\s+fine)\b/i;
-
-/** A sentence opening "Before (this commit)" the reference, then "it worked (fine)": the trouble began with the commit. */
-const WORKED_UNTIL_LEAD = /^[\s>*_-]*(?:(?:but|and|so)\s+)?(?:right\s+|just\s+)?(?:before|until|up\s+to)\s+(?:\[(?:this|that|the)\s+(?:commit|change)\]\(|(?:this|that|the)\s+(?:commit|change)\s*:?\s*|commit\s+)?[`'"(\[]*$/i;
-const WORKED_UNTIL_AFTER = /^[`'")\]]*\s*(?:\([^)\n]{0,40}\)\s*)?,?\s*(?:it|everything|this|things|all|the\s+\w+)\s+(?:(?:had\s+)?worked|was\s+working|(?:was|were)\s+(?:fine|ok(?:ay)?|good)|ran\s+fine|built\s+fine)\b/i;
 
 /** The revision being run or tested, said before the reference ("building latest v7.1 X", "running the tests off of X"). */
 const TESTED_BEFORE =
@@ -694,10 +698,9 @@ function evidenceOf(
   const after = body.slice(ref.end, ref.end + 140);
   // ("… regression compared with X": X is the baseline the trouble is measured against.)
   // "Before [this commit](X) it worked fine": the commit the trouble began with, not the good side.
-  const workedUntil =
-    !inCode && !bareNumber && WORKED_UNTIL_LEAD.test(body.slice(s.start, ref.outerStart)) ? WORKED_UNTIL_AFTER.exec(body.slice(ref.end, ref.end + 80)) : null;
-  if (workedUntil && !ev.some((e) => e.code === 'causal')) add('causal', workedUntil[0].trim());
-  const good = workedUntil ? null : (GOOD_BEFORE.exec(before) ?? GOOD_AFTER.exec(after) ?? /\b(?:compared?|comparing|relative)\s+(?:with|to)\s+(?:commit\s+)?[`'"(\[]*$/i.exec(before));
+  const workedTill = !inCode && !bareNumber ? workedUntil(body, s, ref) : null;
+  if (workedTill && !ev.some((e) => e.code === 'causal')) add('causal', workedTill[0].trim());
+  const good = workedTill ? null : (GOOD_BEFORE.exec(before) ?? GOOD_AFTER.exec(after) ?? /\b(?:compared?|comparing|relative)\s+(?:with|to)\s+(?:commit\s+)?[`'"(\[]*$/i.exec(before));
   if (good) add('goodSide', good[0].trim());
   const fullBefore = body.slice(Math.max(0, ref.outerStart - 80), ref.outerStart);
   if (namedAsFixBefore(fullBefore) || (FIX_AFTER.test(after) && !REVERT_BEFORE.test(fullBefore))) add('fix', 'named as the fix');
